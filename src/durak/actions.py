@@ -1,0 +1,268 @@
+"""Actions: small immutable values, their text notation and a fixed integer encoding.
+
+Kinds: ``attack`` (an opening or a throw-in: one or more cards of one rank),
+``defend`` (one card laid on one attacking card, the ``target``), ``transfer``
+(cards of the attacked rank laid to pass the attack on), ``show`` (проездной:
+the trump of the attacked rank shown, not laid), ``take`` (беру), ``pass``
+(nothing more to throw in: бито when everyone has passed) and ``exchange``
+(the lowest trump swapped for the face-up trump).
+
+Notation, one token each, so a record is a list of tokens::
+
+    6♠  6♠+6♥      attack with one card, or with several of one rank
+    6♠/10♠         defend: 6♠ (on the table) beaten by 10♠
+    >6♥  >6♥+6♣    transfer
+    !6♦            show the trump six to transfer (проездной)
+    take  pass     беру; пас / бито
+    x6♦            exchange the 6♦ for the face-up trump
+
+``Action.parse`` also reads letters (``6S+6H``, ``6S/10S``) and the Russian
+words «беру», «бито», «пас».
+
+>>> a = Action.parse("6S/10S")
+>>> a.kind, str(a.target), [str(c) for c in a.cards], str(a)
+('defend', '6♠', ['10♠'], '6♠/10♠')
+>>> Action.parse(str(Action.parse(">6H+6C"))) == Action.parse(">6♥+6♣")
+True
+
+The integer encoding, for a deck of ``N`` cards and ``R`` ranks whose lowest
+card has index ``lo`` (card ``c`` has local index ``i = c.index - lo``, rank
+local index ``r = c.rank - lowest rank``; a set of suits is a 4-bit mask
+``m`` with ♠=1 ♥=2 ♦=4 ♣=8)::
+
+    0                               take
+    1                               pass
+    2 + s                           exchange the lowest card of suit s (♠0 ♥1 ♦2 ♣3)
+    6 + 15*r + (m-1)                attack with the cards of rank r in suits m
+    6 + 15*R + 15*r + (m-1)         transfer with them
+    6 + 30*R + i                    show card i
+    6 + 30*R + N + N*i + j          defend: card i beats card j
+
+so ``num_actions = 6 + 30*R + N + N*N``: 1608 for 36 cards, 786 for 24, 3152
+for 52. Not every index is legal in every position; ``Game.legal_action_mask``
+marks the legal ones.
+
+>>> from durak.rules import Rules
+>>> r = Rules()
+>>> r.num_actions
+1608
+>>> Action.from_index(Action.parse("6S/10S").index(r), r) == Action.parse("6S/10S")
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from .cards import Card, cards_of, lowest_rank
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+ATTACK, DEFEND, TRANSFER, SHOW, TAKE, PASS, EXCHANGE = range(7)
+KINDS: Final = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
+_KIND_OF: Final = {k: i for i, k in enumerate(KINDS)}
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now, or text that is no action. The game is unchanged."""
+
+
+class Action:
+    """One action. Equal actions are the same object (they are interned).
+
+    >>> Action("attack", (Card.parse("6S"), Card.parse("6H"))) is Action.parse("6♠+6♥")
+    True
+    """
+
+    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "__weakref__")
+    kind: str
+    cards: tuple[Card, ...]
+    target: Card | None
+    k: int  # the kind as a small int
+    mask: int  # the cards as a bitmask
+    t: int  # the target's index, -1 if none
+    _text: str
+
+    def __new__(cls, kind: str, cards: tuple[Card, ...] = (), target: Card | None = None) -> Action:
+        k = _KIND_OF.get(kind)
+        if k is None:
+            raise IllegalActionError(f"no such kind of action: {kind!r}")
+        mask = 0
+        for c in cards:
+            mask |= c.bit
+        return make(k, mask, target.index if target is not None else -1)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
+        return (make, (self.k, self.mask, self.t))
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    @property
+    def rank(self) -> int | None:
+        """The rank of the cards laid or shown, if any."""
+        return self.cards[0].rank if self.cards else None
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read an action from its notation (see the module docstring)."""
+        t = text.strip()
+        low = t.lower()
+        if low in ("take", "беру", "t"):
+            return make(TAKE, 0, -1)
+        if low in ("pass", "бито", "пас", "p", "done"):
+            return make(PASS, 0, -1)
+        try:
+            if low.startswith("exchange"):
+                return make(EXCHANGE, Card.parse(t[8:].strip(" :=")).bit, -1)
+            if low.startswith("x"):
+                return make(EXCHANGE, Card.parse(t[1:]).bit, -1)
+            if t.startswith("!"):
+                return make(SHOW, Card.parse(t[1:]).bit, -1)
+            if t.startswith(">"):
+                return make(TRANSFER, _parse_group(t[1:]), -1)
+            if "/" in t:
+                target, _, card = t.partition("/")
+                return make(DEFEND, Card.parse(card).bit, Card.parse(target).index)
+            return make(ATTACK, _parse_group(t), -1)
+        except ValueError as e:
+            raise IllegalActionError(f"not an action: {text!r} ({e})") from None
+
+    def index(self, rules: Rules) -> int:
+        """This action's number in the fixed encoding for ``rules``."""
+        enc = encoding(rules)
+        return enc.index_of(self)
+
+    @staticmethod
+    def from_index(index: int, rules: Rules) -> Action:
+        """The action with this number in the encoding for ``rules``."""
+        return encoding(rules).action(index)
+
+
+def _parse_group(text: str) -> int:
+    parts = [p for p in text.replace(",", "+").split("+") if p.strip()]
+    if not parts:
+        raise ValueError("no cards")
+    cards = [Card.parse(p) for p in parts]
+    if len({c.rank for c in cards}) != 1:
+        raise ValueError("cards laid at once must be of one rank")
+    mask = 0
+    for c in cards:
+        mask |= c.bit
+    return mask
+
+
+_INTERN: dict[int, Action] = {}
+
+
+def make(k: int, mask: int, t: int) -> Action:
+    """The interned action of kind ``k`` with these cards and target index (-1: none)."""
+    key = (mask << 9) | ((t + 1) << 3) | k
+    a = _INTERN.get(key)
+    if a is not None:
+        return a
+    cards = tuple(cards_of(mask))
+    if k in (ATTACK, TRANSFER) and (not cards or len({c.rank for c in cards}) != 1):
+        raise IllegalActionError(f"{KINDS[k]} needs cards of one rank")
+    if k in (DEFEND, SHOW, EXCHANGE) and len(cards) != 1:
+        raise IllegalActionError(f"{KINDS[k]} needs exactly one card")
+    if (k == DEFEND) != (t >= 0):
+        raise IllegalActionError("only a defence has a target")
+    target = Card.from_index(t) if t >= 0 else None
+    group = "+".join(str(c) for c in cards)
+    text = {
+        ATTACK: group,
+        DEFEND: f"{target}/{group}",
+        TRANSFER: ">" + group,
+        SHOW: "!" + group,
+        TAKE: "take",
+        PASS: "pass",
+        EXCHANGE: "x" + group,
+    }[k]
+    a = object.__new__(Action)
+    for name, value in (("kind", KINDS[k]), ("cards", cards), ("target", target), ("k", k),
+                        ("mask", mask), ("t", t), ("_text", text)):
+        object.__setattr__(a, name, value)
+    _INTERN[key] = a
+    return a
+
+
+TAKE_ACTION: Final = make(TAKE, 0, -1)
+PASS_ACTION: Final = make(PASS, 0, -1)
+
+
+class Encoding:
+    """The fixed integer encoding for one deck size."""
+
+    def __init__(self, deck: int) -> None:
+        self.n = deck
+        self.low_rank = lowest_rank(deck)
+        self.r = 15 - self.low_rank
+        self.lo = (self.low_rank - 2) * 4
+        self.attack0 = 6
+        self.transfer0 = 6 + 15 * self.r
+        self.show0 = 6 + 30 * self.r
+        self.defend0 = self.show0 + self.n
+        self.size = self.defend0 + self.n * self.n
+
+    def index_of(self, a: Action) -> int:
+        k = a.k
+        if k == TAKE:
+            return 0
+        if k == PASS:
+            return 1
+        first = (a.mask & -a.mask).bit_length() - 1
+        if first < self.lo:
+            raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
+        if k == EXCHANGE:
+            if first >= self.lo + 4:
+                raise IllegalActionError(f"{a}: only the lowest trump can be exchanged")
+            return 2 + (first & 3)
+        if k in (ATTACK, TRANSFER):
+            r = first // 4 - self.lo // 4
+            m = a.mask >> (first & ~3)
+            base = self.attack0 if k == ATTACK else self.transfer0
+            return base + 15 * r + (m - 1)
+        if k == SHOW:
+            return self.show0 + first - self.lo
+        if a.t < self.lo:
+            raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
+        return self.defend0 + self.n * (first - self.lo) + (a.t - self.lo)
+
+    def action(self, index: int) -> Action:
+        if not 0 <= index < self.size:
+            raise IllegalActionError(f"action index {index} out of range 0..{self.size - 1}")
+        if index < 2:
+            return make((TAKE, PASS)[index], 0, -1)
+        if index < 6:
+            return make(EXCHANGE, 1 << (self.lo + index - 2), -1)
+        if index < self.show0:
+            k = ATTACK if index < self.transfer0 else TRANSFER
+            rel = index - (self.attack0 if k == ATTACK else self.transfer0)
+            r, m = divmod(rel, 15)
+            return make(k, (m + 1) << (self.lo + 4 * r), -1)
+        if index < self.defend0:
+            return make(SHOW, 1 << (index - self.show0 + self.lo), -1)
+        i, j = divmod(index - self.defend0, self.n)
+        return make(DEFEND, 1 << (i + self.lo), j + self.lo)
+
+
+_ENCODINGS: dict[int, Encoding] = {}
+
+
+def encoding(rules: Rules) -> Encoding:
+    enc = _ENCODINGS.get(rules.deck)
+    if enc is None:
+        enc = _ENCODINGS[rules.deck] = Encoding(rules.deck)
+    return enc
+
+
+def num_actions(rules: Rules) -> int:
+    return encoding(rules).size

@@ -1,0 +1,217 @@
+"""Cards, suits, ranks, decks and sets of cards as int bitmasks.
+
+A card is a small immutable value; there are exactly 52 of them, made once.
+Its index is rank-major, ``(rank - 2) * 4 + suit``, so that a set of cards is
+an ``int`` whose bits sort by rank: the lowest bit of a set is its lowest
+card, and the cards of one rank are four neighbouring bits.
+
+>>> Card.parse("10S"), Card.parse("TS"), Card.parse("10♠"), Card.parse("10s")
+(Card('10♠'), Card('A♠'), Card('10♠'), Card('10♠'))
+>>> str(Card.parse("ДЧ")), str(Card.parse("Qh"))
+('Q♥', 'Q♥')
+>>> s = CardSet.parse("6S 7H 6D")
+>>> len(s), [str(c) for c in s], Card.parse("7H") in s
+(3, ['6♠', '6♦', '7♥'], True)
+>>> str(CardSet(deck_mask(24)).lowest())
+'9♠'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+SUITS: Final = ("♠", "♥", "♦", "♣")
+SUIT_LETTERS: Final = ("S", "H", "D", "C")
+RANK_NAMES: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
+RUSSIAN_RANKS: Final = {11: "В", 12: "Д", 13: "К", 14: "Т"}
+
+# Suit words accepted by the parser: symbols, English and Russian initials
+# (пики, черви, бубны, трефы/крести).
+_SUIT_ALIASES: Final = {
+    "♠": 0, "S": 0, "♤": 0, "П": 0,
+    "♥": 1, "H": 1, "♡": 1, "Ч": 1,
+    "♦": 2, "D": 2, "♢": 2, "Б": 2,
+    "♣": 3, "C": 3, "♧": 3, "Т": 3, "К": 3,
+}
+_RANK_ALIASES: Final = {
+    **{str(r): r for r in range(2, 11)},
+    "T": 14, "J": 11, "Q": 12, "K": 13, "A": 14,
+    "В": 11, "Д": 12, "Т": 14, "К": 13,
+}
+
+NUM_CARDS: Final = 52
+
+
+class Card:
+    """One playing card: a rank 2..14 (J=11, Q=12, K=13, A=14) and a suit 0..3.
+
+    Cards are interned: ``Card.parse("6S") is Card.from_index(16)``.
+    """
+
+    __slots__ = ("index", "rank", "suit", "bit", "_text")
+    index: int
+    rank: int
+    suit: int
+    bit: int
+    _text: str
+
+    def __new__(cls, rank: int, suit: int) -> Card:
+        if not (2 <= rank <= 14 and 0 <= suit <= 3):
+            raise ValueError(f"no such card: rank {rank}, suit {suit}")
+        return _CARDS[(rank - 2) * 4 + suit]
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        rank, suit = index // 4 + 2, index % 4
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "bit", 1 << index)
+        object.__setattr__(card, "_text", rank_name(rank) + SUITS[suit])
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card with this index (0..51)."""
+        return _CARDS[index]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read a card: ``10S``, ``TS`` (T is the ace), ``10♠``, ``10s``, ``ДЧ``.
+
+        >>> Card.parse("Jc"), Card.parse("ВК"), Card.parse("AS")
+        (Card('J♣'), Card('J♣'), Card('A♠'))
+        """
+        t = text.strip().upper()
+        if len(t) < 2:
+            raise ValueError(f"not a card: {text!r}")
+        rank = _RANK_ALIASES.get(t[:-1])
+        suit = _SUIT_ALIASES.get(t[-1])
+        if rank is None or suit is None:
+            raise ValueError(f"not a card: {text!r} (try 10S, 10♠, QH or ДЧ)")
+        return _CARDS[(rank - 2) * 4 + suit]
+
+    @property
+    def ascii(self) -> str:
+        """The card in letters only, as ``10S``."""
+        return rank_name(self.rank) + SUIT_LETTERS[self.suit]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (self.index,))
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+
+def rank_name(rank: int) -> str:
+    """``"6"``, ``"10"``, ``"J"``..."""
+    return RANK_NAMES.get(rank, str(rank))
+
+
+_CARDS: Final = tuple(Card._make(i) for i in range(NUM_CARDS))
+
+RANK_MASK: Final = tuple(0xF << ((r - 2) * 4) if r >= 2 else 0 for r in range(15))
+SUIT_MASK: Final = tuple(sum(1 << (i * 4 + s) for i in range(13)) for s in range(4))
+ALL_CARDS: Final = (1 << NUM_CARDS) - 1
+
+
+def deck_mask(size: int) -> int:
+    """The cards of a 24-, 36- or 52-card deck as a bitmask (9..A, 6..A, 2..A)."""
+    low = {24: 9, 36: 6, 52: 2}.get(size)
+    if low is None:
+        raise ValueError(f"deck must be 24, 36 or 52 cards, not {size}")
+    return ALL_CARDS & ~((1 << ((low - 2) * 4)) - 1)
+
+
+def lowest_rank(size: int) -> int:
+    """The lowest rank in a deck of this size."""
+    return {24: 9, 36: 6, 52: 2}[size]
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m
+
+
+def beats_mask(index: int, trump: int) -> int:
+    """Every card that beats the card with this index, when ``trump`` is the trump suit.
+
+    A higher card of the same suit beats it; a trump beats any non-trump.
+    """
+    higher = ALL_CARDS & ~((2 << index) - 1)
+    suit = index & 3
+    if suit == trump:
+        return higher & SUIT_MASK[trump]
+    return (higher & SUIT_MASK[suit]) | SUIT_MASK[trump]
+
+
+class CardSet(int):
+    """A set of cards: an int bitmask that iterates as Cards, lowest first.
+
+    >>> hand = CardSet.parse("AS 6H 10C")
+    >>> str(hand), len(hand), int(hand) == hand
+    ('6♥ 10♣ A♠', 3, True)
+    """
+
+    @staticmethod
+    def parse(text: str) -> CardSet:
+        """Cards separated by spaces or commas."""
+        return CardSet(mask_of(Card.parse(t) for t in text.replace(",", " ").split()))
+
+    @staticmethod
+    def of(cards: Iterable[Card]) -> CardSet:
+        return CardSet(mask_of(cards))
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(cards_of(self))
+
+    def __len__(self) -> int:
+        return self.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self & card.bit)
+
+    def lowest(self) -> Card:
+        if not self:
+            raise ValueError("empty set of cards")
+        return _CARDS[(self & -self).bit_length() - 1]
+
+    def __str__(self) -> str:
+        return " ".join(c._text for c in cards_of(self))
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"

@@ -1,0 +1,740 @@
+"""Game: the state machine of one deal.
+
+Exactly one seat acts at any moment (``to_act``); ``legal_actions()`` lists what it
+may do, in a fixed order, and ``apply`` plays one of them. A thrower who has
+nothing to add is passed over without an action (an implicit «пас»), so every
+listed choice is a real one; replaying the same actions gives the same game.
+
+>>> from durak import Game, Rules
+>>> g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
+>>> str(g.hand(0)), str(g.hand(1))
+('6♠ 6♥ 8♠ 8♥ 10♠ 10♥', '7♠ 7♥ 9♠ 9♥ J♠ J♥')
+>>> str(g.trump), g.talon_size, g.to_act
+('Q♠', 24, 0)
+>>> [str(a) for a in g.legal_actions()]
+['6♠', '6♥', '6♠+6♥', '8♠', '8♥', '8♠+8♥', '10♠', '10♥', '10♠+10♥']
+>>> g.apply("6♠"); [str(a) for a in g.legal_actions()]
+['6♠/7♠', '6♠/9♠', '6♠/J♠', 'take']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .actions import (
+    ATTACK,
+    DEFEND,
+    EXCHANGE,
+    PASS,
+    SHOW,
+    TAKE,
+    TRANSFER,
+    Action,
+    IllegalActionError,
+    encoding,
+    make,
+)
+from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
+from .observation import Observation
+from .rules import Rules
+
+OPEN, DEFENCE, THROW, PILE, OVER = range(5)
+PHASES = ("attack", "defend", "throw_in", "pile_on", "over")
+
+# SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
+SUBSETS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted((s for s in range(1, 16) if s & g == s), key=lambda s: (s.bit_count(), s)))
+    for g in range(16)
+)
+_SIX_MASK = RANK_MASK[6]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a deal ended.
+
+    ``durak``: the loser's seat, or None for a draw. ``out_order``: seats in the
+    order they went out. ``pogony``: sixes in the move that left the durak alone
+    (the ending ornament). ``tally``: pogony scored per seat (``pogonny``).
+    ``losers``: seats still holding cards; ``losing_team``: the losing side in
+    team play (0 or 1), else None.
+    """
+
+    durak: int | None
+    draw: bool
+    out_order: tuple[int, ...]
+    pogony: int = 0
+    tally: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    losing_team: int | None = None
+    last_cards: CardSet = field(default=CardSet(0))
+
+    def __str__(self) -> str:
+        if self.draw:
+            return "draw"
+        s = f"durak {self.durak}"
+        return s + (f" pogony {self.pogony}" if self.pogony else "")
+
+
+class Game:
+    """One deal of Durak under ``rules``.
+
+    ``deck``: the whole deck in dealing order (cards or text), dealt one card at a
+    time from the dealer's left; the card after the deal is the trump. Without it
+    the deck is shuffled from ``seed``. ``dealer`` defaults to a seeded lot.
+    ``leader``: the seat that attacks first (matches use it); by default the
+    holder of the lowest trump.
+    """
+
+    __slots__ = (
+        "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
+        "hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
+        "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
+        "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
+        "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
+        "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
+    )
+
+    rules: Rules
+    hands: list[int]
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        deck: str | Sequence[Card] | None = None,
+        dealer: int | None = None,
+        leader: int | None = None,
+    ) -> None:
+        rules = rules or Rules()
+        self.rules = rules
+        n = self.n = rules.players
+        self.hand_size = rules.hand_size
+        self.teams = rules.teams != "none"
+        if seed is None:
+            seed = random.randrange(2**63)
+        self.seed = seed
+        rng = random.Random(seed)
+        full = deck_mask(rules.deck)
+        if deck is None:
+            order = [c for c in range(52) if full >> c & 1]
+            rng.shuffle(order)
+        else:
+            cards = (
+                [Card.parse(t) for t in deck.replace(",", " ").split()]
+                if isinstance(deck, str)
+                else list(deck)
+            )
+            order = [c.index for c in cards]
+            bad = [str(c) for c in cards if not full >> c.index & 1]
+            if bad or len(set(order)) != len(order):
+                raise ValueError(
+                    f"deck: cards must be of the {rules.deck}-card deck, each once"
+                    + (f" ({' '.join(bad)} is not)" if bad else " (a card repeats)")
+                )
+            # A shorter deck is the top of the deck; the rest follows lowest first.
+            rest = full & ~sum(1 << c for c in order)
+            order += [c for c in range(52) if rest >> c & 1]
+        self.deck = tuple(order)
+        if dealer is None:
+            dealer = rng.randrange(n)
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer: a seat 0..{n - 1}, not {dealer}")
+        self.dealer = dealer
+        self._rng_lead = rng.randrange(n)
+        # The deal: one card at a time, clockwise from the dealer's left.
+        hands = [0] * n
+        k = n * self.hand_size
+        for i in range(k):
+            hands[(dealer + 1 + i) % n] |= 1 << order[i]
+        self.hands = hands
+        self.known = [0] * n
+        if k < len(order):
+            trump = order[k]
+            self._talon = tuple(order[k + 1:])
+            self._bottom = trump  # face up under the talon, drawn last
+        else:
+            # Every card dealt: the last one dealt names the trump and stays,
+            # seen by all, in the dealer's hand.
+            trump = order[k - 1]
+            self._talon = ()
+            self._bottom = -1
+            self.known[dealer] |= 1 << trump
+        self._tp = 0
+        self.trump_card = trump
+        self.trump_suit = trump & 3
+        self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
+        self._pagon: tuple[int, ...] = ()
+        self.out = [False] * n
+        self.out_order: list[int] = []
+        self.discard_mask = 0
+        self.tally = [0] * n
+        self._last_lay = [0] * n
+        self.history: list[Action] = []
+        self.outcome: Outcome | None = None
+        self.bout = 0
+        self._att: list[int] = []
+        self._beat: list[int] = []
+        if leader is None:
+            leader = self._first_leader()
+        elif not 0 <= leader < n:
+            raise ValueError(f"leader: a seat 0..{n - 1}, not {leader}")
+        self.leader = leader
+        self._start_bout(leader)
+
+    # -- who leads -----------------------------------------------------------
+    def _first_leader(self) -> int:
+        best, who = 99, -1
+        tmask = SUIT_MASK[self.trump_suit]
+        for s, h in enumerate(self.hands):
+            t = h & tmask
+            if t:
+                low = (t & -t).bit_length()
+                if low < best:
+                    best, who = low, s
+        if who >= 0:
+            return who
+        if self.rules.no_trump_lead == "lowest_card":
+            return min(range(self.n), key=lambda s: (self.hands[s] & -self.hands[s]).bit_length())
+        return self._rng_lead
+
+    # -- seats ---------------------------------------------------------------
+    def _next_active(self, seat: int, opponent_of: int | None = None) -> int:
+        """The next active seat clockwise (to the left) after ``seat``; with teams
+        and ``opponent_of`` given, the next active opponent of that seat. -1 if none."""
+        n = self.n
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if self.out[s]:
+                continue
+            if opponent_of is not None and self.teams and (s - opponent_of) % 2 == 0:
+                continue
+            if s == seat and opponent_of is None:
+                return -1
+            return s
+        return -1
+
+    def _defender_for(self, attacker: int) -> int:
+        return self._next_active(attacker, attacker if self.teams else None)
+
+    def _make_throwers(self) -> tuple[int, ...]:
+        """Who may throw in, in the order of their right: the opening attacker, then
+        clockwise from the defender's left."""
+        d, a, n = self.defender, self.attacker, self.n
+        mode = self.rules.throwers
+        if mode == "attacker":
+            return (a,)
+        if mode == "neighbours":
+            left = self._next_active(d)
+            right = next(((d - i) % n for i in range(1, n) if not self.out[(d - i) % n]), -1)
+            ok = {left, right} - {d, -1}
+        else:
+            ok = {s for s in range(n) if not self.out[s] and s != d}
+        if self.teams:
+            ok = {s for s in ok if (s - d) % 2}
+        order = [a] if a in ok else []
+        for i in range(1, n):
+            s = (d + i) % n
+            if s in ok and s != a:
+                order.append(s)
+        return tuple(order)
+
+    # -- bouts -----------------------------------------------------------------
+    def _start_bout(self, attacker: int) -> None:
+        self.attacker = self.first_attacker = attacker
+        d = self.defender = self._defender_for(attacker)
+        self._att = []
+        self._beat = []
+        self._unbeaten = 0
+        self._allowed = 0
+        self._n_beaten = 0
+        self._shown = 0
+        self._set_cap()
+        self._throwers = self._make_throwers()
+        self._tpos = 0
+        self.phase = OPEN
+        self.to_act = attacker
+        assert d >= 0
+
+    def _set_cap(self) -> None:
+        r = self.rules
+        cap = min(self.hands[self.defender].bit_count(), r.bout_limit)
+        if self.bout == 0:
+            cap = min(cap, r.first_bout_limit)
+        self.cap = cap
+
+    def _room(self) -> int:
+        return self.cap - len(self._att)
+
+    def _can_throw(self, seat: int) -> bool:
+        return bool(self.hands[seat] & self._allowed) and self._room() > 0
+
+    def _next_thrower(self, start: int) -> None:
+        """Give the right to throw in to the first thrower from position ``start``
+        who has something to add; when nobody has, the bout ends."""
+        th = self._throwers
+        if self.rules.throw_in != "none" and self._room() > 0:
+            for i in range(start, len(th)):
+                if self.hands[th[i]] & self._allowed:
+                    self._tpos = i
+                    self.to_act = th[i]
+                    return
+        if self.phase == PILE:
+            self._end_bout(taken=True)
+        else:
+            self._end_bout(taken=False)
+
+    def _lay_attack(self, seat: int, mask: int) -> None:
+        self.hands[seat] &= ~mask
+        self.known[seat] &= ~mask
+        m = mask
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            self._att.append(c)
+            self._beat.append(-1)
+            self._allowed |= RANK_MASK[c // 4 + 2] if self.rules.throw_in == "table_ranks" else 0
+            m ^= low
+        self._unbeaten |= mask
+        self._last_lay[seat] = mask
+        self._check_out(seat)
+
+    def _check_out(self, seat: int) -> None:
+        if not self.hands[seat] and self.talon_size == 0 and not self.out[seat]:
+            self.out[seat] = True
+            self.out_order.append(seat)
+
+    def _end_bout(self, taken: bool) -> None:
+        table = 0
+        for c in self._att:
+            table |= 1 << c
+        for c in self._beat:
+            if c >= 0:
+                table |= 1 << c
+        d = self.defender
+        if taken:
+            self.hands[d] |= table
+            self.known[d] |= table
+        else:
+            self.discard_mask |= table
+        self._att = []
+        self._beat = []
+        self._unbeaten = 0
+        self.bout += 1
+        self._draw()
+        n = self.n
+        active = [s for s in range(n) if not self.out[s]]
+        if len(active) <= 1 or (self.teams and len({s % 2 for s in active}) == 1):
+            self._finish(active)
+            return
+        if taken:
+            nxt = self._next_active(d, d if self.teams else None)
+        elif not self.out[d]:
+            nxt = d
+        else:
+            nxt = -1
+            if self.teams:
+                nxt = next(((d + i) % n for i in range(2, n + 1, 2) if not self.out[(d + i) % n]), -1)
+            if nxt < 0:
+                nxt = self._next_active(d)
+        self._start_bout(nxt)
+
+    def _draw(self) -> None:
+        hs, n, d = self.hand_size, self.n, self.defender
+        order = [(self.first_attacker + i) % n for i in range(n)]
+        order.remove(d)
+        order.append(d)
+        talon = self._talon
+        for s in order:
+            if self.out[s]:
+                continue
+            need = hs - self.hands[s].bit_count()
+            while need > 0:
+                if self._tp < len(talon):
+                    self.hands[s] |= 1 << talon[self._tp]
+                    self._tp += 1
+                elif self._bottom >= 0:
+                    # the face-up trump: everyone saw it go into this hand
+                    self.hands[s] |= 1 << self._bottom
+                    self.known[s] |= 1 << self._bottom
+                    self._bottom = -1
+                else:
+                    break
+                need -= 1
+        if self.talon_size == 0:
+            for s in order:
+                self._check_out(s)
+
+    def _finish(self, active: list[int]) -> None:
+        self.phase = OVER
+        self.to_act = None
+        r = self.rules
+        losers = tuple(active)
+        durak: int | None
+        draw = False
+        if r.scoring == "pogonny":
+            # Fewest pogony loses; ties: who kept cards longest.
+            order = self.out_order + [s for s in losers]
+            last = {s: i for i, s in enumerate(order)}
+            durak = min(range(self.n), key=lambda s: (self.tally[s], -last[s]))
+        elif not losers:
+            if r.draws:
+                durak, draw = None, True
+            else:
+                # The defender beat everything off: the one who opened the last bout loses.
+                durak = self.first_attacker
+        elif len(losers) == 1:
+            durak = losers[0]
+        else:
+            # Team play: the side left holding cards loses; its member with the most
+            # cards is named the durak.
+            durak = max(losers, key=lambda s: (self.hands[s].bit_count(), -s))
+        pogony = 0
+        if durak is not None and self.out_order:
+            pogony = (self._last_lay[self.out_order[-1]] & _SIX_MASK).bit_count()
+        self.outcome = Outcome(
+            durak=durak,
+            draw=draw,
+            out_order=tuple(self.out_order),
+            pogony=pogony,
+            tally=tuple(self.tally),
+            losers=losers,
+            losing_team=(durak % 2 if self.teams and durak is not None else None),
+            last_cards=CardSet(self._last_lay[self.out_order[-1]] if self.out_order else 0),
+        )
+
+    # -- public state ------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def trump(self) -> Card:
+        """The trump card: face up under the talon (or drawn from there)."""
+        return Card.from_index(self.trump_card)
+
+    @property
+    def talon_size(self) -> int:
+        return len(self._talon) - self._tp + (self._bottom >= 0)
+
+    @property
+    def table(self) -> list[tuple[Card, Card | None]]:
+        """Pairs of attacking card and the card that beat it (None while unbeaten)."""
+        return [
+            (Card.from_index(a), Card.from_index(b) if b >= 0 else None)
+            for a, b in zip(self._att, self._beat)
+        ]
+
+    @property
+    def discard(self) -> CardSet:
+        return CardSet(self.discard_mask)
+
+    @property
+    def hand_sets(self) -> list[CardSet]:
+        return [CardSet(h) for h in self.hands]
+
+    def hand(self, seat: int) -> CardSet:
+        return CardSet(self.hands[seat])
+
+    @property
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    # -- legal actions -------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of ``to_act``, in a fixed order; empty when over."""
+        ph = self.phase
+        if ph == OVER:
+            return []
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if ph == DEFENCE:
+            for t in self._att:
+                if self._unbeaten >> t & 1:
+                    m = hand & _BEATS[self.trump_suit][t]
+                    while m:
+                        low = m & -m
+                        out.append(_defend(low.bit_length() - 1, t))
+                        m ^= low
+            if self.rules.transfer:
+                self._transfers(seat, hand, out)
+            out.append(_TAKE)
+        elif ph == OPEN:
+            r = self.rules
+            limit = min(self.cap, {"single": 1, "one_or_two": 2}.get(r.opening, 4))
+            m = hand & ~self._forbidden_openers(seat)
+            while m:
+                low = m & -m
+                base = (low.bit_length() - 1) & ~3
+                g = (m >> base) & 15
+                for sub in SUBSETS[g]:
+                    if sub.bit_count() > limit:
+                        break
+                    out.append(_attack(sub << base))
+                m &= ~(15 << base)
+        else:
+            room = self._room()
+            m = hand & self._allowed
+            while m:
+                low = m & -m
+                base = (low.bit_length() - 1) & ~3
+                g = (m >> base) & 15
+                for sub in SUBSETS[g]:
+                    if sub.bit_count() > room:
+                        break
+                    out.append(_attack(sub << base))
+                m &= ~(15 << base)
+            out.append(_PASS)
+        if self.rules.trump_exchange and self._bottom >= 0 and hand >> self._lowest_trump & 1:
+            out.append(make(EXCHANGE, 1 << self._lowest_trump, -1))
+        return out
+
+    def _forbidden_openers(self, seat: int) -> int:
+        return 0
+
+    def _transfers(self, seat: int, hand: int, out: list[Action]) -> None:
+        r = self.rules
+        if self._n_beaten or (self.bout == 0 and not r.transfer_first_bout) or not self._att:
+            return
+        nd = self._next_active(seat, seat if self.teams else None)
+        if nd < 0 or nd == seat:
+            return
+        rank_base = self._att[0] & ~3
+        g = (hand >> rank_base) & 15
+        n_att = len(self._att)
+        limit = min(self.hands[nd].bit_count(), r.bout_limit)
+        if self.bout == 0:
+            limit = min(limit, r.first_bout_limit)
+        for sub in SUBSETS[g]:
+            if n_att + sub.bit_count() > limit:
+                break
+            out.append(make(TRANSFER, sub << rank_base, -1))
+        trump_card = rank_base + self.trump_suit
+        if (
+            r.transfer_by_showing
+            and hand >> trump_card & 1
+            and not self._shown >> seat & 1
+            and n_att <= self.hands[nd].bit_count()
+        ):
+            out.append(make(SHOW, 1 << trump_card, -1))
+
+    def legal_action_mask(self) -> list[bool]:
+        """One flag per action index of ``rules.num_actions``."""
+        enc = encoding(self.rules)
+        mask = [False] * enc.size
+        for a in self.legal_actions():
+            mask[enc.index_of(a)] = True
+        return mask
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    # -- applying --------------------------------------------------------------------
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (or its notation) for ``to_act``.
+
+        Raises IllegalActionError, saying why, and leaves the game as it was.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action, legal))
+        self._apply(action)
+
+    def _apply(self, a: Action) -> None:
+        """Apply an action known to be legal."""
+        self.history.append(a)
+        k = a.k
+        seat = self.to_act
+        assert seat is not None
+        if k == DEFEND:
+            card = a.mask.bit_length() - 1
+            self.hands[seat] &= ~a.mask
+            self.known[seat] &= ~a.mask
+            self._beat[self._att.index(a.t)] = card
+            self._unbeaten &= ~(1 << a.t)
+            self._n_beaten += 1
+            if self.rules.throw_in == "table_ranks":
+                self._allowed |= RANK_MASK[card // 4 + 2]
+            self._last_lay[seat] = a.mask
+            self._check_out(seat)
+            if not self._unbeaten:
+                self.phase = THROW
+                self._next_thrower(0)
+        elif k == ATTACK:
+            if self.phase == OPEN:
+                if self.rules.throw_in == "opening_rank":
+                    self._allowed = RANK_MASK[a.cards[0].rank]
+            self._lay_attack(seat, a.mask)
+            if self.rules.scoring == "pogonny":
+                self.tally[seat] += a.mask.bit_count() // 2
+            if self.phase == PILE:
+                if not self._can_throw(seat):
+                    self._next_thrower(self._tpos + 1)
+            else:
+                self.phase = DEFENCE
+                self.to_act = self.defender
+        elif k == TAKE:
+            if self.rules.pile_on:
+                self.phase = PILE
+                self._next_thrower(0)
+            else:
+                self._end_bout(taken=True)
+        elif k == PASS:
+            self._next_thrower(self._tpos + 1)
+        elif k in (TRANSFER, SHOW):
+            nd = self._next_active(seat, seat if self.teams else None)
+            if k == TRANSFER:
+                self._lay_attack(seat, a.mask)
+            else:
+                self._shown |= 1 << seat
+                self.known[seat] |= a.mask
+            self.attacker = seat
+            self.defender = nd
+            lim = min(self.hands[nd].bit_count(), self.rules.bout_limit)
+            if self.bout == 0:
+                lim = min(lim, self.rules.first_bout_limit)
+            self.cap = lim
+            self._throwers = self._make_throwers()
+            self.to_act = nd
+        elif k == EXCHANGE:
+            lt = self._lowest_trump
+            self.hands[seat] = (self.hands[seat] & ~(1 << lt)) | (1 << self._bottom)
+            self.known[seat] |= 1 << self._bottom
+            self.known[seat] &= ~(1 << lt)
+            self._bottom = lt
+            self.trump_card = lt
+
+    def _why_illegal(self, a: Action, legal: list[Action]) -> str:
+        if self.phase == OVER:
+            return "the deal is over"
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        who = f"seat {seat}"
+        if a.mask & ~hand:
+            missing = CardSet(a.mask & ~hand)
+            return f"{a}: {who} does not hold {missing}"
+        kinds = {x.kind for x in legal}
+        if a.kind not in kinds:
+            expect = {OPEN: "an opening attack", DEFENCE: "a defence or take",
+                      THROW: "a throw-in or pass", PILE: "a throw-in after «беру» or pass"}
+            return f"{a}: {a.kind} is not possible now; {who} must make {expect[self.phase]}"
+        if a.k == DEFEND:
+            if not (self._unbeaten >> a.t & 1):
+                return f"{a}: {a.target} is not an unbeaten card on the table"
+            return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣'[self.trump_suit]})"
+        if a.k == TRANSFER:
+            return f"{a}: a transfer needs cards of the attacked rank, and the next defender " \
+                   "must hold at least as many cards as will be on the table"
+        if a.k == ATTACK:
+            if self.phase == OPEN:
+                return f"{a}: the opening may not lay these cards ({self.rules.opening}, limit {self.cap})"
+            return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
+        return f"{a}: not legal now"
+
+    # -- copies, undo, views ---------------------------------------------------------
+    def clone(self) -> Game:
+        """A copy that shares nothing mutable with this game."""
+        g = object.__new__(Game)
+        for name in Game.__slots__:
+            setattr(g, name, getattr(self, name))
+        g.hands = self.hands[:]
+        g.known = self.known[:]
+        g.out = self.out[:]
+        g.out_order = self.out_order[:]
+        g.tally = self.tally[:]
+        g._last_lay = self._last_lay[:]
+        g._att = self._att[:]
+        g._beat = self._beat[:]
+        g.history = self.history[:]
+        return g
+
+    def fresh(self) -> Game:
+        """The same deal, at its start."""
+        g = Game(self.rules, seed=self.seed, deck=[Card.from_index(c) for c in self.deck],
+                 dealer=self.dealer, leader=self.leader)
+        g._pagon = self._pagon
+        return g
+
+    def undo(self) -> Action:
+        """Take back the last action and return it."""
+        if not self.history:
+            raise IllegalActionError("nothing to undo")
+        last = self.history[-1]
+        g = self.fresh()
+        for a in self.history[:-1]:
+            g._apply(a)
+        for name in Game.__slots__:
+            setattr(self, name, getattr(g, name))
+        return last
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know, and nothing else."""
+        known = [CardSet(k) for k in self.known]
+        known[seat] = CardSet(self.hands[seat])
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            hand=CardSet(self.hands[seat]),
+            table=tuple(self.table),
+            trump=self.trump,
+            trump_suit=self.trump_suit,
+            talon_size=self.talon_size,
+            discard=self.discard,
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            known=tuple(known),
+            out=tuple(self.out),
+            pogony=tuple(self.tally),
+            to_act=self.to_act,
+            attacker=self.attacker if self.phase != OVER else None,
+            defender=self.defender if self.phase != OVER else None,
+            phase=PHASES[self.phase],
+            bout=self.bout,
+            dealer=self.dealer,
+            legal=tuple(self.legal_actions()) if self.to_act == seat else (),
+            trump_under_talon=self._bottom >= 0,
+        )
+
+    def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
+        """The deal as text a person can read; ``Game.from_record`` replays it."""
+        from .record import write_record
+
+        return write_record(self, names, headers)
+
+    @staticmethod
+    def from_record(text: str) -> Game:
+        from .record import read_record
+
+        return read_record(text)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"
+
+
+# Interned actions looked up by the hot path without building keys.
+_BEATS = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
+_DEFEND_CACHE: dict[int, Action] = {}
+_ATTACK_CACHE: dict[int, Action] = {}
+_TAKE = make(TAKE, 0, -1)
+_PASS = make(PASS, 0, -1)
+
+
+def _defend(card: int, target: int) -> Action:
+    key = card * 64 + target
+    a = _DEFEND_CACHE.get(key)
+    if a is None:
+        a = _DEFEND_CACHE[key] = make(DEFEND, 1 << card, target)
+    return a
+
+
+def _attack(mask: int) -> Action:
+    a = _ATTACK_CACHE.get(mask)
+    if a is None:
+        a = _ATTACK_CACHE[mask] = make(ATTACK, mask, -1)
+    return a

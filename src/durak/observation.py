@@ -1,0 +1,60 @@
+"""What one seat may know: the only view of a game that bots, browsers and environments get."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, CardSet
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of a deal. Two games that differ only in cards this seat
+    cannot see give equal observations.
+
+    ``known[s]`` holds the cards known to be in seat ``s``'s hand: taken from the
+    table, shown (проездной), the face-up trump once drawn, and for the observing
+    seat its whole hand. ``legal`` is empty unless this seat is to act.
+    """
+
+    seat: int
+    rules: Rules
+    hand: CardSet
+    table: tuple[tuple[Card, Card | None], ...]
+    trump: Card
+    trump_suit: int
+    talon_size: int
+    discard: CardSet
+    hand_sizes: tuple[int, ...]
+    known: tuple[CardSet, ...]
+    out: tuple[bool, ...]
+    pogony: tuple[int, ...]
+    to_act: int | None
+    attacker: int | None
+    defender: int | None
+    phase: str
+    bout: int
+    dealer: int
+    legal: tuple[Action, ...]
+    trump_under_talon: bool = True
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards this seat cannot place: in the talon or in other hands, not known."""
+        from .cards import deck_mask
+
+        seen = self.hand | self.discard | sum_masks(self.known)
+        for a, b in self.table:
+            seen |= a.bit | (b.bit if b else 0)
+        if self.trump_under_talon:
+            seen |= self.trump.bit
+        return CardSet(deck_mask(self.rules.deck) & ~seen)
+
+
+def sum_masks(masks: tuple[CardSet, ...]) -> int:
+    m = 0
+    for x in masks:
+        m |= x
+    return m

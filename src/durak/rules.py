@@ -1,0 +1,215 @@
+"""Rules: every option of RULES.md as one frozen dataclass, presets and a text form.
+
+>>> r = Rules.preset("perevodnoy", players=4, deck=52, teams="2x2")
+>>> str(r)
+'perevodnoy(players=4,deck=52,teams=2x2)'
+>>> Rules.parse(str(r)) == r
+True
+>>> Rules.preset("podkidnoy", teams="3x3", players=4)
+Traceback (most recent call last):
+...
+durak.rules.RulesError: teams: 3x3 needs 6 players, not 4
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any, Final
+
+from .cards import deck_mask
+
+
+class RulesError(ValueError):
+    """An unknown option, a bad value, or options that cannot go together."""
+
+
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "teams": ("none", "2x2", "3x3"),
+    "opening": ("same_rank", "single", "one_or_two"),
+    "throw_in": ("table_ranks", "opening_rank", "none"),
+    "throwers": ("all", "neighbours", "attacker"),
+    "no_trump_lead": ("lot", "lowest_card"),
+    "lead_after_durak": ("from_under", "under", "lowest_trump"),
+    "scoring": ("standard", "pogonny", "pagony"),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set. Field names are the option names of RULES.md."""
+
+    players: int = 2
+    deck: int = 36
+    hand_size: int = 6
+    teams: str = "none"
+    opening: str = "same_rank"
+    throw_in: str = "table_ranks"
+    throwers: str = "all"
+    pile_on: bool = True
+    bout_limit: int = 6
+    first_bout_limit: int = 5
+    transfer: bool = False
+    transfer_first_bout: bool = True
+    transfer_by_showing: bool = False
+    trump_exchange: bool = False
+    no_trump_lead: str = "lot"
+    lead_after_durak: str = "from_under"
+    draws: bool = True
+    scoring: str = "standard"
+    pagony_attack: bool = True
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            want = type(f.default)
+            if want is bool and not isinstance(v, bool):
+                raise RulesError(f"{f.name}: expected on/off, got {v!r}")
+            if want is int and (isinstance(v, bool) or not isinstance(v, int)):
+                raise RulesError(f"{f.name}: expected a whole number, got {v!r}")
+            if f.name in CHOICES and v not in CHOICES[f.name]:
+                raise RulesError(f"{f.name}: {v!r} is not one of {', '.join(CHOICES[f.name])}")
+        if not 2 <= self.players <= 6:
+            raise RulesError(f"players: 2 to 6, not {self.players}")
+        try:
+            deck_mask(self.deck)
+        except ValueError:
+            raise RulesError(f"deck: 24, 36 or 52 cards, not {self.deck}") from None
+        if self.hand_size < 1:
+            raise RulesError(f"hand_size: at least 1, not {self.hand_size}")
+        if self.players * self.hand_size > self.deck:
+            raise RulesError(
+                f"hand_size: {self.players} players x {self.hand_size} cards "
+                f"need more than a {self.deck}-card deck"
+            )
+        need = {"2x2": 4, "3x3": 6}.get(self.teams)
+        if need is not None and self.players != need:
+            raise RulesError(f"teams: {self.teams} needs {need} players, not {self.players}")
+        if self.bout_limit < 1:
+            raise RulesError(f"bout_limit: at least 1, not {self.bout_limit}")
+        if self.first_bout_limit < 1:
+            raise RulesError(f"first_bout_limit: at least 1, not {self.first_bout_limit}")
+        if self.transfer_by_showing and not self.transfer:
+            raise RulesError("transfer_by_showing: needs transfer=on")
+
+    # -- derived ---------------------------------------------------------------
+    @property
+    def team_size(self) -> int:
+        """Players per side: 1 without teams."""
+        return {"none": 1, "2x2": 2, "3x3": 3}[self.teams]
+
+    def team_of(self, seat: int) -> int:
+        """The side a seat plays for: the seat itself without teams, else seat % 2."""
+        return seat % 2 if self.teams != "none" else seat
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the fixed action encoding (see :mod:`durak.actions`)."""
+        from .actions import num_actions
+
+        return num_actions(self)
+
+    # -- presets and text ------------------------------------------------------
+    @staticmethod
+    def preset(name: str = "podkidnoy", **overrides: Any) -> Rules:
+        """A named preset of RULES.md section 8, with options overridden by keyword.
+
+        >>> Rules.preset("prostoy").throw_in
+        'none'
+        >>> Rules.preset("podkidnoy", colour="red")
+        Traceback (most recent call last):
+        ...
+        durak.rules.RulesError: colour: no such option
+        """
+        base = PRESETS.get(name)
+        if base is None:
+            raise RulesError(f"preset: no preset {name!r}; one of {', '.join(PRESETS)}")
+        names = {f.name for f in fields(Rules)}
+        for k in overrides:
+            if k not in names:
+                raise RulesError(f"{k}: no such option")
+        opts = {**base, **overrides}
+        if name == "pagony" and "teams" not in overrides and opts.get("players") == 4:
+            opts["teams"] = "2x2"
+        return Rules(**opts)
+
+    @staticmethod
+    def parse(text: str) -> Rules:
+        """Read the text form ``name(option=value,...)``; values as :meth:`__str__` writes them.
+
+        >>> Rules.parse("podkidnoy(players=3,pile_on=off)").pile_on
+        False
+        """
+        text = text.strip()
+        name, _, rest = text.partition("(")
+        name = name.strip() or "podkidnoy"
+        if rest and not rest.endswith(")"):
+            raise RulesError(f"rules: missing ')' in {text!r}")
+        rest = rest[:-1]
+        types = {f.name: type(f.default) for f in fields(Rules)}
+        overrides: dict[str, Any] = {}
+        for item in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, val = item.partition("=")
+            key, val = key.strip(), val.strip()
+            if not eq:
+                raise RulesError(f"rules: expected option=value, got {item!r}")
+            if key not in types:
+                raise RulesError(f"{key}: no such option")
+            overrides[key] = _convert(key, val, types[key])
+        return Rules.preset(name, **overrides)
+
+    def preset_name(self) -> str:
+        """The preset this rule set differs least from."""
+        return min(PRESETS, key=lambda n: (len(self._overrides(n)), list(PRESETS).index(n)))
+
+    def _overrides(self, name: str) -> dict[str, Any]:
+        base = Rules.preset(name, players=self.players)
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+            or (f.name == "players" and self.players != 2)
+        }
+
+    def __str__(self) -> str:
+        name = self.preset_name()
+        over = self._overrides(name)
+        order = ["players", "deck", "teams"] + [f.name for f in fields(self)]
+        items = sorted(over.items(), key=lambda kv: order.index(kv[0]))
+        return f"{name}({','.join(f'{k}={_show(v)}' for k, v in items)})"
+
+    def replace(self, **changes: Any) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+
+def _show(v: object) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v)
+
+
+def _convert(key: str, val: str, typ: type) -> Any:
+    if typ is bool:
+        low = val.lower()
+        if low in ("on", "true", "yes", "1"):
+            return True
+        if low in ("off", "false", "no", "0"):
+            return False
+        raise RulesError(f"{key}: expected on or off, got {val!r}")
+    if typ is int:
+        try:
+            return int(val)
+        except ValueError:
+            raise RulesError(f"{key}: expected a whole number, got {val!r}") from None
+    return val
+
+
+_PODKIDNOY: Final[dict[str, Any]] = {}
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "podkidnoy": _PODKIDNOY,
+    "perevodnoy": {"transfer": True},
+    "perevodnoy-proezdnoy": {"transfer": True, "transfer_by_showing": True},
+    "prostoy": {"opening": "one_or_two", "throw_in": "none"},
+    "pogonny": {"scoring": "pogonny"},
+    "pagony": {"scoring": "pagony"},
+}
