@@ -1,24 +1,34 @@
 # Every target sets itself up on a new machine: a virtual environment in .venv,
-# the package and what the target needs.
+# the package with the extras the target needs.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: test play serve bench lint typecheck clean
+.PHONY: test play serve bench lint typecheck browser clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl]"
 	touch $(STAMP)
 
-test: $(STAMP)
+# Debian's Chromium for the browser tests (skipped by the tests when it cannot be had).
+browser:
+	@sh scripts/ensure-browser.sh
+
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+play: $(STAMP)
+	$(BIN)/durak play
+
+serve: $(STAMP)
+	$(BIN)/durak serve
 
 bench: $(STAMP)
 	$(BIN)/durak bench

@@ -699,6 +699,13 @@ class Game:
             dealer=self.dealer,
             legal=tuple(self.legal_actions()) if self.to_act == seat else (),
             trump_under_talon=self._bottom >= 0,
+            first_attacker=self.first_attacker if self.phase != OVER else None,
+            throwers=self._throwers,
+            thrower_pos=self._tpos,
+            cap=self.cap,
+            shown_seats=tuple(s for s in range(self.n) if self._shown >> s & 1),
+            out_order=tuple(self.out_order),
+            last_laid=tuple(CardSet(m) for m in self._last_lay),
         )
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:

@@ -14,6 +14,11 @@ class Observation:
     """One seat's view of a deal. Two games that differ only in cards this seat
     cannot see give equal observations.
 
+    The bout's public bookkeeping (``first_attacker``, ``throwers`` in the order of
+    their right, ``thrower_pos``, ``cap`` = most attacking cards this bout,
+    ``shown_seats`` who showed a trump this bout, ``last_laid`` cards per seat) is
+    here too, so that a searcher can rebuild a full game from this view.
+
     ``known[s]`` holds the cards known to be in seat ``s``'s hand: taken from the
     table, shown (проездной), the face-up trump once drawn, and for the observing
     seat its whole hand. ``legal`` is empty unless this seat is to act.
@@ -39,6 +44,13 @@ class Observation:
     dealer: int
     legal: tuple[Action, ...]
     trump_under_talon: bool = True
+    first_attacker: int | None = None
+    throwers: tuple[int, ...] = ()
+    thrower_pos: int = 0
+    cap: int = 0
+    shown_seats: tuple[int, ...] = ()
+    out_order: tuple[int, ...] = ()
+    last_laid: tuple[CardSet, ...] = ()
 
     @property
     def unseen(self) -> CardSet:
