@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl]"
+	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena]"
 	touch $(STAMP)
 
 # Debian's Chromium for the browser tests (skipped by the tests when it cannot be had).
