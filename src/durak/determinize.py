@@ -76,6 +76,12 @@ def sample(
     g.trump_suit = obs.trump_suit
     g._lowest_trump = (lowest_rank(r.deck) - 2) * 4 + obs.trump_suit
     g._pagon = ()
+    g._forced_take = False
+    g._open_max = {"single": 1, "one_or_two": 2}.get(r.opening, 4)
+    g._no_open = [0] * n
+    g._exchange_on = r.trump_exchange
+    g._table_ranks = r.throw_in == "table_ranks"
+    g._pogonny = r.scoring == "pogonny"
     g.out = list(obs.out)
     g.out_order = list(obs.out_order)
     g.discard_mask = int(obs.discard)
@@ -90,7 +96,10 @@ def sample(
     g._unbeaten = 0
     g._allowed = 0
     g._n_beaten = 0
+    g._tmask = 0
+    g._legal = None
     for a, b in obs.table:
+        g._tmask |= a.bit | (b.bit if b else 0)
         if b is None:
             g._unbeaten |= a.bit
         else:

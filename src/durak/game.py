@@ -95,10 +95,13 @@ class Game:
         "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
         "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
+        "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
+        "_pogonny", "_legal",
     )
 
     rules: Rules
     hands: list[int]
+    to_act: int | None
 
     def __init__(
         self,
@@ -167,6 +170,14 @@ class Game:
         self.trump_suit = trump & 3
         self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
         self._pagon: tuple[int, ...] = ()
+        self._forced_take = False
+        self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
+        self._no_open = [0] * n
+        self._exchange_on = rules.trump_exchange
+        self._table_ranks = rules.throw_in == "table_ranks"
+        self._pogonny = rules.scoring == "pogonny"
+        self._tmask = 0
+        self._legal: tuple[Action, ...] | None = None
         self.out = [False] * n
         self.out_order: list[int] = []
         self.discard_mask = 0
@@ -224,6 +235,10 @@ class Game:
         clockwise from the defender's left."""
         d, a, n = self.defender, self.attacker, self.n
         mode = self.rules.throwers
+        key = (mode, self.teams, n, a, d, sum(1 << s for s in range(n) if self.out[s]))
+        cached = _THROWERS.get(key)
+        if cached is not None:
+            return cached
         if mode == "attacker":
             return (a,)
         if mode == "neighbours":
@@ -239,7 +254,8 @@ class Game:
             s = (d + i) % n
             if s in ok and s != a:
                 order.append(s)
-        return tuple(order)
+        result = _THROWERS[key] = tuple(order)
+        return result
 
     # -- bouts -----------------------------------------------------------------
     def _start_bout(self, attacker: int) -> None:
@@ -248,9 +264,11 @@ class Game:
         self._att = []
         self._beat = []
         self._unbeaten = 0
+        self._tmask = 0
         self._allowed = 0
         self._n_beaten = 0
         self._shown = 0
+        self._forced_take = False
         self._set_cap()
         self._throwers = self._make_throwers()
         self._tpos = 0
@@ -275,9 +293,11 @@ class Game:
         """Give the right to throw in to the first thrower from position ``start``
         who has something to add; when nobody has, the bout ends."""
         th = self._throwers
-        if self.rules.throw_in != "none" and self._room() > 0:
+        allowed = self._allowed
+        if allowed and self.cap > len(self._att):
+            hands = self.hands
             for i in range(start, len(th)):
-                if self.hands[th[i]] & self._allowed:
+                if hands[th[i]] & allowed:
                     self._tpos = i
                     self.to_act = th[i]
                     return
@@ -292,14 +312,16 @@ class Game:
         m = mask
         while m:
             low = m & -m
-            c = low.bit_length() - 1
-            self._att.append(c)
+            self._att.append(low.bit_length() - 1)
             self._beat.append(-1)
-            self._allowed |= RANK_MASK[c // 4 + 2] if self.rules.throw_in == "table_ranks" else 0
             m ^= low
+        if self._table_ranks:
+            self._allowed |= RANK_MASK[((mask & -mask).bit_length() - 1) // 4 + 2]
         self._unbeaten |= mask
+        self._tmask |= mask
         self._last_lay[seat] = mask
-        self._check_out(seat)
+        if not self.hands[seat]:
+            self._check_out(seat)
 
     def _check_out(self, seat: int) -> None:
         if not self.hands[seat] and self.talon_size == 0 and not self.out[seat]:
@@ -307,12 +329,7 @@ class Game:
             self.out_order.append(seat)
 
     def _end_bout(self, taken: bool) -> None:
-        table = 0
-        for c in self._att:
-            table |= 1 << c
-        for c in self._beat:
-            if c >= 0:
-                table |= 1 << c
+        table = self._tmask
         d = self.defender
         if taken:
             self.hands[d] |= table
@@ -322,13 +339,15 @@ class Game:
         self._att = []
         self._beat = []
         self._unbeaten = 0
+        self._tmask = 0
         self.bout += 1
         self._draw()
         n = self.n
-        active = [s for s in range(n) if not self.out[s]]
-        if len(active) <= 1 or (self.teams and len({s % 2 for s in active}) == 1):
-            self._finish(active)
-            return
+        if self.out_order:
+            active = [s for s in range(n) if not self.out[s]]
+            if len(active) <= 1 or (self.teams and len({s % 2 for s in active}) == 1):
+                self._finish(active)
+                return
         if taken:
             nxt = self._next_active(d, d if self.teams else None)
         elif not self.out[d]:
@@ -336,21 +355,26 @@ class Game:
         else:
             nxt = -1
             if self.teams:
-                nxt = next(((d + i) % n for i in range(2, n + 1, 2) if not self.out[(d + i) % n]), -1)
+                mates = ((d + i) % n for i in range(2, n + 1, 2))
+                nxt = next((s for s in mates if not self.out[s]), -1)
             if nxt < 0:
                 nxt = self._next_active(d)
         self._start_bout(nxt)
 
     def _draw(self) -> None:
-        hs, n, d = self.hand_size, self.n, self.defender
-        order = [(self.first_attacker + i) % n for i in range(n)]
-        order.remove(d)
-        order.append(d)
+        hs, n, d, fa = self.hand_size, self.n, self.defender, self.first_attacker
+        if self._tp >= len(self._talon) and self._bottom < 0:
+            order = _DRAW_ORDER[n][fa][d]
+            for s in order:
+                self._check_out(s)
+            return
+        order = _DRAW_ORDER[n][fa][d]
         talon = self._talon
+        hands = self.hands
         for s in order:
-            if self.out[s]:
+            need = hs - hands[s].bit_count()
+            if need <= 0 or self.out[s]:
                 continue
-            need = hs - self.hands[s].bit_count()
             while need > 0:
                 if self._tp < len(talon):
                     self.hands[s] |= 1 << talon[self._tp]
@@ -424,7 +448,7 @@ class Game:
         """Pairs of attacking card and the card that beat it (None while unbeaten)."""
         return [
             (Card.from_index(a), Card.from_index(b) if b >= 0 else None)
-            for a, b in zip(self._att, self._beat)
+            for a, b in zip(self._att, self._beat, strict=True)
         ]
 
     @property
@@ -445,6 +469,12 @@ class Game:
     # -- legal actions -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every legal action of ``to_act``, in a fixed order; empty when over."""
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = tuple(self._generate())
+        return list(cached)
+
+    def _generate(self) -> list[Action]:
         ph = self.phase
         if ph == OVER:
             return []
@@ -453,48 +483,39 @@ class Game:
         hand = self.hands[seat]
         out: list[Action] = []
         if ph == DEFENCE:
+            if self._forced_take:
+                return [_TAKE]
+            beats = _BEATS[self.trump_suit]
+            unbeaten = self._unbeaten
             for t in self._att:
-                if self._unbeaten >> t & 1:
-                    m = hand & _BEATS[self.trump_suit][t]
+                if unbeaten >> t & 1:
+                    m = hand & beats[t]
+                    row = _DEFENDS[t]
                     while m:
                         low = m & -m
-                        out.append(_defend(low.bit_length() - 1, t))
+                        out.append(row[low.bit_length() - 1])
                         m ^= low
             if self.rules.transfer:
                 self._transfers(seat, hand, out)
             out.append(_TAKE)
-        elif ph == OPEN:
-            r = self.rules
-            limit = min(self.cap, {"single": 1, "one_or_two": 2}.get(r.opening, 4))
-            m = hand & ~self._forbidden_openers(seat)
-            while m:
-                low = m & -m
-                base = (low.bit_length() - 1) & ~3
-                g = (m >> base) & 15
-                for sub in SUBSETS[g]:
-                    if sub.bit_count() > limit:
-                        break
-                    out.append(_attack(sub << base))
-                m &= ~(15 << base)
         else:
-            room = self._room()
-            m = hand & self._allowed
+            if ph == OPEN:
+                limit = self.cap if self.cap < self._open_max else self._open_max
+                m = hand & ~self._no_open[seat] or hand
+            else:
+                limit = self.cap - len(self._att)
+                m = hand & self._allowed
+            if limit > 4:
+                limit = 4
             while m:
-                low = m & -m
-                base = (low.bit_length() - 1) & ~3
-                g = (m >> base) & 15
-                for sub in SUBSETS[g]:
-                    if sub.bit_count() > room:
-                        break
-                    out.append(_attack(sub << base))
-                m &= ~(15 << base)
-            out.append(_PASS)
-        if self.rules.trump_exchange and self._bottom >= 0 and hand >> self._lowest_trump & 1:
+                base = ((m & -m).bit_length() - 1) >> 2
+                out += _GROUPS[base][(m >> (base << 2)) & 15][limit]
+                m &= ~(15 << (base << 2))
+            if ph != OPEN:
+                out.append(_PASS)
+        if self._exchange_on and self._bottom >= 0 and hand >> self._lowest_trump & 1:
             out.append(make(EXCHANGE, 1 << self._lowest_trump, -1))
         return out
-
-    def _forbidden_openers(self, seat: int) -> int:
-        return 0
 
     def _transfers(self, seat: int, hand: int, out: list[Action]) -> None:
         r = self.rules
@@ -541,13 +562,16 @@ class Game:
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._generate())
         if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+            raise IllegalActionError(self._why_illegal(action, list(legal)))
         self._apply(action)
 
     def _apply(self, a: Action) -> None:
         """Apply an action known to be legal."""
+        self._legal = None
         self.history.append(a)
         k = a.k
         seat = self.to_act
@@ -559,19 +583,20 @@ class Game:
             self._beat[self._att.index(a.t)] = card
             self._unbeaten &= ~(1 << a.t)
             self._n_beaten += 1
-            if self.rules.throw_in == "table_ranks":
+            if self._table_ranks:
                 self._allowed |= RANK_MASK[card // 4 + 2]
+            self._tmask |= a.mask
             self._last_lay[seat] = a.mask
-            self._check_out(seat)
+            if not self.hands[seat]:
+                self._check_out(seat)
             if not self._unbeaten:
                 self.phase = THROW
                 self._next_thrower(0)
         elif k == ATTACK:
-            if self.phase == OPEN:
-                if self.rules.throw_in == "opening_rank":
-                    self._allowed = RANK_MASK[a.cards[0].rank]
+            if self.phase == OPEN and self.rules.throw_in == "opening_rank":
+                self._allowed = RANK_MASK[a.cards[0].rank]
             self._lay_attack(seat, a.mask)
-            if self.rules.scoring == "pogonny":
+            if self._pogonny:
                 self.tally[seat] += a.mask.bit_count() // 2
             if self.phase == PILE:
                 if not self._can_throw(seat):
@@ -634,7 +659,8 @@ class Game:
                    "must hold at least as many cards as will be on the table"
         if a.k == ATTACK:
             if self.phase == OPEN:
-                return f"{a}: the opening may not lay these cards ({self.rules.opening}, limit {self.cap})"
+                return (f"{a}: the opening may not lay these cards "
+                        f"({self.rules.opening}, limit {self.cap})")
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
         return f"{a}: not legal now"
 
@@ -725,23 +751,36 @@ class Game:
 
 
 # Interned actions looked up by the hot path without building keys.
-_BEATS = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
-_DEFEND_CACHE: dict[int, Action] = {}
-_ATTACK_CACHE: dict[int, Action] = {}
 _TAKE = make(TAKE, 0, -1)
+_BEATS = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
+# _DEFENDS[target][card]: the defence laying card on target.
+_DEFENDS = tuple(
+    # (a card never beats itself: that slot holds a placeholder never looked up)
+    tuple(make(DEFEND, 1 << c, t) if c != t else _TAKE for c in range(52)) for t in range(52)
+)
+# _GROUPS[rank][suits][limit]: attacks with the non-empty subsets of those suits of that
+# rank (ranks counted from 2 as 0), at most ``limit`` cards each.
+_GROUPS = tuple(
+    tuple(
+        tuple(
+            tuple(make(ATTACK, sub << (4 * r), -1) for sub in SUBSETS[g] if sub.bit_count() <= lim)
+            for lim in range(5)
+        )
+        for g in range(16)
+    )
+    for r in range(13)
+)
 _PASS = make(PASS, 0, -1)
-
-
-def _defend(card: int, target: int) -> Action:
-    key = card * 64 + target
-    a = _DEFEND_CACHE.get(key)
-    if a is None:
-        a = _DEFEND_CACHE[key] = make(DEFEND, 1 << card, target)
-    return a
-
-
-def _attack(mask: int) -> Action:
-    a = _ATTACK_CACHE.get(mask)
-    if a is None:
-        a = _ATTACK_CACHE[mask] = make(ATTACK, mask, -1)
-    return a
+_THROWERS: dict[tuple[str, bool, int, int, int, int], tuple[int, ...]] = {}
+# _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
+# the defender last.
+_DRAW_ORDER = tuple(
+    tuple(
+        tuple(
+            tuple([s for s in ((fa + i) % n for i in range(n)) if s != d] + [d]) if n else ()
+            for d in range(n)
+        )
+        for fa in range(n)
+    )
+    for n in range(7)
+)

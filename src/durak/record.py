@@ -56,7 +56,7 @@ def moves_text(game: Game) -> str:
     """The actions of a game, one line per bout."""
     g = game.fresh()
     lines: list[str] = []
-    bout, cur = -1, []
+    bout, cur = -1, list[str]()
     for a in game.history:
         if g.bout != bout:
             if cur:
@@ -98,7 +98,9 @@ def replay_moves(game: Game, body: Iterable[str]) -> None:
         seat_text, colon, act = token.partition(":")
         if colon and seat_text.isdigit():
             if int(seat_text) != game.to_act:
-                raise RecordError(f"{token}: seat {seat_text} is not to act (seat {game.to_act} is)")
+                raise RecordError(
+                    f"{token}: seat {seat_text} is not to act (seat {game.to_act} is)"
+                )
         else:
             act = token
         try:
