@@ -141,12 +141,16 @@ class Game:
             rest = full & ~sum(1 << c for c in order)
             order += [c for c in range(52) if rest >> c & 1]
         self.deck = tuple(order)
+        # Lots drawn from their own generator, so that a given deck or dealer does not
+        # change them: the same seed always draws the same lots.
+        lots = random.Random(seed * 2 + 1)
+        lot_dealer = lots.randrange(n)
         if dealer is None:
-            dealer = rng.randrange(n)
+            dealer = lot_dealer
         if not 0 <= dealer < n:
             raise ValueError(f"dealer: a seat 0..{n - 1}, not {dealer}")
         self.dealer = dealer
-        self._rng_lead = rng.randrange(n)
+        self._rng_lead = lots.randrange(n)
         # The deal: one card at a time, clockwise from the dealer's left.
         hands = [0] * n
         k = n * self.hand_size

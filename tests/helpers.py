@@ -1,0 +1,52 @@
+"""Shared helpers for the engine tests."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from durak import Game, Rules, RulesError
+from durak.cards import deck_mask
+
+PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny"]
+
+
+def all_configs() -> Iterator[Rules]:
+    """Every preset x 2..6 players x every deck that fits, with teams where they fit."""
+    for name, players, deck, teams in itertools.product(
+        PRESET_NAMES, range(2, 7), (24, 36, 52), ("none", "2x2", "3x3")
+    ):
+        try:
+            yield Rules.preset(name, players=players, deck=deck, teams=teams)
+        except RulesError:
+            continue
+
+
+def snapshot(g: Game) -> tuple[object, ...]:
+    """Everything a game holds, as plain values, to check it did not change."""
+    out = []
+    for name in Game.__slots__:
+        if name == "_legal":
+            continue
+        v = getattr(g, name)
+        out.append(tuple(v) if isinstance(v, list) else v)
+    return tuple(out)
+
+
+def card_places(g: Game) -> list[int]:
+    """Masks of every place a card can be: discard, hands, table, talon."""
+    places = [g.discard_mask, *g.hands]
+    places += [1 << c for c in g._att] + [1 << c for c in g._beat if c >= 0]
+    places += [1 << c for c in g._talon[g._tp:]]
+    if g._bottom >= 0:
+        places.append(1 << g._bottom)
+    return places
+
+
+def assert_cards_conserved(g: Game) -> None:
+    seen = 0
+    for m in card_places(g):
+        assert seen & m == 0, "a card is in two places"
+        seen |= m
+    assert seen == deck_mask(g.rules.deck), "a card is missing"
+    assert g.talon_size == len(g._talon) - g._tp + (g._bottom >= 0)

@@ -1,0 +1,145 @@
+"""Random games over every preset x 2..6 players x every deck, with teams where they fit
+(issue 2, "How it is shown to work"): every game ends, every card is always in exactly one
+place, only ``to_act`` has legal actions, records replay to the same outcome, and a seat's
+observation never changes when only cards hidden from it change."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak import Game, Rules
+from durak.cards import SUIT_MASK
+
+from .helpers import all_configs, assert_cards_conserved
+
+CONFIGS = list(all_configs())
+GAMES_PER_CONFIG = 25  # x 90 configs: 2,250 deals
+
+
+def test_there_are_many_configs() -> None:
+    assert len(CONFIGS) == 90  # 5 presets x 18 player/deck/team mixes
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=str)
+def test_random_games_keep_every_invariant(rules: Rules) -> None:
+    rng = random.Random(str(rules))
+    for i in range(GAMES_PER_CONFIG):
+        g = Game(rules, seed=rng.randrange(2**32))
+        steps = 0
+        while not g.is_over:
+            legal = g.legal_actions()
+            assert legal, "the seat to act always has a choice"
+            seat = g.to_act
+            assert seat is not None and not g.out[seat]
+            if steps % 7 == 0:
+                for s in range(rules.players):
+                    assert bool(g.observation(s).legal) == (s == seat)
+            g.apply(rng.choice(legal))
+            steps += 1
+            assert_cards_conserved(g)
+            assert steps < 3000, "a deal must end"
+        o = g.outcome
+        assert o is not None and g.to_act is None and g.legal_actions() == []
+        assert o.draw == (o.durak is None)
+        if not o.draw and rules.scoring != "pogonny":
+            assert o.durak in o.losers
+        assert len(set(o.out_order)) == len(o.out_order)
+        assert set(o.out_order) | set(o.losers) == set(range(rules.players))
+        if i % 4 == 0:
+            replayed = Game.from_record(g.record())
+            assert replayed.outcome == o
+            assert replayed.hands == g.hands
+
+
+def _swap_hidden(g: Game, seat: int, rng: random.Random) -> Game | None:
+    """A copy of ``g`` in which the cards ``seat`` cannot place are dealt anew among the
+    other hands (sizes kept), or None if there is nothing to swap."""
+    others = [s for s in range(g.n) if s != seat]
+    pool = []
+    for s in others:
+        pool += [c for c in range(52) if (g.hands[s] & ~g.known[s]) >> c & 1]
+    if len(pool) < 2:
+        return None
+    rng.shuffle(pool)
+    h = g.clone()
+    for s in others:
+        n = (g.hands[s] & ~g.known[s]).bit_count()
+        h.hands[s] = g.known[s] | sum(1 << c for c in pool[:n])
+        pool = pool[n:]
+    h._legal = None
+    return h
+
+
+@pytest.mark.parametrize("rules", [r for r in CONFIGS if r.deck == 36], ids=str)
+def test_observation_ignores_hidden_cards_of_others(rules: Rules) -> None:
+    rng = random.Random(str(rules) + "obs")
+    for _ in range(3):
+        g = Game(rules, seed=rng.randrange(2**32))
+        while not g.is_over:
+            seat = rng.randrange(rules.players)
+            h = _swap_hidden(g, seat, rng)
+            if h is not None:
+                assert h.observation(seat) == g.observation(seat)
+                # Play on the same actions while they are legal in both games.
+                for _ in range(6):
+                    if g.is_over or h.is_over:
+                        break
+                    a = rng.choice(g.legal_actions())
+                    # A thrower with nothing to add is passed over, which shows the
+                    # table that they had nothing: the games part there, legitimately.
+                    if g.to_act != h.to_act or a not in h.legal_actions():
+                        break
+                    g.apply(a)
+                    h.apply(a)
+                    if (g.to_act, g.phase, g.bout) != (h.to_act, h.phase, h.bout):
+                        break  # a pass-over differed, as above
+                    assert h.observation(seat) == g.observation(seat)
+            if not g.is_over:
+                g.apply(rng.choice(g.legal_actions()))
+
+
+def test_talon_order_is_hidden() -> None:
+    """Two deals that differ only in the order of the talon look the same to everyone."""
+    rules = Rules(players=3)
+    a = Game(rules, seed=1)
+    top = a.deck[:19]  # 18 dealt + the trump
+    rest = list(a.deck[19:])
+    random.Random(2).shuffle(rest)
+    from durak.cards import Card
+
+    b = Game(rules, deck=[Card.from_index(c) for c in top + tuple(rest)], dealer=a.dealer,
+             leader=a.leader)
+    for s in range(3):
+        assert a.observation(s) == b.observation(s)
+
+
+def test_known_cards_follow_the_take() -> None:
+    """Cards a seat picked up from the table are known to the others until played."""
+    g = Game(Rules(), seed=4)
+    rng = random.Random(0)
+    while not g.is_over:
+        before = g.table
+        defender = g.defender
+        legal = g.legal_actions()
+        a = next((x for x in legal if x.kind == "take"), rng.choice(legal))
+        g.apply(a)
+        if a.kind == "take" and g.phase_name != "pile_on" and before:
+            obs = g.observation((defender + 1) % 2)
+            for att, _ in before:
+                assert att in obs.known[defender]
+            break
+    assert obs is not None
+
+
+def test_lowest_trump_leads_the_first_deal() -> None:
+    """RULES.md 2: the holder of the lowest trump attacks first."""
+    rng = random.Random(9)
+    for _ in range(200):
+        rules = Rules(players=rng.randint(2, 6))
+        g = Game(rules, seed=rng.randrange(2**32))
+        tm = SUIT_MASK[g.trump_suit]
+        lows = [(h & tm & -(h & tm)).bit_length() if h & tm else 99 for h in g.hands]
+        if min(lows) < 99:
+            assert g.to_act == lows.index(min(lows))

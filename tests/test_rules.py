@@ -1,0 +1,101 @@
+"""Rules, presets and their text form (issue 2, point 3)."""
+
+import dataclasses
+
+import pytest
+
+from durak import PRESETS, Rules, RulesError
+
+
+def test_defaults_are_the_podkidnoy_preset() -> None:
+    r = Rules()
+    assert r == Rules.preset("podkidnoy")
+    assert (r.opening, r.throw_in, r.throwers) == ("same_rank", "table_ranks", "all")
+    assert r.pile_on
+    assert (r.bout_limit, r.first_bout_limit, r.transfer, r.draws) == (6, 5, False, True)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_round_trips(name: str) -> None:
+    for players in range(2, 7):
+        r = Rules.preset(name, players=players)
+        assert Rules.parse(str(r)) == r
+
+
+def test_presets_set_what_section_8_says() -> None:
+    assert Rules.preset("perevodnoy").transfer
+    p = Rules.preset("perevodnoy-proezdnoy")
+    assert p.transfer and p.transfer_by_showing
+    s = Rules.preset("prostoy")
+    assert (s.opening, s.throw_in) == ("one_or_two", "none")
+    assert Rules.preset("pogonny").scoring == "pogonny"
+    assert Rules.preset("pagony", players=4).teams == "2x2"
+
+
+def test_text_form_with_overrides() -> None:
+    r = Rules.preset("perevodnoy", players=4, deck=52, teams="2x2")
+    assert str(r) == "perevodnoy(players=4,deck=52,teams=2x2)"
+    r2 = Rules.parse("podkidnoy(players=3,pile_on=off,bout_limit=5,throwers=neighbours)")
+    assert (r2.players, r2.pile_on, r2.bout_limit, r2.throwers) == (3, False, 5, "neighbours")
+    assert Rules.parse(str(r2)) == r2
+
+
+def test_random_option_mixes_round_trip() -> None:
+    import random
+
+    rng = random.Random(5)
+    fields = dataclasses.fields(Rules)
+    made = 0
+    while made < 300:
+        kw = {}
+        for f in fields:
+            if rng.random() < 0.3:
+                from durak.rules import CHOICES
+
+                if f.name in CHOICES:
+                    kw[f.name] = rng.choice(CHOICES[f.name])
+                elif isinstance(f.default, bool):
+                    kw[f.name] = rng.random() < 0.5
+                elif f.name == "players":
+                    kw[f.name] = rng.randint(2, 6)
+                elif f.name == "deck":
+                    kw[f.name] = rng.choice([24, 36, 52])
+                else:
+                    kw[f.name] = rng.randint(1, 7)
+        try:
+            r = Rules(**kw)
+        except RulesError:
+            continue
+        made += 1
+        assert Rules.parse(str(r)) == r, str(r)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "option"),
+    [
+        ({"teams": "3x3", "players": 4}, "teams"),
+        ({"teams": "2x2", "players": 3}, "teams"),
+        ({"players": 6, "deck": 24}, "hand_size"),
+        ({"players": 7}, "players"),
+        ({"deck": 32}, "deck"),
+        ({"opening": "any"}, "opening"),
+        ({"bout_limit": 0}, "bout_limit"),
+        ({"transfer_by_showing": True}, "transfer_by_showing"),
+        ({"colour": "red"}, "colour"),
+        ({"pile_on": "maybe"}, "pile_on"),
+    ],
+)
+def test_impossible_combinations_name_the_option(kwargs: dict[str, object], option: str) -> None:
+    with pytest.raises(RulesError, match=f"^{option}"):
+        Rules.preset("podkidnoy", **kwargs)
+
+
+def test_parse_errors_are_clear() -> None:
+    with pytest.raises(RulesError, match="preset"):
+        Rules.parse("chess()")
+    with pytest.raises(RulesError, match="players"):
+        Rules.parse("podkidnoy(players=many)")
+    with pytest.raises(RulesError, match="speed"):
+        Rules.parse("podkidnoy(speed=3)")
+    with pytest.raises(RulesError, match="option=value"):
+        Rules.parse("podkidnoy(players)")
