@@ -1,0 +1,230 @@
+"""The lobby: every live table, creating and joining them, and bringing them back after
+a restart. No accounts: holding a seat means holding its secret token.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import fields
+from typing import Any
+
+from ..game import Game
+from ..rules import Rules, RulesError
+from .protocol import ProtocolError, clean_name
+from .seatbots import make_bot
+from .store import AsyncStore, Store
+from .table import LiveTable, Seat, hash_token
+
+log = logging.getLogger("durak.server")
+
+MAX_TABLES = 5000
+RULE_OPTIONS = {f.name for f in fields(Rules)}
+
+
+class LobbyError(ValueError):
+    """A lobby request refused; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Lobby:
+    """Every table of one server process."""
+
+    def __init__(self, store: Store, bot_pace: float = 0.8, deal_pause: float | None = None,
+                 bot_threads: int = 2) -> None:
+        self.store = AsyncStore(store)
+        self.bot_pace = bot_pace
+        self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
+        self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
+                                           thread_name_prefix="durak-bot")
+        self.tables: dict[str, LiveTable] = {}
+
+    async def restore(self) -> int:
+        """Bring back every table the database holds that is not closed."""
+        rows = await self.store.run(self.store.store.load_tables)
+        for row in rows:
+            try:
+                rules = Rules.parse(row.rules)
+                seats = [Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
+                         for s in row.seats]
+                t = LiveTable(self, row.id, rules, seats, row.deals, row.target, row.turn_timer)
+                end = t.restore(row)
+            except Exception:
+                log.exception("table %s could not be restored; left in the database", row.id)
+                continue
+            self.tables[t.id] = t
+            await t.resume(end)
+        return len(rows)
+
+    async def close(self) -> None:
+        for t in self.tables.values():
+            await t.close()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+    def table(self, table_id: str) -> LiveTable:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise LobbyError(f"no table {table_id!r}", 404)
+        return t
+
+    def list(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values()]
+
+    # -- requests --------------------------------------------------------------------
+    async def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """A new table from a request body (see docs/protocol.md); the creator takes the
+        first person's seat, if there is one."""
+        if len(self.tables) >= MAX_TABLES:
+            raise LobbyError("the server has as many tables as it can hold", 503)
+        rules = rules_of(spec)
+        seat_specs = spec.get("seats")
+        if seat_specs is None:
+            seat_specs = [{"kind": "human"}] + [{"kind": "bot", "level": 2}] * (rules.players - 1)
+        if not isinstance(seat_specs, list) or len(seat_specs) != rules.players:
+            raise LobbyError(f"seats: a list of {rules.players} seats")
+        seats = [seat_of(i, s) for i, s in enumerate(seat_specs)]
+        deals = _opt_int(spec, "deals", 1, 1, 100)
+        target = _opt_int(spec, "target", None, 1, 100)
+        if target is not None and "deals" not in spec:
+            deals = None
+        if deals is None and target is None and rules.scoring != "pagony":
+            deals = 1
+        timer = spec.get("turn_timer")
+        if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
+                                  or not 1 <= timer <= 3600):
+            raise LobbyError("turn_timer: seconds, 1 to 3600, or null")
+        table_id = secrets.token_urlsafe(6)
+        t = LiveTable(self, table_id, rules, seats, deals, target,
+                      float(timer) if timer is not None else None)
+        token: str | None = None
+        me = next((s for s in seats if s.kind == "human"), None)
+        if me is not None:
+            token = secrets.token_urlsafe(24)
+            me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
+            me.token_hash = hash_token(token)
+        await self.store.run(self.store.store.create_table, {
+            "id": table_id, "rules": str(rules), "deals": deals, "target": target,
+            "turn_timer": t.turn_timer, "status": "waiting", "match_no": 0,
+        }, [s.row() for s in seats])
+        self.tables[table_id] = t
+        await t.start_if_ready()
+        return {"table": table_id, "seat": me.index if me else None, "token": token,
+                "invite": f"/#/t/{table_id}", "summary": t.summary()}
+
+    async def join(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        t = self.table(table_id)
+        want = body.get("seat")
+        free = [s for s in t.seats if s.kind == "human" and s.token_hash is None]
+        if want is not None:
+            free = [s for s in free if s.index == want]
+        if not free:
+            raise LobbyError("no free seat at this table", 409)
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        name = clean_name(body.get("name"), f"Player {seat.index + 1}")
+        await t.take_seat(seat.index, name, hash_token(token))
+        return {"table": table_id, "seat": seat.index, "token": token,
+                "summary": t.summary()}
+
+    def seat_of(self, table_id: str, token: object) -> tuple[LiveTable, int]:
+        t = self.table(table_id)
+        seat = t.seat_of_token(token) if isinstance(token, str) else None
+        if seat is None:
+            raise LobbyError("that token holds no seat at this table", 403)
+        return t, seat
+
+    async def leave(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        t, seat = self.seat_of(table_id, body.get("token"))
+        await t.free_seat(seat)
+        return {"table": table_id, "left": seat}
+
+    async def again(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        t, _ = self.seat_of(table_id, body.get("token"))
+        try:
+            await t.again()
+        except ProtocolError as e:
+            raise LobbyError(e.message, 409) from None
+        return {"table": table_id, "summary": t.summary()}
+
+    # -- finished games ----------------------------------------------------------------
+    async def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        return await self.store.run(self.store.store.finished_deals, limit)
+
+    async def game(self, deal_id: int) -> dict[str, Any]:
+        d = await self.store.run(self.store.store.deal, deal_id)
+        if d is None or d["record"] is None:
+            raise LobbyError(f"no finished game {deal_id}", 404)
+        return replay_json(d)
+
+
+def replay_json(d: dict[str, Any]) -> dict[str, Any]:
+    """A finished deal, frame by frame, with every hand face up: for the replay view."""
+    final = Game.from_record(d["record"])
+    g = final.fresh()
+    frames = [_frame(g, None, None)]
+    for a in final.history:
+        seat = g.to_act
+        g.apply(a)
+        frames.append(_frame(g, seat, str(a)))
+    return {"id": d["id"], "table": d["table_id"], "rules": d["rules"], "names": d["names"],
+            "result": d["result"], "record": d["record"], "frames": frames,
+            "trump": str(g.trump)}
+
+
+def _frame(g: Game, seat: int | None, action: str | None) -> dict[str, Any]:
+    return {"seat": seat, "action": action,
+            "hands": [[str(c) for c in g.hand(s)] for s in range(g.rules.players)],
+            "table": [[str(a), str(b) if b else None] for a, b in g.table],
+            "talon": g.talon_size, "discard": len(g.discard), "to_act": g.to_act,
+            "attacker": g.attacker if not g.is_over else None,
+            "defender": g.defender if not g.is_over else None,
+            "phase": g.phase_name, "bout": g.bout}
+
+
+def rules_of(spec: dict[str, Any]) -> Rules:
+    """Rules from ``{"rules": "perevodnoy(players=3)"}`` or
+    ``{"preset": "perevodnoy", "options": {"players": 3}}``."""
+    try:
+        if isinstance(spec.get("rules"), str):
+            return Rules.parse(spec["rules"])
+        preset = spec.get("preset", "podkidnoy")
+        options = spec.get("options") or {}
+        if not isinstance(preset, str) or not isinstance(options, dict):
+            raise LobbyError("preset: a name; options: an object")
+        return Rules.preset(preset, **options)
+    except (RulesError, TypeError) as e:
+        raise LobbyError(str(e)) from None
+
+
+def seat_of(index: int, spec: object) -> Seat:
+    if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+        raise LobbyError(f"seat {index}: {{\"kind\": \"human\"}} or {{\"kind\": \"bot\", ...}}")
+    if spec["kind"] == "human":
+        return Seat(index, "human", None, "", None)
+    level, name = spec.get("level"), spec.get("bot")
+    bot = f"level:{level}" if level is not None else str(name or "level:2")
+    try:
+        player = make_bot(bot)
+    except (ValueError, TypeError) as e:
+        raise LobbyError(f"seat {index}: {e}") from None
+    return Seat(index, "bot", bot, clean_name(spec.get("name"), _bot_name(bot, player.name)),
+                None)
+
+
+def _bot_name(spec: str, name: str) -> str:
+    return f"Bot {spec[6:]}" if spec.startswith("level:") else f"Bot {name}"
+
+
+def _opt_int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: int
+             ) -> int | None:
+    v = spec.get(key, default)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise LobbyError(f"{key}: a whole number {lo}..{hi}")
+    return v

@@ -1,0 +1,64 @@
+"""The bots that sit at web tables: by level (``durak.bots.level``) or by registry name.
+
+A seat's bot is written as text so that it can be stored: ``"level:3"`` or ``"greedy"``.
+Until ``durak.bots.level`` exists, levels fall back on the registry: level 1 plays
+at random, higher levels play greedy.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .. import bots
+from ..bots import Bot
+
+log = logging.getLogger("durak.server")
+
+MAX_LEVEL = 10
+STAND_IN = "greedy"  # moves for a person who is away when a turn timer runs out
+
+
+def _fallback_level(n: int) -> str:
+    return "random" if n <= 1 else "greedy"
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """The bot a seat spec names; ValueError for an unknown one."""
+    if spec.startswith("level:"):
+        try:
+            n = int(spec[6:])
+        except ValueError:
+            raise ValueError(f"bad bot level {spec[6:]!r}") from None
+        if not 1 <= n <= MAX_LEVEL:
+            raise ValueError(f"bot level 1..{MAX_LEVEL}, not {n}")
+        level = getattr(bots, "level", None)
+        if level is not None:
+            made: Any = level(n)
+            if isinstance(made, str):
+                return bots.make(made, seed=seed)
+            if isinstance(made, tuple):  # (name, options)
+                name, opts = made
+                return bots.make(name, seed=seed, **opts)
+            return made  # type: ignore[no-any-return]
+        return bots.make(_fallback_level(n), seed=seed)
+    return bots.make(spec, seed=seed)
+
+
+def levels() -> list[int]:
+    """The levels a table may offer."""
+    level = getattr(bots, "level", None)
+    if level is None:
+        return [1, 2]
+    found = []
+    for n in range(1, MAX_LEVEL + 1):
+        try:
+            make_bot(f"level:{n}")
+        except Exception:  # noqa: BLE001 - a level that cannot be made is not offered
+            break
+        found.append(n)
+    return found or [1, 2]
+
+
+def choices() -> dict[str, Any]:
+    return {"levels": levels(), "names": bots.names()}

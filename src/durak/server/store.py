@@ -1,0 +1,283 @@
+"""Persistence through SQLAlchemy Core: tables, seats, deals and every accepted action.
+
+SQLite by default (a file), any SQLAlchemy URL otherwise (``postgresql+psycopg://...``).
+Only portable SQL is used. A table is rebuilt after a restart from its rules, its match
+seed and the stored actions of each deal, replayed through the engine.
+
+All calls are synchronous; the server runs them on one worker thread (see ``AsyncStore``)
+so that the event loop never waits on the disk and writes happen in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "durak_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("rules", Text, nullable=False),
+    Column("deals", Integer, nullable=True),
+    Column("target", Integer, nullable=True),
+    Column("turn_timer", Float, nullable=True),
+    Column("status", String(16), nullable=False),  # waiting, playing, finished
+    Column("match_no", Integer, nullable=False, default=0),
+    Column("match_seed", BigInteger, nullable=True),
+    Column("created_at", DateTime, nullable=False),
+)
+
+seats_t = Table(
+    "durak_seats", metadata,
+    Column("table_id", String(32), ForeignKey("durak_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human, bot
+    Column("bot", String(64), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+)
+
+deals_t = Table(
+    "durak_deals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("durak_tables.id"), nullable=False, index=True),
+    Column("match_no", Integer, nullable=False),
+    Column("deal_no", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("dealer", Integer, nullable=False),
+    Column("leader", Integer, nullable=True),
+    Column("rules", Text, nullable=False),
+    Column("names", Text, nullable=False),  # JSON list
+    Column("result", Text, nullable=True),  # null while in play
+    Column("record", Text, nullable=True),
+    Column("started_at", DateTime, nullable=False),
+    Column("finished_at", DateTime, nullable=True),
+)
+
+actions_t = Table(
+    "durak_actions", metadata,
+    Column("deal_id", Integer, ForeignKey("durak_deals.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("at", DateTime, nullable=False),
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+@dataclass
+class DealRow:
+    id: int
+    match_no: int
+    deal_no: int
+    seed: int
+    dealer: int
+    leader: int | None
+    result: str | None
+    actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, action)
+
+
+@dataclass
+class TableRow:
+    id: str
+    rules: str
+    deals: int | None
+    target: int | None
+    turn_timer: float | None
+    status: str
+    match_no: int
+    match_seed: int | None
+    seats: list[dict[str, Any]]
+    current: list[DealRow]  # the deals of the current match, in order
+    deal_count: int  # deals ever started at this table
+    action_count: int  # actions ever played at this table
+
+
+class Store:
+    """The database. ``Store("sqlite:///durak.db")``; ``Store("sqlite://")`` is in memory."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes ----------------------------------------------------------------------
+    def create_table(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(tables_t).values(**row, created_at=now()))
+            for s in seats:
+                c.execute(insert(seats_t).values(table_id=row["id"], **s))
+
+    def set_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(seats_t).where(seats_t.c.table_id == table_id,
+                                            seats_t.c.seat == seat).values(**values))
+
+    def set_table(self, table_id: str, **values: Any) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+    def start_deal(self, table_id: str, match_no: int, deal_no: int, seed: int, dealer: int,
+                   leader: int | None, rules: str, names: list[str],
+                   table_values: dict[str, Any] | None = None) -> int:
+        with self.engine.begin() as c:
+            if table_values:
+                c.execute(update(tables_t).where(tables_t.c.id == table_id)
+                          .values(**table_values))
+            res = c.execute(insert(deals_t).values(
+                table_id=table_id, match_no=match_no, deal_no=deal_no, seed=seed,
+                dealer=dealer, leader=leader, rules=rules, names=json.dumps(names),
+                started_at=now()))
+            key = res.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def add_action(self, deal_id: int, ply: int, seat: int, action: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(actions_t).values(deal_id=deal_id, ply=ply, seat=seat,
+                                               action=action, at=now()))
+
+    def finish_deal(self, deal_id: int, result: str, record: str,
+                    table_id: str | None = None, status: str | None = None) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(deals_t).where(deals_t.c.id == deal_id)
+                      .values(result=result, record=record, finished_at=now()))
+            if table_id is not None and status is not None:
+                c.execute(update(tables_t).where(tables_t.c.id == table_id)
+                          .values(status=status))
+
+    # -- reads -----------------------------------------------------------------------
+    def load_tables(self, statuses: tuple[str, ...] = ("waiting", "playing", "finished")
+                    ) -> list[TableRow]:
+        """Every table in one of ``statuses``, with the deals of its current match."""
+        out: list[TableRow] = []
+        with self.engine.connect() as c:
+            rows = c.execute(select(tables_t).where(tables_t.c.status.in_(statuses))
+                             .order_by(tables_t.c.created_at)).mappings().all()
+            for t in rows:
+                seats = [dict(s) for s in c.execute(
+                    select(seats_t).where(seats_t.c.table_id == t["id"])
+                    .order_by(seats_t.c.seat)).mappings()]
+                deals = [DealRow(d["id"], d["match_no"], d["deal_no"], d["seed"], d["dealer"],
+                                 d["leader"], d["result"])
+                         for d in c.execute(select(deals_t).where(
+                             deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
+                             .order_by(deals_t.c.deal_no)).mappings()]
+                for d in deals:
+                    d.actions = [(a.seat, a.action) for a in c.execute(
+                        select(actions_t.c.seat, actions_t.c.action)
+                        .where(actions_t.c.deal_id == d.id).order_by(actions_t.c.ply))]
+                n_deals = c.execute(select(func.count()).select_from(deals_t)
+                                    .where(deals_t.c.table_id == t["id"])).scalar_one()
+                n_actions = c.execute(
+                    select(func.count()).select_from(actions_t.join(deals_t))
+                    .where(deals_t.c.table_id == t["id"])).scalar_one()
+                out.append(TableRow(
+                    id=t["id"], rules=t["rules"], deals=t["deals"], target=t["target"],
+                    turn_timer=t["turn_timer"], status=t["status"], match_no=t["match_no"],
+                    match_seed=t["match_seed"], seats=seats, current=deals,
+                    deal_count=int(n_deals), action_count=int(n_actions)))
+        return out
+
+    def finished_deals(self, limit: int = 50, table_id: str | None = None
+                       ) -> list[dict[str, Any]]:
+        """The most recent finished deals, newest first (no record text)."""
+        q = (select(deals_t.c.id, deals_t.c.table_id, deals_t.c.match_no, deals_t.c.deal_no,
+                    deals_t.c.rules, deals_t.c.names, deals_t.c.result, deals_t.c.finished_at)
+             .where(deals_t.c.result.is_not(None))
+             .order_by(deals_t.c.finished_at.desc(), deals_t.c.id.desc()).limit(limit))
+        if table_id is not None:
+            q = q.where(deals_t.c.table_id == table_id)
+        with self.engine.connect() as c:
+            return [{**dict(r), "names": json.loads(r["names"]),
+                     "finished_at": r["finished_at"].isoformat() + "Z"}
+                    for r in c.execute(q).mappings()]
+
+    def deal(self, deal_id: int) -> dict[str, Any] | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(deals_t).where(deals_t.c.id == deal_id)).mappings().first()
+            if r is None:
+                return None
+            d = dict(r)
+            d["names"] = json.loads(d["names"])
+            d["actions"] = [(a.seat, a.action) for a in c.execute(
+                select(actions_t.c.seat, actions_t.c.action)
+                .where(actions_t.c.deal_id == deal_id).order_by(actions_t.c.ply))]
+            return d
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False},
+            # An in-memory database lives in one connection; share it.
+            poolclass=StaticPool if memory else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if not memory:
+                # WAL: readers do not block the writer; NORMAL sync is safe with WAL
+                # (a power cut may lose the last commits, never corrupt the file).
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+T = TypeVar("T")
+
+
+class AsyncStore:
+    """A Store driven from asyncio: every call runs, in order, on one worker thread."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-db")
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.store.close()
