@@ -75,10 +75,11 @@ def sample(
     g.trump_card = obs.trump.index
     g.trump_suit = obs.trump_suit
     g._lowest_trump = (lowest_rank(r.deck) - 2) * 4 + obs.trump_suit
-    g._pagon = ()
-    g._forced_take = False
+    g._forced_take = obs.forced_take
     g._open_max = {"single": 1, "one_or_two": 2}.get(r.opening, 4)
-    g._no_open = [0] * n
+    g._set_pagon(obs.pagon if obs.pagon else None)
+    g._last_att = obs.last_attack
+    g.passed = list(obs.passed)
     g._exchange_on = r.trump_exchange
     g._table_ranks = r.throw_in == "table_ranks"
     g._pogonny = r.scoring == "pogonny"

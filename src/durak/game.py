@@ -51,6 +51,24 @@ SUBSETS: tuple[tuple[int, ...], ...] = tuple(
 _SIX_MASK = RANK_MASK[6]
 
 
+def pagon_ladder(deck: int) -> tuple[int, ...]:
+    """The pagon ranks in the order they are hung: 6 7 8 9 10 J K A, then the queen."""
+    low = lowest_rank(deck)
+    return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
+
+
+_QUEEN_SUIT = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+
+
+def pagon_cards(rules: Rules, step: int, trump: int) -> int:
+    """The cards that count as pagony at this step: the non-trumps of the pagon rank,
+    or the one queen of the chosen suit at the last step."""
+    ladder = pagon_ladder(rules.deck)
+    if step == len(ladder) - 1:
+        return 1 << ((12 - 2) * 4 + _QUEEN_SUIT[rules.pagony_queen])
+    return RANK_MASK[ladder[step]] & ~SUIT_MASK[trump]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a deal ended.
@@ -59,7 +77,8 @@ class Outcome:
     order they went out. ``pogony``: sixes in the move that left the durak alone
     (the ending ornament). ``tally``: pogony scored per seat (``pogonny``).
     ``losers``: seats still holding cards; ``losing_team``: the losing side in
-    team play (0 or 1), else None.
+    team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
+    pagony with the move that ended the deal (``hung_cards`` of them), else None.
     """
 
     durak: int | None
@@ -70,6 +89,8 @@ class Outcome:
     losers: tuple[int, ...] = ()
     losing_team: int | None = None
     last_cards: CardSet = field(default=CardSet(0))
+    hung: int | None = None
+    hung_cards: int = 0
 
     def __str__(self) -> str:
         if self.draw:
@@ -96,7 +117,7 @@ class Game:
         "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-        "_pogonny", "_legal",
+        "_pogonny", "_legal", "_pagon_mask", "_last_att", "passed",
     )
 
     rules: Rules
@@ -110,6 +131,7 @@ class Game:
         deck: str | Sequence[Card] | None = None,
         dealer: int | None = None,
         leader: int | None = None,
+        pagon: Sequence[int] | None = None,
     ) -> None:
         rules = rules or Rules()
         self.rules = rules
@@ -173,10 +195,9 @@ class Game:
         self.trump_card = trump
         self.trump_suit = trump & 3
         self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
-        self._pagon: tuple[int, ...] = ()
         self._forced_take = False
         self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
-        self._no_open = [0] * n
+        self._set_pagon(pagon)
         self._exchange_on = rules.trump_exchange
         self._table_ranks = rules.throw_in == "table_ranks"
         self._pogonny = rules.scoring == "pogonny"
@@ -187,6 +208,8 @@ class Game:
         self.discard_mask = 0
         self.tally = [0] * n
         self._last_lay = [0] * n
+        self._last_att = (-1, 0, -1)
+        self.passed: list[tuple[int, int, int]] = []
         self.history: list[Action] = []
         self.outcome: Outcome | None = None
         self.bout = 0
@@ -198,6 +221,71 @@ class Game:
             raise ValueError(f"leader: a seat 0..{n - 1}, not {leader}")
         self.leader = leader
         self._start_bout(leader)
+
+    # -- pagony ---------------------------------------------------------------
+    def _set_pagon(self, steps: Sequence[int] | None) -> None:
+        """Pagony (RULES.md 7): each side's step on the ladder of pagon ranks."""
+        r, n = self.rules, self.n
+        self._pagon: tuple[int, ...] = ()
+        self._pagon_mask = [0] * n
+        self._no_open = [0] * n
+        if r.scoring != "pagony":
+            if steps is not None:
+                raise ValueError("pagon: only for scoring=pagony")
+            return
+        ladder = pagon_ladder(r.deck)
+        steps = tuple(steps) if steps is not None else (0,) * r.sides
+        if len(steps) != r.sides or not all(0 <= x < len(ladder) for x in steps):
+            raise ValueError(f"pagon: one step 0..{len(ladder) - 1} per side ({r.sides} sides)")
+        self._pagon = steps
+        for seat in range(n):
+            self._pagon_mask[seat] = pagon_cards(r, steps[r.team_of(seat)], self.trump_suit)
+        if not r.pagony_attack:
+            self._no_open = self._pagon_mask[:]
+
+    def _pass_pagony(self, attacker: int) -> int:
+        """Team play with pagony: a player to lead who holds nothing but pagony passes
+        them to the next partner, unless every partner holds only pagony too; the lead
+        then goes to the other side. Returns who leads."""
+        n = self.n
+        while True:
+            pm = self._pagon_mask[attacker]
+            hand = self.hands[attacker]
+            if not hand or hand & ~pm or self.talon_size:
+                return attacker
+            mates = [(attacker + i) % n for i in range(2, n, 2)]
+            mates = [s for s in mates if not self.out[s]]
+            if not mates or all(not self.hands[s] & ~pm for s in mates):
+                return attacker
+            to = mates[0]
+            self.hands[to] |= hand
+            self.known[to] |= hand
+            self.known[attacker] = 0
+            self.hands[attacker] = 0
+            self.passed.append((attacker, to, hand))
+            self._check_out(attacker)
+            attacker = self._next_active(attacker, attacker)
+
+    def _hung(self, durak: int | None) -> tuple[int | None, int]:
+        """The side that hung its pagony with the move that ended the deal, and how many."""
+        if not self._pagon or durak is None or not self.out_order:
+            return None, 0
+        last = self.out_order[-1]
+        seat, mask, defender = self._last_att
+        if seat != last or self._last_lay[last] != mask:
+            return None, 0
+        r = self.rules
+        side = r.team_of(last)
+        if defender < 0 or r.team_of(defender) == side or not self.hands[defender]:
+            return None, 0
+        pm = self._pagon_mask[last]
+        step = self._pagon[side]
+        if step == len(pagon_ladder(r.deck)) - 1:
+            ok = mask == pm
+        else:
+            # all of the pagon rank, at least one of them not a trump
+            ok = not mask & ~(pm | RANK_MASK[pagon_ladder(r.deck)[step]]) and bool(mask & pm)
+        return (side, mask.bit_count()) if ok else (None, 0)
 
     # -- who leads -----------------------------------------------------------
     def _first_leader(self) -> int:
@@ -263,6 +351,8 @@ class Game:
 
     # -- bouts -----------------------------------------------------------------
     def _start_bout(self, attacker: int) -> None:
+        if self._pagon and self.teams:
+            attacker = self._pass_pagony(attacker)
         self.attacker = self.first_attacker = attacker
         d = self.defender = self._defender_for(attacker)
         self._att = []
@@ -324,6 +414,10 @@ class Game:
         self._unbeaten |= mask
         self._tmask |= mask
         self._last_lay[seat] = mask
+        self._last_att = (seat, mask, self.defender)
+        if mask & self._no_open[seat]:
+            # pagony_attack=off: a defender attacked with a pagon card must take it
+            self._forced_take = True
         if not self.hands[seat]:
             self._check_out(seat)
 
@@ -422,7 +516,10 @@ class Game:
         pogony = 0
         if durak is not None and self.out_order:
             pogony = (self._last_lay[self.out_order[-1]] & _SIX_MASK).bit_count()
+        hung, hung_cards = self._hung(durak)
         self.outcome = Outcome(
+            hung=hung,
+            hung_cards=hung_cards,
             durak=durak,
             draw=draw,
             out_order=tuple(self.out_order),
@@ -625,6 +722,8 @@ class Game:
                 self.known[seat] |= a.mask
             self.attacker = seat
             self.defender = nd
+            if k == TRANSFER:
+                self._last_att = (seat, a.mask, nd)
             lim = min(self.hands[nd].bit_count(), self.rules.bout_limit)
             if self.bout == 0:
                 lim = min(lim, self.rules.first_bout_limit)
@@ -650,6 +749,8 @@ class Game:
             missing = CardSet(a.mask & ~hand)
             return f"{a}: {who} does not hold {missing}"
         kinds = {x.kind for x in legal}
+        if self.phase == DEFENCE and self._forced_take:
+            return f"{a}: attacked with a pagon card, {who} must take (pagony_attack=off)"
         if a.kind not in kinds:
             expect = {OPEN: "an opening attack", DEFENCE: "a defence or take",
                       THROW: "a throw-in or pass", PILE: "a throw-in after «беру» or pass"}
@@ -680,6 +781,7 @@ class Game:
         g.out_order = self.out_order[:]
         g.tally = self.tally[:]
         g._last_lay = self._last_lay[:]
+        g.passed = self.passed[:]
         g._att = self._att[:]
         g._beat = self._beat[:]
         g.history = self.history[:]
@@ -687,10 +789,9 @@ class Game:
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
-        g = Game(self.rules, seed=self.seed, deck=[Card.from_index(c) for c in self.deck],
-                 dealer=self.dealer, leader=self.leader)
-        g._pagon = self._pagon
-        return g
+        return Game(self.rules, seed=self.seed, deck=[Card.from_index(c) for c in self.deck],
+                    dealer=self.dealer, leader=self.leader,
+                    pagon=self._pagon if self._pagon else None)
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
@@ -736,6 +837,10 @@ class Game:
             shown_seats=tuple(s for s in range(self.n) if self._shown >> s & 1),
             out_order=tuple(self.out_order),
             last_laid=tuple(CardSet(m) for m in self._last_lay),
+            pagon=self._pagon,
+            forced_take=self._forced_take,
+            last_attack=self._last_att,
+            passed=tuple(self.passed),
         )
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:

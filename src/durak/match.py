@@ -1,10 +1,12 @@
-"""Match: a series of deals with the same players and rules.
+"""Match: a series of deals with the same players and rules (RULES.md sections 2, 7, 9).
 
-The first dealer is chosen by lot; then the durak of the last deal deals (after a
-draw the same dealer deals again). The first deal is led by the holder of the
-lowest trump; later deals follow ``rules.lead_after_durak``. The match ends after
-``deals`` deals, when someone has been durak ``target`` times, or when a variant
-says so.
+The first dealer is chosen by lot; then the durak of the last deal deals. After a
+draw nobody lost, so the same dealer deals again and the holder of the lowest
+trump leads. The first deal is led by the holder of the lowest trump; later deals
+follow ``rules.lead_after_durak``: ``from_under`` (the player on the durak's
+left), ``under`` (the player on the durak's right, so the durak defends first) or
+``lowest_trump``. The match ends after ``deals`` deals, when a seat has been durak
+``target`` times, or, with ``scoring=pagony``, when a side hangs the queen.
 
 >>> from durak import Rules
 >>> m = Match(Rules(), seed=1, deals=3)
@@ -15,6 +17,8 @@ says so.
 ...     _ = m.next_deal()
 >>> len(m.games), sum(m.tally.durak_counts) + m.tally.draws
 (3, 3)
+>>> Match.from_record(m.record()).tally == m.tally
+True
 """
 
 from __future__ import annotations
@@ -22,7 +26,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .game import Game, Outcome
+from .game import Game, Outcome, pagon_ladder
+from .record import (
+    RecordError,
+    game_headers,
+    moves_text,
+    parse_headers,
+    replay_moves,
+    write_headers,
+)
 from .rules import Rules
 
 
@@ -31,34 +43,70 @@ class Tally:
     """Running totals of a match, per seat and per side."""
 
     players: int
+    sides: int = 0
     deals: int = 0
     draws: int = 0
     durak_counts: list[int] = field(default_factory=list)
     pogony_hung: list[int] = field(default_factory=list)
     pogonny_scores: list[int] = field(default_factory=list)
-    team_losses: list[int] = field(default_factory=lambda: [0, 0])
+    side_losses: list[int] = field(default_factory=list)
+    pagon_steps: list[int] = field(default_factory=list)
+    winner_side: int | None = None
 
     def __post_init__(self) -> None:
         n = self.players
+        self.sides = self.sides or n
         self.durak_counts = self.durak_counts or [0] * n
         self.pogony_hung = self.pogony_hung or [0] * n
         self.pogonny_scores = self.pogonny_scores or [0] * n
+        self.side_losses = self.side_losses or [0] * self.sides
+        self.pagon_steps = self.pagon_steps or [0] * self.sides
 
-    def add(self, outcome: Outcome) -> None:
+    @property
+    def team_losses(self) -> list[int]:
+        return self.side_losses
+
+    def add(self, outcome: Outcome, rules: Rules) -> None:
         self.deals += 1
         if outcome.draw or outcome.durak is None:
             self.draws += 1
         else:
             self.durak_counts[outcome.durak] += 1
             self.pogony_hung[outcome.durak] += outcome.pogony
-        if outcome.losing_team is not None:
-            self.team_losses[outcome.losing_team] += 1
+            self.side_losses[rules.team_of(outcome.durak)] += 1
         for s, v in enumerate(outcome.tally):
             self.pogonny_scores[s] += v
+        if outcome.hung is not None:
+            if self.pagon_steps[outcome.hung] == len(pagon_ladder(rules.deck)) - 1:
+                self.winner_side = outcome.hung
+            else:
+                self.pagon_steps[outcome.hung] += 1
+
+    def summary(self, names: list[str], rules: Rules) -> str:
+        """A few lines a person can read."""
+        lines = [f"deals {self.deals}, draws {self.draws}"]
+        for s, name in enumerate(names):
+            extra = ""
+            if rules.scoring == "pogonny":
+                extra = f", pogony scored {self.pogonny_scores[s]}"
+            lines.append(f"  {name}: durak {self.durak_counts[s]} times"
+                         f", hung with pogony {self.pogony_hung[s]}{extra}")
+        if rules.scoring == "pagony":
+            ladder = pagon_ladder(rules.deck)
+            for side in range(self.sides):
+                step = self.pagon_steps[side]
+                rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(ladder[step], str(ladder[step]))
+                lines.append(f"  side {side + 1}: pagony of {rank}"
+                             + (" — won the match" if self.winner_side == side else ""))
+        return "\n".join(lines)
 
 
 class Match:
-    """A series of deals. ``game`` is the deal in play; call ``next_deal()`` when it is over."""
+    """A series of deals. ``game`` is the deal in play; call ``next_deal()`` when it is over.
+
+    ``deals``: stop after this many deals; ``target``: stop when a seat has been durak
+    this many times. With neither, a match is one deal (pagony: until the queen).
+    """
 
     def __init__(
         self,
@@ -70,23 +118,39 @@ class Match:
     ) -> None:
         if deals is None and target is None and rules.scoring != "pagony":
             deals = 1
+        for what, v in (("deals", deals), ("target", target)):
+            if v is not None and v < 1:
+                raise ValueError(f"{what}: at least 1, not {v}")
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(2**63)
         self.rng = random.Random(self.seed)
         self.deals = deals
         self.target = target
-        self.names = names or [f"Player {i + 1}" for i in range(rules.players)]
-        self.tally = Tally(rules.players)
+        self.names = list(names or [f"Player {i + 1}" for i in range(rules.players)])
+        if len(self.names) != rules.players:
+            raise ValueError(f"names: one per player ({rules.players})")
+        self.tally = Tally(rules.players, sides=rules.sides)
         self.games: list[Game] = []
-        dealer = self.rng.randrange(rules.players)
-        self.game = Game(rules, seed=self.rng.randrange(2**63), dealer=dealer)
+        self.game = self._deal(self.rng.randrange(rules.players), None)
+
+    def _deal(self, dealer: int, leader: int | None) -> Game:
+        pagon = self.tally.pagon_steps if self.rules.scoring == "pagony" else None
+        return Game(self.rules, seed=self.rng.randrange(2**63), dealer=dealer, leader=leader,
+                    pagon=pagon)
 
     @property
     def is_over(self) -> bool:
         t = self.tally
+        if t.winner_side is not None:
+            return True
         if self.deals is not None and t.deals >= self.deals:
             return True
         return self.target is not None and max(t.durak_counts) >= self.target
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal."""
+        return len(self.games) + (0 if self.games and self.games[-1] is self.game else 1)
 
     def next_deal(self) -> Game | None:
         """Score the finished deal and start the next; None when the match is over."""
@@ -95,7 +159,7 @@ class Match:
             raise ValueError("the deal in play is not over")
         if not self.games or self.games[-1] is not g:
             self.games.append(g)
-            self.tally.add(g.outcome)
+            self.tally.add(g.outcome, self.rules)
         if self.is_over:
             return None
         durak = g.outcome.durak
@@ -108,5 +172,68 @@ class Match:
                 leader = (durak + 1) % n
             elif mode == "under":
                 leader = (durak - 1) % n
-        self.game = Game(self.rules, seed=self.rng.randrange(2**63), dealer=dealer, leader=leader)
+        self.game = self._deal(dealer, leader)
         return self.game
+
+    # -- records ---------------------------------------------------------------------
+    def record(self) -> str:
+        """The whole match: its headers, then each deal's record in order."""
+        head = {
+            "Match": "durak",
+            "Rules": str(self.rules),
+            "MatchSeed": str(self.seed),
+            **({"Deals": str(self.deals)} if self.deals is not None else {}),
+            **({"Target": str(self.target)} if self.target is not None else {}),
+        }
+        for i, name in enumerate(self.names):
+            head[f"Seat{i}"] = name
+        parts = ["\n".join(write_headers(head))]
+        deals = self.games + ([] if self.games and self.games[-1] is self.game else [self.game])
+        for i, g in enumerate(deals, 1):
+            h = {"Deal": str(i), **game_headers(g)}
+            h["Result"] = str(g.outcome) if g.outcome else "*"
+            parts.append("\n".join(write_headers(h)) + "\n\n" + moves_text(g))
+        return "\n\n".join(parts) + "\n"
+
+    @staticmethod
+    def from_record(text: str) -> Match:
+        """Replay a match record deal by deal; every deal must be the one the match
+        seed makes, and its moves must replay."""
+        sections = _split_deals(text)
+        head, _ = parse_headers(sections[0])
+        if head.get("Match") != "durak":
+            raise RecordError("not a match record (no [Match \"durak\"] header)")
+        try:
+            rules = Rules.parse(head["Rules"])
+            m = Match(
+                rules,
+                seed=int(head["MatchSeed"]),
+                deals=int(head["Deals"]) if "Deals" in head else None,
+                target=int(head["Target"]) if "Target" in head else None,
+                names=[head.get(f"Seat{i}", f"Player {i + 1}") for i in range(rules.players)],
+            )
+        except (KeyError, ValueError) as e:
+            raise RecordError(f"bad match headers: {e}") from None
+        for k, section in enumerate(sections[1:], 1):
+            h, body = parse_headers(section)
+            g = m.game
+            if h.get("Seed") != str(g.seed) or h.get("Dealer") != str(g.dealer):
+                raise RecordError(f"deal {k}: its seed or dealer is not the one the match makes")
+            replay_moves(g, body)
+            result = h.get("Result", "*")
+            if result != "*" and str(g.outcome) != result:
+                raise RecordError(f"deal {k}: record says {result!r}, moves give {g.outcome}")
+            if g.is_over and k < len(sections) - 1:
+                m.next_deal()
+        if m.game.is_over and (not m.games or m.games[-1] is not m.game):
+            m.next_deal()
+        return m
+
+
+def _split_deals(text: str) -> list[str]:
+    sections: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.startswith('[Deal "'):
+            sections.append([])
+        sections[-1].append(line)
+    return ["\n".join(s) for s in sections]

@@ -51,6 +51,10 @@ class Observation:
     shown_seats: tuple[int, ...] = ()
     out_order: tuple[int, ...] = ()
     last_laid: tuple[CardSet, ...] = ()
+    pagon: tuple[int, ...] = ()
+    forced_take: bool = False
+    last_attack: tuple[int, int, int] = (-1, 0, -1)
+    passed: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def unseen(self) -> CardSet:

@@ -49,6 +49,7 @@ def game_headers(game: Game) -> dict[str, str]:
         "Deck": " ".join(str(Card.from_index(c)) for c in game.deck),
         "Dealer": str(game.dealer),
         "Leader": str(game.leader),
+        **({"Pagon": ",".join(map(str, game._pagon))} if game._pagon else {}),
     }
 
 
@@ -121,6 +122,7 @@ def read_record(text: str) -> Game:
             deck=headers.get("Deck"),
             dealer=int(headers["Dealer"]) if "Dealer" in headers else None,
             leader=int(headers["Leader"]) if "Leader" in headers else None,
+            pagon=[int(x) for x in headers["Pagon"].split(",")] if "Pagon" in headers else None,
         )
     except (ValueError, KeyError) as e:
         raise RecordError(f"bad record headers: {e}") from None

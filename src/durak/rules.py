@@ -32,6 +32,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "no_trump_lead": ("lot", "lowest_card"),
     "lead_after_durak": ("from_under", "under", "lowest_trump"),
     "scoring": ("standard", "pogonny", "pagony"),
+    "pagony_queen": ("spades", "hearts", "diamonds", "clubs"),
 }
 
 
@@ -58,6 +59,7 @@ class Rules:
     draws: bool = True
     scoring: str = "standard"
     pagony_attack: bool = True
+    pagony_queen: str = "spades"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -97,6 +99,11 @@ class Rules:
     def team_size(self) -> int:
         """Players per side: 1 without teams."""
         return {"none": 1, "2x2": 2, "3x3": 3}[self.teams]
+
+    @property
+    def sides(self) -> int:
+        """How many sides play: 2 in team play, else one per player."""
+        return 2 if self.teams != "none" else self.players
 
     def team_of(self, seat: int) -> int:
         """The side a seat plays for: the seat itself without teams, else seat % 2."""
