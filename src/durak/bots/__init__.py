@@ -12,6 +12,15 @@ True
 The protocol: ``choose(obs) -> Action``; ``name``; optionally ``reset()`` at the start of a
 deal and ``observe(obs)`` to follow a game when it is another seat's turn. Budgets
 (``time`` in seconds a move, ``iterations``) and ``seed`` are given to ``make``.
+
+The bots, weakest first: ``random``; ``greedy`` (cheapest legal card, trumps last);
+``heuristic`` (card memory and a club player's rules of thumb); ``ismcts``
+(determinized Monte Carlo search over the seat's information set, rollouts by the
+heuristic, an exact :mod:`~durak.bots.solver` once the talon is empty and two are left).
+Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
+
+>>> [make(f"level{n}").name for n in range(1, 6)]
+['random', 'greedy', 'heuristic', 'ismcts', 'ismcts']
 """
 
 from __future__ import annotations
@@ -34,7 +43,20 @@ class Bot(Protocol):
 REGISTRY: dict[str, str] = {
     "random": "durak.bots.random_bot:RandomBot",
     "greedy": "durak.bots.greedy:GreedyBot",
+    "heuristic": "durak.bots.heuristic:HeuristicBot",
+    "ismcts": "durak.bots.ismcts:ISMCTSBot",
 }
+
+# Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays
+# equally well on a busy machine; the gaps are measured in benchmarks/bots/README.md.
+LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
+    1: ("random", {}),
+    2: ("greedy", {}),
+    3: ("heuristic", {}),
+    4: ("ismcts", {"iterations": 60, "solver": False}),
+    5: ("ismcts", {"iterations": 800}),
+}
+
 
 
 def register(name: str, target: str) -> None:
@@ -42,8 +64,19 @@ def register(name: str, target: str) -> None:
     REGISTRY[name] = target
 
 
+def level(n: int, seed: int | None = None, **options: Any) -> Bot:
+    """The bot of difficulty ``n`` (1 easiest .. 5 strongest); ``options`` override its budget."""
+    if n not in LEVELS:
+        raise ValueError(f"no level {n}; levels are 1..{max(LEVELS)}")
+    name, opts = LEVELS[n]
+    return make(name, **{**opts, "seed": seed, **options})
+
+
 def make(name: str, **options: Any) -> Bot:
-    """A bot by name, e.g. ``make("ismcts", time=0.1, seed=1)``."""
+    """A bot by name, e.g. ``make("ismcts", time=0.1, seed=1)``; ``"level1"`` .. ``"level5"``
+    are the difficulty levels."""
+    if name.startswith("level") and name[5:].isdigit() and name not in REGISTRY:
+        return level(int(name[5:]), **options)
     target = REGISTRY.get(name)
     if target is None:
         raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}")
@@ -54,4 +87,5 @@ def make(name: str, **options: Any) -> Bot:
 
 
 def names() -> list[str]:
-    return sorted(REGISTRY)
+    """Every bot name ``make`` knows, levels included."""
+    return sorted(REGISTRY) + [f"level{n}" for n in LEVELS]

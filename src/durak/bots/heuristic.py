@@ -1,0 +1,82 @@
+"""The heuristic bot: rules of thumb of a decent club player, and card memory.
+
+It remembers every card seen (the discard, cards taken, the trump) through its
+Observation, keeps trumps and high cards for the end, opens with its lowest
+non-trump cards and lays pairs together, throws in cheap cards of ranks on the
+table, transfers with cheap cards, and takes rather than spend a big trump on small
+cards early. With the talon empty it leads cards nothing unseen can beat. The rules
+themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Action
+from ..cards import beats_mask
+from ..game import PHASES
+from ..observation import Observation
+from .memory import Tracker
+from .policy import decide
+
+
+def opponents_may_hold(obs: Observation) -> int:
+    """Cards an opponent of ``obs.seat`` may hold: unseen ones and those known in their hands."""
+    r = obs.rules
+    m = int(obs.unseen)
+    for s, k in enumerate(obs.known):
+        if s != obs.seat and r.team_of(s) != r.team_of(obs.seat):
+            m |= int(k)
+    return m
+
+
+def safe_cards(obs: Observation) -> int:
+    """Cards of this hand that no opponent can beat (as far as this seat can tell)."""
+    threat = opponents_may_hold(obs)
+    safe = 0
+    for c in obs.hand:
+        if not beats_mask(c.index, obs.trump_suit) & threat:
+            safe |= c.bit
+    return safe
+
+
+def table_masks(obs: Observation) -> tuple[int, int]:
+    """(unbeaten attacking cards, every card on the table) as masks."""
+    unbeaten = table = 0
+    for a, b in obs.table:
+        table |= a.bit
+        if b is None:
+            unbeaten |= a.bit
+        else:
+            table |= b.bit
+    return unbeaten, table
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, **_: Any) -> None:
+        self.tracker = Tracker()
+
+    def reset(self) -> None:
+        self.tracker.reset()
+
+    def observe(self, obs: Observation) -> None:
+        self.tracker.update(obs)
+
+    def choose(self, obs: Observation) -> Action:
+        if not obs.legal:
+            raise ValueError("not this seat's turn: no legal actions")
+        self.tracker.update(obs)
+        unbeaten, table = table_masks(obs)
+        safe = safe_cards(obs) if obs.talon_size == 0 and obs.phase == "attack" else 0
+        return decide(
+            obs.legal,
+            PHASES.index(obs.phase),
+            int(obs.hand),
+            obs.trump_suit,
+            obs.talon_size,
+            unbeaten,
+            table,
+            safe,
+        )

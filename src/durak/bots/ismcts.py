@@ -1,0 +1,196 @@
+"""The searching bot: determinized Monte Carlo over the seat's information set, with an
+exact endgame solver.
+
+Each iteration deals the cards this seat cannot see at random, consistently with all
+it knows (hand sizes, cards seen taken, the trump, suits a player could not beat:
+:func:`durak.determinize.sample` with the :class:`~durak.bots.memory.Tracker`'s
+exclusions), and plays every candidate action in that same world to the end with the
+rule-of-thumb policy for every seat (perfect-information Monte Carlo, "PIMC", with
+paired worlds: all candidates meet the same deal, so their difference is measured with
+far less noise than separate samples would give). Candidates clearly worse than the
+best in paired comparison are dropped, so the budget goes to the close calls.
+
+When the talon is empty and two players are left, nothing is hidden: the
+:class:`~durak.bots.solver.Solver` plays exactly if it finishes within the budget.
+
+Budgets: ``time`` (seconds a move) or ``iterations`` (rollouts a move; deterministic
+and independent of machine load, so benchmarks use it). ``seed`` fixes the sampling.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+from typing import Any
+
+from ..actions import Action
+from ..determinize import sample
+from ..game import OVER, Game
+from ..observation import Observation
+from .heuristic import HeuristicBot
+from .memory import Tracker
+from .policy import rollout
+from .solver import Solver, Unsolved
+
+# Solver nodes per rollout of budget: one rollout costs about as much as this many nodes.
+NODES_PER_ROLLOUT = 40
+
+
+def score(g: Game, seat: int) -> float:
+    """1 when ``seat``'s side is not durak, 0.5 for a draw, 0 when it is."""
+    o = g.outcome
+    assert o is not None
+    if o.durak is None:
+        return 0.5
+    return 0.0 if g.rules.team_of(o.durak) == g.rules.team_of(seat) else 1.0
+
+
+class ISMCTSBot:
+    """Determinized search; see the module docstring. ``solver=False`` turns the exact
+    endgame off (to measure what it adds)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        time: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        solver: bool = True,
+        **_: Any,
+    ) -> None:
+        if time is None and iterations is None:
+            iterations = 300
+        self.time = time
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        self.use_solver = bool(solver)
+        self.tracker = Tracker()
+        self.prior = HeuristicBot()
+        self.last_stats: dict[str, Any] = {}
+
+    def reset(self) -> None:
+        self.tracker.reset()
+
+    def observe(self, obs: Observation) -> None:
+        self.tracker.update(obs)
+
+    def choose(self, obs: Observation) -> Action:
+        if not obs.legal:
+            raise ValueError("not this seat's turn: no legal actions")
+        self.tracker.update(obs)
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return self.evaluate(obs)[0][0]
+
+    # -- search ------------------------------------------------------------------------
+    def evaluate(self, obs: Observation) -> list[tuple[Action, float]]:
+        """Every legal action with its estimated score for this seat (1 = not durak,
+        0.5 = draw, 0 = durak), best first."""
+        legal = list(obs.legal)
+        if not legal:
+            raise ValueError("not this seat's turn: no legal actions")
+        start = _time.perf_counter()
+        deadline = start + self.time if self.time is not None else None
+        budget = self.iterations if self.iterations is not None else 10**9
+        if self.use_solver and obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
+            solved = self._solve(obs, deadline, budget)
+            if solved is not None:
+                self.last_stats = {"solver": True, "seconds": _time.perf_counter() - start}
+                return solved
+        return self._pimc(obs, legal, deadline, budget, start)
+
+    def _solve(
+        self, obs: Observation, deadline: float | None, budget: int
+    ) -> list[tuple[Action, float]] | None:
+        g = sample(obs, self.rng)  # nothing is hidden: this is the real position
+        if deadline is not None:
+            # Spend at most half the time trying; about 60k nodes a second here.
+            nodes = max(200, int((deadline - _time.perf_counter()) * 0.5 * 60_000))
+        else:
+            nodes = budget * NODES_PER_ROLLOUT // 2
+        solver = Solver(obs.seat, max_nodes=nodes)
+        try:
+            values = solver.action_values(g)
+        except Unsolved:
+            return None
+        return [(a, (v + 1) / 2) for a, v in values]
+
+    def _pimc(
+        self,
+        obs: Observation,
+        legal: list[Action],
+        deadline: float | None,
+        budget: int,
+        start: float,
+    ) -> list[tuple[Action, float]]:
+        seat = obs.seat
+        first = self.prior.choose(obs)
+        order = [first] + [a for a in legal if a is not first]
+        alive = list(order)
+        results: dict[Action, list[float]] = {a: [] for a in order}
+        exclude = self.tracker.exclude(obs)
+        rng = self.rng
+        rollouts = 0
+        worlds = 0
+        while True:
+            world = sample(obs, rng, exclude)
+            worlds += 1
+            for a in alive:
+                g = world.clone()
+                g._apply(a)
+                if g.phase != OVER:
+                    rollout(g)
+                results[a].append(score(g, seat))
+                rollouts += 1
+            if rollouts >= budget or (
+                deadline is not None and _time.perf_counter() >= deadline
+            ):
+                break
+            if worlds >= 4 and len(alive) > 1:
+                alive = self._prune(alive, results, worlds)
+                if len(alive) == 1 and deadline is None:
+                    break
+        n_alive = {a: i for i, a in enumerate(alive)}
+
+        def mean(a: Action) -> float:
+            r = results[a]
+            return sum(r) / len(r) if r else 0.0
+
+        # Survivors first (by mean, ties to the prior's order), then the dropped ones.
+        ranked = sorted(
+            order,
+            key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
+        )
+        self.last_stats = {
+            "solver": False,
+            "worlds": worlds,
+            "rollouts": rollouts,
+            "seconds": _time.perf_counter() - start,
+        }
+        return [(a, mean(a)) for a in ranked]
+
+    @staticmethod
+    def _prune(
+        alive: list[Action], results: dict[Action, list[float]], worlds: int
+    ) -> list[Action]:
+        """Drop candidates that lose to the leader in paired comparison beyond doubt."""
+        # Compare over the most recent worlds every survivor has seen.
+        k = min(len(results[a]) for a in alive)
+        means = {a: sum(results[a][-k:]) / k for a in alive}
+        best = max(alive, key=lambda a: means[a])
+        rb = results[best][-k:]
+        keep = []
+        for a in alive:
+            if a is best:
+                keep.append(a)
+                continue
+            ra = results[a][-k:]
+            diffs = [x - y for x, y in zip(rb, ra)]
+            m = sum(diffs) / k
+            var = sum((d - m) ** 2 for d in diffs) / max(1, k - 1)
+            if m > 0.02 + 2.5 * math.sqrt(var / k + 0.01 / k):
+                continue
+            keep.append(a)
+        return keep

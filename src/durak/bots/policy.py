@@ -1,0 +1,218 @@
+"""The playing rules of thumb shared by the heuristic bot and the searchers' rollouts.
+
+Everything here works on plain ints (card bitmasks, the phase number of
+:mod:`durak.game`) so that one decision costs a few microseconds: the searchers
+call :func:`rollout_action` tens of thousands of times a move.
+
+A card's *value* (:data:`VAL`) orders what a player would rather keep: non-trumps by
+rank, then every trump above every non-trump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
+from ..cards import SUIT_MASK
+from ..game import DEFENCE, OPEN, PILE, Game
+
+# VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps.
+VAL: tuple[tuple[int, ...], ...] = tuple(
+    tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(4)
+)
+TRUMP_BASE = 13
+QUEEN = 10  # rank index of a queen
+# Tuned against the greedy bot and against each other (benchmarks/bots/README.md).
+PAIR_BONUS = 1.5  # laying one more card of a rank is worth this much rank
+THROW_LIMIT = 12  # throw in non-trumps up to this rank index (12: any) ...
+PILE_LIMIT = 12  # ... and after «беру»
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def decide(
+    legal: Sequence[Action],
+    phase: int,
+    hand: int,
+    trump: int,
+    talon: int,
+    unbeaten: int,
+    table: int,
+    safe: int = 0,
+) -> Action:
+    """The rule-of-thumb choice among ``legal``.
+
+    ``unbeaten``: mask of attacking cards still unbeaten; ``table``: every card on the
+    table; ``safe``: cards of this hand that no card it cannot see can beat (used to lead
+    in the endgame; 0 when unknown).
+    """
+    if len(legal) == 1:
+        return legal[0]
+    V = VAL[trump]
+    for a in legal:
+        if a.k == EXCHANGE:
+            # The lowest trump for the face-up one: never worse.
+            return a
+    if phase == DEFENCE:
+        return _defend(legal, hand, trump, talon, unbeaten, table, V)
+    if phase == OPEN:
+        return _open(legal, trump, talon, V, safe)
+    return _throw(legal, phase, trump, talon, V)
+
+
+def _defend(
+    legal: Sequence[Action],
+    hand: int,
+    trump: int,
+    talon: int,
+    unbeaten: int,
+    table: int,
+    V: tuple[int, ...],
+) -> Action:
+    take: Action | None = None
+    beaters: dict[int, list[tuple[int, Action]]] = {}
+    transfer: Action | None = None
+    transfer_score = 99
+    for a in legal:
+        k = a.k
+        if k == DEFEND:
+            c = _high(a.mask)
+            beaters.setdefault(a.t, []).append((V[c], a))
+        elif k == TAKE:
+            take = a
+        elif k == SHOW:
+            transfer, transfer_score = a, -99  # free: nothing leaves the hand
+        elif k == TRANSFER:
+            # Shed as many cheap cards as possible; a trump costs its value.
+            s = sum(V[c] for c in _bits(a.mask)) - 4 * a.mask.bit_count()
+            if s < transfer_score:
+                transfer, transfer_score = a, s
+    # Plan a full defence: the most constrained target first, each with its cheapest card.
+    plan: list[tuple[int, Action]] = []
+    feasible = True
+    used = 0
+    targets = sorted(_bits(unbeaten), key=lambda t: len(beaters.get(t, ())))
+    for t in targets:
+        options = sorted(beaters.get(t, ()), key=lambda x: x[0])
+        pick = next((o for o in options if not used & o[1].mask), None)
+        if pick is None:
+            feasible = False
+            break
+        used |= pick[1].mask
+        plan.append(pick)
+    tmask = SUIT_MASK[trump]
+    if transfer is not None and (
+        not transfer.mask & tmask or transfer.k == SHOW or not feasible
+    ):
+        # Passing the attack on sheds cards and makes the next player beat more.
+        return transfer
+    if not feasible or not plan:
+        assert take is not None
+        return take
+    if talon > 0 and take is not None:
+        trumps = [v - TRUMP_BASE for v, _ in plan if v >= TRUMP_BASE]
+        pick_up = table.bit_count()
+        # Early on, keep big trumps rather than spend them on a few small cards.
+        if trumps and pick_up <= 4 and (
+            (talon >= 6 and max(trumps) >= QUEEN)
+            or (talon >= 10 and len(trumps) >= 2)
+            or (talon >= 14 and pick_up <= 2 and max(trumps) >= QUEEN - 2)
+        ):
+            return take
+    # Beat the card whose planned beater is cheapest first: it shows the least.
+    return min(plan, key=lambda x: x[0])[1]
+
+
+def _open(
+    legal: Sequence[Action], trump: int, talon: int, V: tuple[int, ...], safe: int
+) -> Action:
+    best = legal[0]
+    best_score = 1e9
+    tmask = SUIT_MASK[trump]
+    for a in legal:
+        if a.k != ATTACK:
+            continue
+        m = a.mask
+        n = m.bit_count()
+        top = V[_high(m)] if not m & tmask else V[_low(m & tmask)]
+        score = top - PAIR_BONUS * (n - 1)
+        if m & tmask and m & ~tmask:
+            score += 3  # a trump beside a non-trump: keep the trump
+        if talon == 0 and m & safe == m:
+            score -= 8  # nothing unseen beats these: the defender must take or trump
+        if score < best_score:
+            best, best_score = a, score
+    return best
+
+
+def _throw(
+    legal: Sequence[Action], phase: int, trump: int, talon: int, V: tuple[int, ...]
+) -> Action:
+    pass_action: Action | None = None
+    best: Action | None = None
+    best_score = 1e9
+    tmask = SUIT_MASK[trump]
+    limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
+    for a in legal:
+        k = a.k
+        if k == PASS:
+            pass_action = a
+            continue
+        if k != ATTACK:
+            continue
+        m = a.mask
+        if talon > 0 and m & tmask:
+            continue
+        top = V[_high(m)]
+        if top > limit:
+            continue
+        score = top - PAIR_BONUS * (m.bit_count() - 1)
+        if score < best_score:
+            best, best_score = a, score
+    if best is not None:
+        return best
+    return pass_action if pass_action is not None else legal[0]
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def rollout_action(g: Game) -> Action:
+    """The rule-of-thumb action for whoever is to act in ``g`` (a full game: rollouts only)."""
+    legal = g.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    seat = g.to_act
+    assert seat is not None
+    table = 0
+    for c in g._att:
+        table |= 1 << c
+    for c in g._beat:
+        if c >= 0:
+            table |= 1 << c
+    return decide(
+        legal, g.phase, g.hands[seat], g.trump_suit, g.talon_size, g._unbeaten, table
+    )
+
+
+def rollout(g: Game, max_moves: int = 1000) -> None:
+    """Play ``g`` to its end with :func:`rollout_action` for every seat."""
+    apply = g._apply
+    while g.phase != 4 and max_moves > 0:
+        apply(rollout_action(g))
+        max_moves -= 1
+
+
+__all__ = ["VAL", "decide", "rollout", "rollout_action", "OPEN", "DEFENCE"]
