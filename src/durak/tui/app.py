@@ -1,0 +1,77 @@
+"""The Textual application of ``durak play``: the start screen, then the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from .game_screen import GameScreen
+from .session import Session, Settings
+from .setup_screen import SetupScreen
+
+
+class DurakApp(App[int]):
+    """Durak in the terminal. ``skip_setup`` starts the match at once with ``settings``."""
+
+    TITLE = "Durak"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, settings: Settings, skip_setup: bool = False) -> None:
+        super().__init__()
+        self.settings = settings
+        self.skip_setup = skip_setup
+        self.session: Session | None = None
+        self.saved: list[Path] = []
+
+    @property
+    def lang(self) -> str:
+        return self.settings.lang
+
+    @lang.setter
+    def lang(self, value: str) -> None:
+        self.settings.lang = value
+
+    def on_mount(self) -> None:
+        if self.skip_setup:
+            self.start_match(self.settings)
+        else:
+            self.push_screen(SetupScreen(self.settings))
+
+    def start_match(self, settings: Settings) -> None:
+        """Begin a match; the previous one (if any) has been saved already."""
+        self.settings = settings
+        self.session = Session(settings)
+        screen = GameScreen(self.session, delay=settings.delay)
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def new_match(self) -> None:
+        """Back to the start screen; the next match gets a new record file."""
+        self.autosave()
+        if self.session is not None and self.settings.save is not None:
+            from .session import default_save_path
+
+            if self.settings.save == self.session.saved_to and self._auto_path:
+                self.settings.save = default_save_path()
+        self.session = None
+        self.switch_screen(SetupScreen(self.settings))
+
+    @property
+    def _auto_path(self) -> bool:
+        from .session import data_dir
+
+        s = self.settings.save
+        return s is not None and data_dir() in s.parents
+
+    def autosave(self) -> None:
+        if self.session is not None:
+            path = self.session.save()
+            if path is not None and path not in self.saved:
+                self.saved.append(path)
+
+    def action_quit_game(self) -> None:
+        self.autosave()
+        self.exit(0)

@@ -1,0 +1,92 @@
+"""Between deals: who is the durak, and the score of the match so far."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from .i18n import tr
+from .session import HUMAN, Session
+from .words import outcome_entries, render
+
+
+def result_content(session: Session) -> Content:
+    """The deal's result and the match's tally as text."""
+    lang = session.lang
+    g = session.game
+    o = g.outcome
+    assert o is not None
+    m = session.match
+    over = session.match_finished()
+    title = tr(lang, "match_title") if over else tr(lang, "result_title", n=session.deal_number)
+    lines = [Content.styled(title, "bold underline")]
+    lines += [Content(render(e, lang, session.names)) for e in outcome_entries(g)]
+    if o.draw or o.durak is None:
+        verdict = tr(lang, "draw")
+    elif o.losing_team is not None:
+        verdict = tr(lang, "your_team_lost" if o.losing_team == HUMAN % 2 else "your_team_won")
+    else:
+        verdict = tr(lang, "you_lost" if o.durak == HUMAN else "you_won")
+    lines.append(Content.styled(verdict, "bold #ffd75f"))
+    lines.append(Content(""))
+    # The tally including this deal (Match adds it only at next_deal).
+    counts = list(m.tally.durak_counts)
+    draws = m.tally.draws
+    if g not in m.games:
+        if o.durak is None:
+            draws += 1
+        else:
+            counts[o.durak] += 1
+    pogonny = session.rules.scoring == "pogonny"
+    head = f"{tr(lang, 'col_player'):<16}{tr(lang, 'col_durak'):>8}"
+    if pogonny:
+        head += f"{tr(lang, 'col_pogony'):>10}"
+    lines.append(Content.styled(head, "bold"))
+    for s in range(session.rules.players):
+        row = f"{session.names[s]:<16}{counts[s]:>8}"
+        if pogonny:
+            row += f"{o.tally[s] if o.tally else 0:>10}"
+        lines.append(Content.styled(row, "#ffd75f" if s == HUMAN else ""))
+    if draws:
+        lines.append(Content(tr(lang, "draws_n", n=draws)))
+    lines.append(Content(""))
+    lines.append(Content.styled(tr(lang, "press_new" if over else "press_next"), "italic"))
+    return Content("\n").join(lines)
+
+
+class ResultScreen(ModalScreen[str]):
+    """Dismissed with ``next``, ``new`` or ``quit``."""
+
+    DEFAULT_CSS = """
+    ResultScreen { align: center middle; }
+    #result-box { width: 60; max-width: 100%; height: auto; max-height: 100%;
+                  border: thick $accent; background: $panel; padding: 0 2; }
+    """
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="result-box"):
+            yield Static(result_content(self.session), id="result")
+
+    def match_over(self) -> bool:
+        return self.session.match_finished()
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        key = {"й": "q", "т": "n"}.get(event.key, event.key)
+        if key == "q":
+            self.dismiss("quit")
+        elif key == "escape":
+            self.dismiss("look")  # back to the finished table
+        elif key in ("enter", "n", "space"):
+            self.dismiss("new" if self.match_over() else "next")
+
+    def on_click(self, event: events.Click) -> None:
+        self.dismiss("new" if self.match_over() else "next")

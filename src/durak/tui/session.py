@@ -1,0 +1,258 @@
+"""A match of one person against bots, without any screen: moves, the log, undo, records.
+
+The person always sits at seat 0; in team games seat 2 (and 4) are their partners.
+Bots see only their own ``game.observation(seat)``.
+
+>>> from durak import Rules
+>>> s = Session(Settings(Rules(), opponents=["greedy"], seed=3, save=None))
+>>> while not s.game.is_over:
+...     seat = s.game.to_act
+...     _ = s.apply(s.bot_choice() if seat != 0 else s.game.legal_actions()[0])
+>>> s.match.next_deal() is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import bots as bots_pkg
+from ..actions import Action
+from ..game import Game
+from ..match import Match
+from ..observation import Observation
+from ..rules import Rules
+from .i18n import seat_names, tr
+from .words import Entry, Seat, play
+
+HUMAN = 0
+
+
+@dataclass
+class Settings:
+    """Everything the start screen asks for."""
+
+    rules: Rules = field(default_factory=Rules)
+    opponents: list[str] = field(default_factory=list)  # a bot spec per seat 1..n-1
+    deals: int = 1
+    seed: int | None = None
+    name: str | None = None
+    lang: str = "en"
+    save: Path | None = None  # where the record goes on exit; None: not saved
+    delay: float = 0.6  # seconds between bot moves
+
+    def opponent_specs(self) -> list[str]:
+        """One spec per other seat; missing ones are the strongest level offered."""
+        n = self.rules.players - 1
+        specs = list(self.opponents[:n])
+        default = opponent_choices()[-1]
+        return specs + [specs[-1] if specs else default] * (n - len(specs))
+
+
+# -- bots and their levels ---------------------------------------------------------------------
+def _level_fn() -> Any:
+    return getattr(bots_pkg, "level", None)
+
+
+def level_count() -> int:
+    """How many numbered levels ``durak.bots.level`` offers (0 if it does not exist yet)."""
+    if _level_fn() is None:
+        return 0
+    levels = getattr(bots_pkg, "LEVELS", None)
+    if levels is not None:
+        return len(levels)
+    return int(getattr(bots_pkg, "MAX_LEVEL", 5))
+
+
+def opponent_choices() -> list[str]:
+    """Bot specs for the start screen, weakest first: ``level:N`` when levels exist."""
+    n = level_count()
+    if n:
+        return [f"level:{i}" for i in range(1, n + 1)]
+    return [name for name in ("random", "greedy") if name in bots_pkg.REGISTRY]
+
+
+def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
+    """A bot from a spec: ``level:N`` or a registered name."""
+    if spec.startswith("level:"):
+        level = _level_fn()
+        n = int(spec.partition(":")[2])
+        if level is not None:
+            try:
+                bot: bots_pkg.Bot = level(n, seed=seed)
+            except TypeError:
+                bot = level(n)
+            return bot
+        spec = "random" if n <= 1 else "greedy"
+    return bots_pkg.make(spec, seed=seed)
+
+
+def spec_label(spec: str, lang: str) -> str:
+    """How a bot spec is shown: «level 3», «greedy»…"""
+    if spec.startswith("level:"):
+        return tr(lang, "level_n", n=spec.partition(":")[2])
+    key = f"bot_{spec}"
+    from .i18n import STRINGS
+
+    return tr(lang, key) if key in STRINGS else tr(lang, "bot_other", name=spec)
+
+
+# -- records ---------------------------------------------------------------------------------------
+def data_dir() -> Path:
+    """Where records go by default: ``$XDG_DATA_HOME/durak`` or ``~/.local/share/durak``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "durak"
+
+
+def default_save_path() -> Path:
+    return data_dir() / "games" / time.strftime("match-%Y%m%d-%H%M%S.txt")
+
+
+class Session:
+    """One match: the person at seat 0 against bots at the other seats."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        rules = settings.rules
+        self.lang = settings.lang
+        self.names = seat_names(settings.lang, rules.players, settings.name)
+        self.specs = [""] + settings.opponent_specs()
+        self.match = Match(rules, seed=settings.seed, deals=max(1, settings.deals),
+                           names=self.names)
+        base = self.match.seed % 10_000
+        self.bots: dict[int, bots_pkg.Bot] = {
+            s: make_bot(self.specs[s], seed=base + s) for s in range(1, rules.players)
+        }
+        self.log: list[Entry] = []
+        self.points: list[int] = []  # history lengths at the person's decisions
+        self.saved_to: Path | None = None
+        self._start_deal()
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.match.games) + (0 if self.game in self.match.games else 1)
+
+    def match_finished(self) -> bool:
+        """True when the deal in play is over and it was the match's last."""
+        m = self.match
+        if not self.game.is_over or m.deals is None:
+            return False
+        return len(m.games) + (self.game not in m.games) >= m.deals
+
+    def observation(self) -> Observation:
+        return self.game.observation(HUMAN)
+
+    @property
+    def human_to_act(self) -> bool:
+        return self.game.to_act == HUMAN
+
+    def is_partner(self, seat: int) -> bool:
+        return self.rules.teams != "none" and seat != HUMAN and seat % 2 == HUMAN % 2
+
+    # -- moves -----------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Entry]:
+        """Play ``action`` for the seat to act (IllegalActionError if it is not legal)."""
+        g = self.game
+        if g.to_act == HUMAN:
+            self.points.append(len(g.history))
+        try:
+            entries = play(g, action)
+        except ValueError:
+            if g.to_act == HUMAN:
+                self.points.pop()
+            raise
+        self.log.extend(entries)
+        for seat, bot in self.bots.items():
+            observe = getattr(bot, "observe", None)
+            if observe is not None and seat != g.to_act:
+                observe(g.observation(seat))
+        return entries
+
+    def bot_choice(self) -> Action:
+        """The move of the bot to act, from its own observation only."""
+        seat = self.game.to_act
+        if seat is None or seat == HUMAN:
+            raise ValueError("no bot is to act")
+        return self.bot_decide(seat, self.game.observation(seat))
+
+    def bot_decide(self, seat: int, obs: Observation) -> Action:
+        """Ask seat's bot; safe to call in a worker thread (it touches only ``obs``)."""
+        action = self.bots[seat].choose(obs)
+        if action not in obs.legal:
+            # A bot bug must not end the person's game: fall back to the cheapest move.
+            action = bots_pkg.make("greedy").choose(obs)
+        return action
+
+    def undo(self) -> bool:
+        """Back to the person's previous decision in this deal; False if there is none."""
+        g = self.game
+        if g in self.match.games or not self.points:
+            return False
+        target = self.points.pop()
+        while len(g.history) > target:
+            g.undo()
+        for bot in self.bots.values():
+            reset = getattr(bot, "reset", None)
+            if reset is not None:
+                reset()
+        self.log.append(Entry("ev_undo"))
+        return True
+
+    def next_deal(self) -> bool:
+        """Score the finished deal and deal the next; False when the match is over."""
+        if self.match.next_deal() is None:
+            return False
+        self.points = []
+        self._start_deal()
+        return True
+
+    def _start_deal(self) -> None:
+        g = self.game
+        self.log.append(Entry("ev_deal_start", {"n": self.deal_number, "dealer": Seat(g.dealer),
+                                                "trump": g.trump}))
+        for bot in self.bots.values():
+            reset = getattr(bot, "reset", None)
+            if reset is not None:
+                reset()
+
+    def hint(self) -> Entry:
+        """The searcher's suggestion for the person's move, as a log entry."""
+        from .hinting import hint_entry
+
+        return hint_entry(self.observation())
+
+    # -- records ---------------------------------------------------------------------------------
+    def record(self) -> str:
+        """Every deal played so far, one record after another (blank line between)."""
+        games = list(self.match.games)
+        if self.game not in games and self.game.history:
+            games.append(self.game)
+        parts = [
+            g.record(names=self.names, Deal=str(i + 1), Match=str(self.match.seed))
+            for i, g in enumerate(games)
+        ]
+        return "\n".join(parts)
+
+    def save(self) -> Path | None:
+        """Write the record to ``settings.save``; None if nothing was played or no path."""
+        path = self.settings.save
+        text = self.record()
+        if path is None or not text:
+            return None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        self.saved_to = path
+        return path

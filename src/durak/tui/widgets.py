@@ -1,0 +1,144 @@
+"""The parts of the game screen. Each is a Static redrawn from the session's state;
+clicks on cards call the screen's handlers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ..cards import Card
+from ..observation import Observation
+from .i18n import plural, tr
+from .render import back, chip, inline_cards
+from .session import Session, spec_label
+
+if TYPE_CHECKING:
+    from .game_screen import GameScreen
+
+
+class Clickable(Static):
+    """A Static whose ``@click`` actions go to the game screen."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # Cards carry their own colours: no link colouring over them.
+        self.auto_links = False
+
+    @property
+    def game_screen(self) -> GameScreen:
+        from .game_screen import GameScreen
+
+        screen = self.screen
+        assert isinstance(screen, GameScreen)
+        return screen
+
+
+class HandView(Clickable):
+    def action_card(self, i: int) -> None:
+        self.game_screen.click_card(i)
+
+
+class TableView(Clickable):
+    def action_target(self, i: int) -> None:
+        self.game_screen.click_target(i)
+
+
+class ActionBar(Clickable):
+    def action_offer(self, i: int) -> None:
+        self.game_screen.click_offer(i)
+
+    def action_key(self, key: str) -> None:
+        self.game_screen.press(key)
+
+
+def seat_role(obs: Observation, seat: int, lang: str) -> str:
+    """«attacks», «defends», «out»… for one seat, as the table shows it."""
+    if obs.out[seat]:
+        return tr(lang, "is_out")
+    if obs.phase == "over":
+        return ""
+    if seat == obs.defender:
+        return tr(lang, "defends")
+    if seat == obs.attacker:
+        return tr(lang, "attacks")
+    if seat in obs.throwers and obs.phase in ("throw_in", "pile_on"):
+        return tr(lang, "throws_in")
+    return ""
+
+
+def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
+                     width: int) -> Content:
+    """Name, level, hand size (as card backs), role and the cards known to be held."""
+    name = session.names[seat]
+    level = spec_label(session.specs[seat], lang)
+    partner = f" · {tr(lang, 'partner')}" if session.is_partner(seat) else ""
+    acting = obs.to_act == seat
+    head_style = "bold reverse #ffd75f" if acting else "bold"
+    head = Content.styled(f"{'▶ ' if acting else ''}{name}", head_style)
+    line1 = Content.assemble(head, Content.styled(f" {level}{partner}", "#a0a0a0"))
+    n = obs.hand_sizes[seat]
+    shown = min(n, max(1, width - 8))
+    backs = Content.styled("▌" * shown, "#5f87d7")
+    line2 = Content.assemble(backs, f" {n}")
+    role = seat_role(obs, seat, lang)
+    extras = [role] if role else []
+    if obs.rules.scoring == "pogonny":
+        extras.append(tr(lang, "pogony_n", n=obs.pogony[seat]))
+    if seat == obs.dealer and obs.bout == 0:
+        extras.append(tr(lang, "dealer"))
+    line3 = Content.styled(" · ".join(extras), "italic #d7af5f")
+    known = list(obs.known[seat])
+    line4 = (Content.assemble(Content.styled(tr(lang, "known") + ": ", "#a0a0a0"),
+                              inline_cards(known, lang)) if known else Content(""))
+    return Content("\n").join([line1, line2, line3, line4])
+
+
+def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> Content:
+    """Trump card, talon and discard counts, the deal and the score."""
+    trump_chip = chip(obs.trump, lang, "normal", False)[0]
+    lines: list[Content] = []
+    talon = (f"{tr(lang, 'talon')}: {obs.talon_size}" if obs.talon_size
+             else tr(lang, "talon_empty"))
+    under = obs.trump_under_talon
+    lines.append(Content.assemble(f"{tr(lang, 'trump')} ", trump_chip if under else
+                                  Content.styled(" " + "♠♥♦♣"[obs.trump_suit] + " ",
+                                                 "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2)
+                                                            else "#ffffff"))))
+    if tall and obs.talon_size:
+        lines.extend(Content.assemble("      ", b) for b in back(False, str(obs.talon_size)))
+    lines.append(Content(talon))
+    lines.append(Content(f"{tr(lang, 'discard')}: {len(obs.discard)}"))
+    m = session.match
+    deal = (tr(lang, "deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
+            else tr(lang, "deal_n", n=session.deal_number))
+    lines.append(Content.styled(f"{deal} · {tr(lang, 'bout')} {obs.bout + 1}", "#a0a0a0"))
+    if m.tally.deals:
+        lines.append(Content.styled(score_line(session, lang), "#a0a0a0"))
+    return Content("\n").join(lines)
+
+
+def score_line(session: Session, lang: str) -> str:
+    """The match so far: how often each player was the durak."""
+    t = session.match.tally
+    parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(session.rules.players)]
+    text = f"{tr(lang, 'score')} ({tr(lang, 'col_durak')}): " + ", ".join(parts)
+    if t.draws:
+        text += f"; {tr(lang, 'draws_n', n=t.draws)}"
+    return text
+
+
+def hand_header(session: Session, obs: Observation, lang: str) -> Content:
+    role = seat_role(obs, obs.seat, lang)
+    parts = [tr(lang, "your_hand"), plural(lang, len(obs.hand), "cards")]
+    if role:
+        parts.append(role)
+    if obs.rules.scoring == "pogonny":
+        parts.append(tr(lang, "pogony_n", n=obs.pogony[obs.seat]))
+    style = "bold reverse #ffd75f" if obs.to_act == obs.seat else "bold"
+    return Content.styled(f"{session.names[obs.seat]} · " + " · ".join(parts), style)
+
+
+def card_at(cards: list[Card], i: int) -> Card | None:
+    return cards[i] if 0 <= i < len(cards) else None

@@ -1,0 +1,171 @@
+"""Moves, turns and results in plain words, in either language.
+
+A log entry keeps its values (seats, cards, counts), not text, so the log can be
+shown again in the other language.
+
+>>> from durak import Game, Rules
+>>> g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
+>>> names = ["Ivan", "Anna"]
+>>> [render(e, "en", names) for e in play(g, "6♠")]
+['Ivan leads 6♠ against Anna']
+>>> [render(e, "ru", names) for e in play(g, "6♠/7♠")]
+['Anna бьёт 6♠ картой 7♠']
+>>> [render(e, "en", names) for e in play(g, "pass")]
+['Ivan passes', 'Beaten off: 2 cards to the discard']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..actions import Action
+from ..cards import Card
+from ..game import Game
+from .i18n import card_text, cards_text, plural, rank_text, tr
+
+
+class Seat(int):
+    """A seat number, shown as the seat's name."""
+
+
+class Count(int):
+    """A number of cards, shown as «3 cards» / «3 карты»."""
+
+
+class Ranks(tuple[int, ...]):
+    """Ranks, shown as «6, 10, K» (or «6, 10, К» in Russian)."""
+
+
+class Team(tuple[int, ...]):
+    """Seats of one side, shown as their names joined by «+»."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the log: a key of the string table and its values."""
+
+    key: str
+    values: dict[str, object] = field(default_factory=dict)
+    seat: int | None = None  # whose move it was, for colouring
+
+
+def render(entry: Entry, lang: str, names: list[str]) -> str:
+    """The entry as text in ``lang``."""
+    out: dict[str, object] = {}
+    for k, v in entry.values.items():
+        if isinstance(v, Seat):
+            out[k] = names[v]
+        elif isinstance(v, Count):
+            out[k] = plural(lang, int(v), "cards")
+        elif isinstance(v, Card):
+            out[k] = card_text(v, lang)
+        elif isinstance(v, Ranks):
+            out[k] = ", ".join(rank_text(r, lang) for r in v)
+        elif isinstance(v, Team):
+            out[k] = " + ".join(names[s] for s in v)
+        elif isinstance(v, tuple):
+            out[k] = cards_text(v, lang)
+        elif isinstance(v, Entry):
+            out[k] = render(v, lang, names)
+        else:
+            out[k] = v
+    return tr(lang, entry.key, **out)
+
+
+def play(game: Game, action: Action | str) -> list[Entry]:
+    """Apply ``action`` to ``game`` and return what happened, in order."""
+    if isinstance(action, str):
+        action = Action.parse(action)
+    seat = game.to_act
+    assert seat is not None
+    phase = game.phase_name
+    defender = game.defender
+    table_cards = sum(1 + (b is not None) for _, b in game.table)
+    discard_before = len(game.discard)
+    out_before = list(game.out)
+    bout_before = game.bout
+    trump_before = game.trump
+    game.apply(action)
+    entries = [move_entry(action, seat, phase, defender, game, trump_before)]
+    if game.bout != bout_before:
+        gone = len(game.discard) - discard_before
+        if gone:
+            entries.append(Entry("ev_beaten", {"n": Count(gone)}))
+        else:
+            entries.append(Entry("ev_taken", {"who": Seat(defender), "n": Count(table_cards)}))
+    for s, was_out in enumerate(out_before):
+        if game.out[s] and not was_out:
+            entries.append(Entry("ev_out", {"who": Seat(s)}))
+    if game.is_over:
+        entries.extend(outcome_entries(game))
+    return entries
+
+
+def move_entry(
+    action: Action, seat: int, phase: str, defender: int, after: Game, trump: Card
+) -> Entry:
+    """One action as a log entry; ``phase`` and ``defender`` as they were before it."""
+    who = Seat(seat)
+    cards = tuple(action.cards)
+    kind = action.kind
+    if kind == "attack":
+        if phase == "attack":
+            return Entry("mv_lead", {"who": who, "cards": cards, "target": Seat(defender)}, seat)
+        key = "mv_pile" if phase == "pile_on" else "mv_throw"
+        return Entry(key, {"who": who, "cards": cards}, seat)
+    if kind == "defend":
+        assert action.target is not None
+        return Entry("mv_defend", {"who": who, "target": action.target, "card": cards[0]}, seat)
+    if kind == "transfer":
+        return Entry("mv_transfer", {"who": who, "cards": cards, "target": Seat(after.defender)},
+                     seat)
+    if kind == "show":
+        return Entry("mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)},
+                     seat)
+    if kind == "exchange":
+        return Entry("mv_exchange", {"who": who, "card": trump, "trump": cards[0]}, seat)
+    return Entry("mv_take" if kind == "take" else "mv_pass", {"who": who}, seat)
+
+
+def outcome_entries(game: Game) -> list[Entry]:
+    o = game.outcome
+    assert o is not None
+    if o.draw or o.durak is None:
+        return [Entry("ev_draw")]
+    if o.losing_team is not None:
+        partners = Team(s for s in range(game.rules.players) if s % 2 == o.durak % 2)
+        entries = [Entry("ev_durak_team", {"who": Seat(o.durak), "team": partners})]
+    else:
+        entries = [Entry("ev_durak", {"who": Seat(o.durak)})]
+    if o.pogony:
+        entries.append(Entry("ev_pogony", {"n": o.pogony}))
+    return entries
+
+
+def expected(game: Game, seat: int, names: list[str], lang: str) -> str:
+    """What ``seat`` is expected to do now, or who is to act, in plain words."""
+    if game.is_over:
+        return tr(lang, "why_over")
+    to_act = game.to_act
+    assert to_act is not None
+    if to_act != seat:
+        return tr(lang, "bot_to_act", name=names[to_act])
+    phase = game.phase_name
+    if phase == "attack":
+        return tr(lang, "you_lead", defender=names[game.defender])
+    if phase == "defend":
+        if any(a.kind in ("transfer", "show") for a in game.legal_actions()):
+            nxt = _next_defender(game, seat)
+            return tr(lang, "you_defend_transfer", attacker=names[game.attacker], next=names[nxt])
+        return tr(lang, "you_defend", attacker=names[game.attacker])
+    if phase == "pile_on":
+        return tr(lang, "you_pile_on", defender=names[game.defender])
+    return tr(lang, "you_throw_in", defender=names[game.defender])
+
+
+def _next_defender(game: Game, seat: int) -> int:
+    """Who a transfer from ``seat`` would pass the attack to (the engine's rule)."""
+    g = game.clone()
+    a = next(a for a in g.legal_actions() if a.kind in ("transfer", "show"))
+    g.apply(a)
+    return g.defender
