@@ -210,10 +210,10 @@ def clustered_ci(per_deal: dict[int, list[float]], z: float = 1.96) -> tuple[flo
     if n == 0:
         return (0.0, 0.0, 1.0)
     total = sum(weights)
-    m = sum(x * w for x, w in zip(means, weights)) / total
+    m = sum(x * w for x, w in zip(means, weights, strict=True)) / total
     if n == 1:
         return (m, 0.0, 1.0)
-    var = sum(w * w * (x - m) ** 2 for x, w in zip(means, weights)) / (total * total)
+    var = sum(w * w * (x - m) ** 2 for x, w in zip(means, weights, strict=True)) / (total * total)
     var *= n / (n - 1)
     h = z * math.sqrt(var)
     return (m, max(0.0, m - h), min(1.0, m + h))

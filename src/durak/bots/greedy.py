@@ -40,8 +40,11 @@ class GreedyBot:
             return c - 0.1 * len(a.cards) - (50 if a.kind == "show" else 0)
 
         best = min(legal, key=cost)
-        if best.kind in ("attack", "defend", "transfer") and obs.phase in ("throw_in", "pile_on"):
-            # Keep trumps and high cards rather than throwing them in.
-            if cost(best) >= 100 or best.cards[0].rank >= 13:
-                return next(a for a in legal if a.kind == "pass")
+        # Keep trumps and high cards rather than throwing them in.
+        if (
+            best.kind in ("attack", "defend", "transfer")
+            and obs.phase in ("throw_in", "pile_on")
+            and (cost(best) >= 100 or best.cards[0].rank >= 13)
+        ):
+            return next(a for a in legal if a.kind == "pass")
         return best

@@ -187,7 +187,7 @@ class ISMCTSBot:
                 keep.append(a)
                 continue
             ra = results[a][-k:]
-            diffs = [x - y for x, y in zip(rb, ra)]
+            diffs = [x - y for x, y in zip(rb, ra, strict=True)]
             m = sum(diffs) / k
             var = sum((d - m) ** 2 for d in diffs) / max(1, k - 1)
             if m > 0.02 + 2.5 * math.sqrt(var / k + 0.01 / k):
