@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from .i18n import tr
 from .session import HUMAN, Session
-from .words import outcome_entries, render
+from .words import Entry, Team, outcome_entries, render
 
 
 def result_content(session: Session) -> Content:
@@ -20,7 +20,6 @@ def result_content(session: Session) -> Content:
     g = session.game
     o = g.outcome
     assert o is not None
-    m = session.match
     over = session.match_finished()
     title = tr(lang, "match_title") if over else tr(lang, "result_title", n=session.deal_number)
     lines = [Content.styled(title, "bold underline")]
@@ -33,14 +32,13 @@ def result_content(session: Session) -> Content:
         verdict = tr(lang, "you_lost" if o.durak == HUMAN else "you_won")
     lines.append(Content.styled(verdict, "bold #ffd75f"))
     lines.append(Content(""))
-    # The tally including this deal (Match adds it only at next_deal).
-    counts = list(m.tally.durak_counts)
-    draws = m.tally.draws
-    if g not in m.games:
-        if o.durak is None:
-            draws += 1
-        else:
-            counts[o.durak] += 1
+    t = session.tally_with_current()
+    counts, draws = t.durak_counts, t.draws
+    if t.winner_side is not None:
+        side = Team(s for s in range(session.rules.players)
+                    if session.rules.team_of(s) == t.winner_side)
+        lines.append(Content.styled(render(Entry("match_won_by", {"team": side}), lang,
+                                           session.names), "bold"))
     pogonny = session.rules.scoring == "pogonny"
     head = f"{tr(lang, 'col_player'):<16}{tr(lang, 'col_durak'):>8}"
     if pogonny:
@@ -49,7 +47,7 @@ def result_content(session: Session) -> Content:
     for s in range(session.rules.players):
         row = f"{session.names[s]:<16}{counts[s]:>8}"
         if pogonny:
-            row += f"{o.tally[s] if o.tally else 0:>10}"
+            row += f"{t.pogonny_scores[s]:>10}"
         lines.append(Content.styled(row, "#ffd75f" if s == HUMAN else ""))
     if draws:
         lines.append(Content(tr(lang, "draws_n", n=draws)))

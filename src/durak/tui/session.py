@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any
 from .. import bots as bots_pkg
 from ..actions import Action
 from ..game import Game
-from ..match import Match
+from ..match import Match, Tally
 from ..observation import Observation
 from ..rules import Rules
 from .i18n import seat_names, tr
@@ -46,10 +47,10 @@ class Settings:
     delay: float = 0.6  # seconds between bot moves
 
     def opponent_specs(self) -> list[str]:
-        """One spec per other seat; missing ones are the strongest level offered."""
+        """One spec per other seat; missing ones are the default level."""
         n = self.rules.players - 1
         specs = list(self.opponents[:n])
-        default = opponent_choices()[-1]
+        default = default_opponent()
         return specs + [specs[-1] if specs else default] * (n - len(specs))
 
 
@@ -74,6 +75,12 @@ def opponent_choices() -> list[str]:
     if n:
         return [f"level:{i}" for i in range(1, n + 1)]
     return [name for name in ("random", "greedy") if name in bots_pkg.REGISTRY]
+
+
+def default_opponent() -> str:
+    """A fair opponent for a newcomer: level 4 (a quick searcher) when levels exist."""
+    choices = opponent_choices()
+    return "level:4" if "level:4" in choices else choices[-1]
 
 
 def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
@@ -121,8 +128,10 @@ class Session:
         self.lang = settings.lang
         self.names = seat_names(settings.lang, rules.players, settings.name)
         self.specs = [""] + settings.opponent_specs()
-        self.match = Match(rules, seed=settings.seed, deals=max(1, settings.deals),
-                           names=self.names)
+        # deals 0: play until the match ends by itself (pagony: a side hangs the queen).
+        deals = settings.deals if settings.deals > 0 or rules.scoring != "pagony" else None
+        self.match = Match(rules, seed=settings.seed, deals=max(1, deals) if deals is not None
+                           else None, names=self.names)
         base = self.match.seed % 10_000
         self.bots: dict[int, bots_pkg.Bot] = {
             s: make_bot(self.specs[s], seed=base + s) for s in range(1, rules.players)
@@ -143,14 +152,30 @@ class Session:
 
     @property
     def deal_number(self) -> int:
-        return len(self.match.games) + (0 if self.game in self.match.games else 1)
+        return self.match.deal_number
 
     def match_finished(self) -> bool:
         """True when the deal in play is over and it was the match's last."""
         m = self.match
-        if not self.game.is_over or m.deals is None:
+        g = self.game
+        if not g.is_over or g.outcome is None:
             return False
-        return len(m.games) + (self.game not in m.games) >= m.deals
+        if g in m.games:
+            return m.is_over
+        t = copy.deepcopy(m.tally)
+        t.add(g.outcome, m.rules)
+        return (t.winner_side is not None or (m.deals is not None and t.deals >= m.deals)
+                or (m.target is not None and max(t.durak_counts) >= m.target))
+
+    def tally_with_current(self) -> Tally:
+        """The match's tally counting the deal in play if it is over (Match adds a deal
+        only when the next one is dealt)."""
+        m = self.match
+        t = copy.deepcopy(m.tally)
+        g = self.game
+        if g.is_over and g.outcome is not None and g not in m.games:
+            t.add(g.outcome, m.rules)
+        return t
 
     def observation(self) -> Observation:
         return self.game.observation(HUMAN)
@@ -236,15 +261,11 @@ class Session:
 
     # -- records ---------------------------------------------------------------------------------
     def record(self) -> str:
-        """Every deal played so far, one record after another (blank line between)."""
-        games = list(self.match.games)
-        if self.game not in games and self.game.history:
-            games.append(self.game)
-        parts = [
-            g.record(names=self.names, Deal=str(i + 1), Match=str(self.match.seed))
-            for i, g in enumerate(games)
-        ]
-        return "\n".join(parts)
+        """The match so far as a match record (``durak replay`` reads it); empty if no
+        move was made."""
+        if not self.match.games and not self.game.history:
+            return ""
+        return self.match.record()
 
     def save(self) -> Path | None:
         """Write the record to ``settings.save``; None if nothing was played or no path."""

@@ -113,7 +113,10 @@ class SetupScreen(Screen[None]):
                 yield Label(self.t("first_bout_limit"))
                 yield self._select("first_bout_limit", [(str(n), n) for n in range(1, 13)])
                 yield Label(self.t("deals"))
-                yield self._select("deals", [(str(n), n) for n in (1, 2, 3, 5, 10, 20)])
+                deals = [(str(n), n) for n in (1, 2, 3, 5, 10, 20)]
+                if f["preset"] == "pagony":
+                    deals.insert(0, (self.t("deals_until_queen"), 0))
+                yield self._select("deals", deals)
                 yield Label(self.t("your_name"))
                 yield Input(f["name"], placeholder=self.t("default_name"), id="name",
                             compact=True)
@@ -174,8 +177,10 @@ class SetupScreen(Screen[None]):
             base = Rules.preset(str(value))
             for opt in BOOL_OPTIONS:
                 self.form[opt] = getattr(base, opt)
-            if value == "pagony" and self.form["players"] == 4:
-                self.form["teams"] = "2x2"
+            if value == "pagony":
+                self.form["deals"] = 0
+                if self.form["players"] == 4:
+                    self.form["teams"] = "2x2"
         if key == "players":
             self.form["teams"] = {4: "2x2", 6: "3x3"}.get(int(value), "none") \
                 if self.form["teams"] != "none" else "none"

@@ -9,8 +9,9 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ..cards import Card
+from ..game import pagon_ladder
 from ..observation import Observation
-from .i18n import plural, tr
+from .i18n import plural, rank_text, tr
 from .render import back, chip, inline_cards
 from .session import Session, spec_label
 
@@ -114,6 +115,8 @@ def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> C
     deal = (tr(lang, "deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
             else tr(lang, "deal_n", n=session.deal_number))
     lines.append(Content.styled(f"{deal} · {tr(lang, 'bout')} {obs.bout + 1}", "#a0a0a0"))
+    if obs.rules.scoring == "pagony" and obs.pagon:
+        lines.append(Content.styled(pagon_line(session, obs.pagon, lang), "#ffd75f"))
     if m.tally.deals:
         lines.append(Content.styled(score_line(session, lang), "#a0a0a0"))
     return Content("\n").join(lines)
@@ -127,6 +130,17 @@ def score_line(session: Session, lang: str) -> str:
     if t.draws:
         text += f"; {tr(lang, 'draws_n', n=t.draws)}"
     return text
+
+
+def pagon_line(session: Session, steps: tuple[int, ...], lang: str) -> str:
+    """Each side's pagon rank now (the queen last)."""
+    ladder = pagon_ladder(session.rules.deck)
+    parts = []
+    for side, step in enumerate(steps):
+        seats = [s for s in range(session.rules.players) if session.rules.team_of(s) == side]
+        who = "+".join(session.names[s] for s in seats)
+        parts.append(f"{who} {rank_text(ladder[min(step, len(ladder) - 1)], lang)}")
+    return tr(lang, "pagon_line", sides=", ".join(parts))
 
 
 def hand_header(session: Session, obs: Observation, lang: str) -> Content:

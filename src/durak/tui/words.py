@@ -139,6 +139,9 @@ def outcome_entries(game: Game) -> list[Entry]:
         entries = [Entry("ev_durak", {"who": Seat(o.durak)})]
     if o.pogony:
         entries.append(Entry("ev_pogony", {"n": o.pogony}))
+    if o.hung is not None:
+        side = Team(s for s in range(game.rules.players) if game.rules.team_of(s) == o.hung)
+        entries.append(Entry("ev_hung", {"team": side, "n": Count(o.hung_cards)}))
     return entries
 
 
