@@ -239,10 +239,11 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
 _PLURALS: Final[dict[str, tuple[tuple[str, str], tuple[str, str, str]]]] = {
     # English (one, many); Russian (one, few, many)
     "cards": (("card", "cards"), ("карта", "карты", "карт")),
+    "cards_acc": (("card", "cards"), ("карту", "карты", "карт")),
 }
 
 
-def tr(lang: str, key: str, **values: object) -> str:
+def tr(lang: str, key: str, /, **values: object) -> str:
     """The text of ``key`` in ``lang``, with ``values`` filled in."""
     en, ru = STRINGS[key]
     text = ru if lang == "ru" else en

@@ -32,6 +32,10 @@ class Count(int):
     """A number of cards, shown as «3 cards» / «3 карты»."""
 
 
+class CountTaken(Count):
+    """A number of cards as an object: «picks up 1 card» / «забирает 1 карту»."""
+
+
 class Ranks(tuple[int, ...]):
     """Ranks, shown as «6, 10, K» (or «6, 10, К» in Russian)."""
 
@@ -56,7 +60,8 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
         if isinstance(v, Seat):
             out[k] = names[v]
         elif isinstance(v, Count):
-            out[k] = plural(lang, int(v), "cards")
+            word = "cards_acc" if isinstance(v, CountTaken) else "cards"
+            out[k] = plural(lang, int(v), word)
         elif isinstance(v, Card):
             out[k] = card_text(v, lang)
         elif isinstance(v, Ranks):
@@ -92,7 +97,9 @@ def play(game: Game, action: Action | str) -> list[Entry]:
         if gone:
             entries.append(Entry("ev_beaten", {"n": Count(gone)}))
         else:
-            entries.append(Entry("ev_taken", {"who": Seat(defender), "n": Count(table_cards)}))
+            laid = len(action.cards) if action.kind in ("attack", "transfer", "defend") else 0
+            entries.append(Entry("ev_taken", {"who": Seat(defender),
+                                              "n": CountTaken(table_cards + laid)}))
     for s, was_out in enumerate(out_before):
         if game.out[s] and not was_out:
             entries.append(Entry("ev_out", {"who": Seat(s)}))
