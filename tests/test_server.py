@@ -184,7 +184,8 @@ def test_whole_game_over_websockets(client: TestClient) -> None:
     replay = client.get(f"/api/games/{games[0]['id']}").json()
     g = durak.Game.from_record(replay["record"])
     assert str(g.outcome) == result["text"] == replay["result"]
-    assert [str(a) for a in g.history] == [e["action"] for e in end[0]["log"]]
+    start = end[0]["log_start"]
+    assert [str(a) for a in g.history][start:] == [e["action"] for e in end[0]["log"]]
     assert len(replay["frames"]) == len(g.history) + 1
     assert replay["frames"][-1]["phase"] == "over"
     assert client.get("/api/games/99999").status_code == 404
@@ -375,6 +376,7 @@ def test_reconnection_returns_the_player_to_their_seat(client: TestClient) -> No
     with client.websocket_connect("/ws") as w:
         again = hello(w, tid, t["token"])
         assert again["seat"] == 0 and again["state"] >= m["state"]
+        assert again["log_start"] == m["log_start"] == 0
         assert again["log"][: len(m["log"])] == m["log"]
         end = play_out([w], [again])
         assert end[0]["status"] == "finished"

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("durak.server")
 
+LOG_TAIL = 60  # moves of the deal's log sent with each update
 OUTBOX_LIMIT = 512  # messages queued for one client before it is dropped as too slow
 
 
@@ -175,7 +176,9 @@ class LiveTable:
             "type": "state", "v": PROTOCOL_VERSION, "table": self.id, "state": self.state,
             "status": self.status, "seat": seat, "rules": str(self.rules),
             "seats": self.public_seats(), "match": self._match_json(),
-            "turn_timer": self.turn_timer, "obs": obs, "log": self.log,
+            "turn_timer": self.turn_timer, "obs": obs,
+            # The log's tail keeps every message small however long the deal runs.
+            "log": self.log[-LOG_TAIL:], "log_start": max(0, len(self.log) - LOG_TAIL),
             "result": self._result_json(),
         })
 
