@@ -49,8 +49,9 @@ def sorted_hand(cards: list[Card], trump_suit: int) -> list[Card]:
 class GameScreen(Screen[None]):
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
-    #opponents { height: 4; }
-    .opponent { width: 1fr; height: 4; padding: 0 1; background: $boost; margin-right: 1; }
+    #opponents { height: auto; max-height: 7; }
+    .opponent { width: 1fr; height: auto; min-height: 3; padding: 0 1; background: $boost;
+                margin-right: 1; }
     .opponent.acting { background: #3a3a1a; }
     #felt { height: auto; min-height: 5; background: #0d4f2b; }
     #table { width: 1fr; height: auto; min-height: 4; padding: 0 1; }
@@ -61,8 +62,8 @@ class GameScreen(Screen[None]):
     #actions { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: #ffaf5f; }
     #log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2;
-           scrollbar-size-vertical: 1; }
-    #keys { height: auto; padding: 0 1; color: #8a8a8a; }
+           scrollbar-size-vertical: 1; scrollbar-background: $surface; }
+    #keys { height: auto; padding: 0 1; color: #8a8a8a; dock: bottom; }
     GameScreen.wide #main { width: 1fr; }
     GameScreen.wide #log { dock: right; width: 42; height: 100%; border-top: none;
                            border-left: solid $primary-darken-2; }
