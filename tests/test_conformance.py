@@ -134,10 +134,12 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "defender" in step:
         assert g.defender == step["defender"]
     for seat, cards in step.get("hand", {}).items():
-        assert g.hand(int(seat)) == CardSet.parse(cards), f"hand of seat {seat}: {g.hand(int(seat))}"
+        got = g.hand(int(seat))
+        assert got == CardSet.parse(cards), f"hand of seat {seat}: {got}"
     for seat, cards in step.get("known", {}).items():
-        obs = g.observation((int(seat) + 1) % g.n)
-        assert obs.known[int(seat)] == CardSet.parse(cards), f"known of {seat}: {obs.known[int(seat)]}"
+        # what another seat knows of this hand (cards seen taken, shown or drawn face up)
+        seen = g.observation((int(seat) + 1) % g.n).known[int(seat)]
+        assert seen == CardSet.parse(cards), f"known of seat {seat}: {seen}"
     if "sizes" in step:
         assert [len(g.hand(s)) for s in range(g.n)] == step["sizes"]
     if "talon_size" in step:
