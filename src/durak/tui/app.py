@@ -75,3 +75,7 @@ class DurakApp(App[int]):
     def action_quit_game(self) -> None:
         self.autosave()
         self.exit(0)
+
+    async def action_quit(self) -> None:
+        """ctrl+q and the like: save first, like ``q``."""
+        self.action_quit_game()

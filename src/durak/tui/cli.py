@@ -79,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
     from .app import DurakApp
 
     app = DurakApp(settings, skip_setup=args.quick)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.autosave()  # however the app ended, keep what was played
     for path in app.saved:
         print(f"record saved: {path}  (durak replay {path} --step)")
     return 0

@@ -53,6 +53,8 @@ class GameScreen(Screen[None]):
     .opponent { width: 1fr; height: auto; min-height: 3; padding: 0 1; background: $boost;
                 margin-right: 1; }
     .opponent.acting { background: #3a3a1a; }
+    #opponents.many { height: 4; }
+    #opponents.many .opponent { height: 4; text-wrap: nowrap; text-overflow: ellipsis; }
     #felt { height: auto; min-height: 5; background: #0d4f2b; }
     #table { width: 1fr; height: auto; min-height: 4; padding: 0 1; }
     #side { width: 30; height: auto; padding: 0 1; color: #e0e0e0; }
@@ -100,7 +102,8 @@ class GameScreen(Screen[None]):
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
-            with Horizontal(id="opponents"):
+            many = "many" if self.session.rules.players >= 5 else ""
+            with Horizontal(id="opponents", classes=many):
                 for s in range(1, self.session.rules.players):
                     yield Static(id=f"seat-{s}", classes="opponent")
             with Horizontal(id="felt"):
@@ -137,7 +140,8 @@ class GameScreen(Screen[None]):
         width = max(20, self.size.width - 2) if self.size.width else 78
         for seat in range(1, s.rules.players):
             w = self.query_one(f"#seat-{seat}", Static)
-            w.update(opponent_content(s, obs, seat, lang, max(8, w.size.width - 2)))
+            w.update(opponent_content(s, obs, seat, lang, max(4, w.size.width - 2),
+                                      short=s.rules.players >= 5))
             w.set_class(obs.to_act == seat, "acting")
         table_w = self.query_one("#table", Static)
         tw = max(20, table_w.size.width - 2) if table_w.size.width else width - 30
@@ -413,8 +417,9 @@ class GameScreen(Screen[None]):
         obs = self.session.observation()
         from .hinting import hint_entry
 
+        self.say(Entry("hint_wait"))
         entry = await asyncio.to_thread(hint_entry, obs)
-        action = entry.values.get("action")
+        action = entry.values.get("move")
         if isinstance(action, Action) and self.session.observation() == obs:
             # Mark the suggested cards so Enter (or the key shown) plays it.
             self.picker.selected = action.mask if action.kind in (

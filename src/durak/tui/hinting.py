@@ -11,7 +11,7 @@ from typing import Any
 
 from ..actions import Action
 from ..observation import Observation
-from .words import Entry
+from .words import Entry, action_label
 
 HINT_TIME = 1.0  # seconds of search for one hint
 
@@ -33,8 +33,9 @@ def hint_entry(obs: Observation) -> Entry:
     if action is None:
         return Entry("why_no_hint", {"reason": "-"})
     if value is None:
-        return Entry("ev_hint", {"action": action})
-    return Entry("ev_hint_ranked", {"action": action, "value": value})
+        return Entry("ev_hint", {"action": action_label(action), "move": action})
+    return Entry("ev_hint_ranked", {"action": action_label(action), "value": value,
+                                    "move": action})
 
 
 def _call(fn: Any, obs: Observation) -> Any:
@@ -67,6 +68,6 @@ def _best(result: Any, obs: Observation) -> tuple[Action | None, str | None]:
 
 
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.2f}"
+    if isinstance(v, float) and 0.0 <= v <= 1.0:
+        return f"{round(100 * v)}%"
     return str(v)

@@ -67,6 +67,8 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     "preset_pagony": ("With pagony", "С пагонами"),
     # ---- opponents ----------------------------------------------------------------------
     "level_n": ("level {n}", "уровень {n}"),
+    "level_short": ("L{n}", "ур.{n}"),
+    "pogony_short": ("pg {n}", "пг {n}"),
     "bot_random": ("random", "случайный"),
     "bot_greedy": ("greedy", "жадный"),
     "bot_other": ("{name}", "{name}"),
@@ -102,7 +104,7 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     # ---- what is expected ------------------------------------------------------------------
     "you_lead": (
         "Your lead against {defender}: choose cards of one rank, then Enter.",
-        "Ваш ход на {defender}: выберите карты одного достоинства и нажмите Enter.",
+        "Ваш ход, отбивается {defender}: выберите карты одного достоинства, Enter.",
     ),
     "you_defend": (
         "{attacker} attacks you: beat every card, or take (t).",
@@ -110,11 +112,11 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     ),
     "you_defend_transfer": (
         "{attacker} attacks you: beat, transfer (r) to {next}, or take (t).",
-        "{attacker} ходит на вас: бейте, переводите (r) на {next} или берите (t).",
+        "{attacker} ходит на вас: бейте, переводите (r, дальше {next}) или берите (t).",
     ),
     "you_throw_in": (
         "{defender} beat everything: throw in a rank on the table, or pass (p).",
-        "{defender} отбился: подкиньте карту того же достоинства или пас (p).",
+        "{defender}: всё побито. Подкиньте карту того же достоинства или пас (p).",
     ),
     "you_pile_on": (
         "{defender} takes: add cards for them to take, or pass (p).",
@@ -131,14 +133,14 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
         "Партия окончена. n — новая партия, q — выход.",
     ),
     # ---- moves in plain words ------------------------------------------------------------
-    "mv_lead": ("{who} leads {cards} against {target}", "{who} ходит {cards} на {target}"),
+    "mv_lead": ("{who} leads {cards} against {target}", "{who} ходит {cards}, отбивается {target}"),
     "mv_throw": ("{who} throws in {cards}", "{who} подкидывает {cards}"),
     "mv_pile": ("{who} adds {cards} for the taker", "{who} подкидывает вдогонку {cards}"),
     "mv_defend": ("{who} beats {target} with {card}", "{who} бьёт {target} картой {card}"),
     "mv_transfer": ("{who} transfers with {cards} to {target}",
-                    "{who} переводит {cards} на {target}"),
+                    "{who} переводит {cards}, теперь отбивается {target}"),
     "mv_show": ("{who} shows the trump {card}: transfer to {target}",
-                "{who} показывает козырь {card}: перевод на {target}"),
+                "{who} показывает козырь {card}: теперь отбивается {target}"),
     "mv_take": ("{who} takes", "{who}: «беру»"),
     "mv_pass": ("{who} passes", "{who}: «пас»"),
     "mv_exchange": ("{who} swaps {card} for the trump {trump}",
@@ -160,7 +162,9 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     "ev_undo": ("Taken back to your last decision", "Возврат к вашему последнему решению"),
     "ev_saved": ("Record saved: {path}", "Запись сохранена: {path}"),
     "ev_hint": ("Hint: {action}", "Подсказка: {action}"),
-    "ev_hint_ranked": ("Hint: {action} ({value})", "Подсказка: {action} ({value})"),
+    "hint_wait": ("The searcher is thinking…", "Поисковик думает…"),
+    "ev_hint_ranked": ("Hint: {action} (expected score {value})",
+                       "Подсказка: {action} (ожидаемый результат {value})"),
     # ---- action names for buttons --------------------------------------------------------
     "act_lay": ("lay {cards}", "положить {cards}"),
     "act_beat": ("beat {target} with {card}", "побить {target} картой {card}"),

@@ -98,10 +98,10 @@ def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
     return bots_pkg.make(spec, seed=seed)
 
 
-def spec_label(spec: str, lang: str) -> str:
-    """How a bot spec is shown: «level 3», «greedy»…"""
+def spec_label(spec: str, lang: str, short: bool = False) -> str:
+    """How a bot spec is shown: «level 3» (or «L3»), «greedy»…"""
     if spec.startswith("level:"):
-        return tr(lang, "level_n", n=spec.partition(":")[2])
+        return tr(lang, "level_short" if short else "level_n", n=spec.partition(":")[2])
     key = f"bot_{spec}"
     from .i18n import STRINGS
 

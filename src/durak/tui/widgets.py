@@ -70,23 +70,25 @@ def seat_role(obs: Observation, seat: int, lang: str) -> str:
 
 
 def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
-                     width: int) -> Content:
+                     width: int, short: bool = False) -> Content:
     """Name, level, hand size (as card backs), role and the cards known to be held."""
     name = session.names[seat]
-    level = spec_label(session.specs[seat], lang)
-    partner = f" · {tr(lang, 'partner')}" if session.is_partner(seat) else ""
+    level = spec_label(session.specs[seat], lang, short)
+    is_partner = session.is_partner(seat)
+    partner = f" · {tr(lang, 'partner')}" if is_partner and not short else ""
     acting = obs.to_act == seat
-    head_style = "bold reverse #ffd75f" if acting else "bold"
+    # partners' names are green, so they are told apart even where «partner» has no room
+    head_style = "bold reverse #ffd75f" if acting else ("bold #87ff87" if is_partner else "bold")
     head = Content.styled(f"{'▶ ' if acting else ''}{name}", head_style)
     line1 = Content.assemble(head, Content.styled(f" {level}{partner}", "#a0a0a0"))
     n = obs.hand_sizes[seat]
-    shown = min(n, max(1, width - 8))
+    shown = min(n, max(1, width - 4))
     backs = Content.styled("▌" * shown, "#5f87d7")
     line2 = Content.assemble(backs, f" {n}")
     role = seat_role(obs, seat, lang)
     extras = [role] if role else []
     if obs.rules.scoring == "pogonny":
-        extras.append(tr(lang, "pogony_n", n=obs.pogony[seat]))
+        extras.append(tr(lang, "pogony_short" if short else "pogony_n", n=obs.pogony[seat]))
     if seat == obs.dealer and obs.bout == 0:
         extras.append(tr(lang, "dealer"))
     line3 = Content.styled(" · ".join(extras), "italic #d7af5f")

@@ -134,6 +134,22 @@ def move_entry(
     return Entry("mv_take" if kind == "take" else "mv_pass", {"who": who}, seat)
 
 
+def action_label(action: Action) -> Entry:
+    """An action as a short command: «beat 7♣ with Q♠», «take»…"""
+    kind = action.kind
+    if kind == "defend":
+        return Entry("act_beat", {"target": action.target, "card": action.cards[0]})
+    if kind == "attack":
+        return Entry("act_lay", {"cards": action.cards})
+    if kind == "transfer":
+        return Entry("act_transfer", {"cards": action.cards})
+    if kind == "show":
+        return Entry("act_show", {"card": action.cards[0]})
+    if kind == "exchange":
+        return Entry("act_exchange", {"card": action.cards[0]})
+    return Entry("act_take" if kind == "take" else "act_pass")
+
+
 def outcome_entries(game: Game) -> list[Entry]:
     o = game.outcome
     assert o is not None
