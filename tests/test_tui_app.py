@@ -362,3 +362,29 @@ def test_cli_arguments_build_the_match(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         cli.settings_from_args(bad)
     assert Game(st.rules, seed=1).rules == st.rules
+
+
+@pytest.mark.parametrize("preset,players,extra", [
+    ("prostoy", 2, {}),
+    ("pogonny", 3, {}),
+    ("pagony", 4, {"teams": "2x2"}),
+    ("podkidnoy", 2, {"trump_exchange": True, "deck": 52}),
+])
+def test_other_presets_play_to_the_end(tmp_path: Path, preset: str, players: int,
+                                       extra: dict[str, Any]) -> None:
+    async def go() -> None:
+        rules = Rules.preset(preset, players=players, **extra)
+        seed = 1 if rules.trump_exchange else 4  # seed 1: you hold the lowest trump
+        app = DurakApp(settings(rules, tmp_path, seed=seed, opponents=["level:2"]),
+                       skip_setup=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            mine = await play_deal(pilot, app, greedy_but(prefer=("exchange",)))
+            assert mine
+            if rules.trump_exchange:  # the swap was made with the x key
+                assert any(a.kind == "exchange" for a in mine)
+            await settle(pilot, app)
+            assert isinstance(app.screen, ResultScreen)
+            if preset == "pogonny":
+                assert "Pogony" in text_of(app, "#result")
+
+    run(go())
