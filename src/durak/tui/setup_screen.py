@@ -166,7 +166,7 @@ class SetupScreen(Screen[None]):
     @on(Select.Changed)
     async def select_changed(self, event: Select.Changed) -> None:
         key = event.select.id or ""
-        value = event.value
+        value: Any = event.value
         if key.startswith("opp-"):
             self.form["opponents"][int(key[4:]) - 1] = value
             return
