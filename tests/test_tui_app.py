@@ -166,6 +166,7 @@ def test_podkidnoy_by_keys_to_the_end_of_a_match(tmp_path: Path) -> None:
             await pilot.press("enter")  # a new match: back to the start screen
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
+            assert app.settings.save == tmp_path / "match-2.txt"  # the next match's file
         text = (tmp_path / "match.txt").read_text(encoding="utf-8")
         m = Match.from_record(text)
         assert str(m.games[0].outcome) == str(g.outcome)

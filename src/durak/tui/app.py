@@ -49,22 +49,12 @@ class DurakApp(App[int]):
             self.push_screen(screen)
 
     def new_match(self) -> None:
-        """Back to the start screen; the next match gets a new record file."""
+        """Back to the start screen; the next match is saved to a new file."""
         self.autosave()
-        if self.session is not None and self.settings.save is not None:
-            from .session import default_save_path
-
-            if self.settings.save == self.session.saved_to and self._auto_path:
-                self.settings.save = default_save_path()
+        if self.session is not None and self.session.saved_to is not None:
+            self.settings.save = unused_path(self.session.saved_to)
         self.session = None
         self.switch_screen(SetupScreen(self.settings))
-
-    @property
-    def _auto_path(self) -> bool:
-        from .session import data_dir
-
-        s = self.settings.save
-        return s is not None and data_dir() in s.parents
 
     def autosave(self) -> None:
         if self.session is not None:
@@ -79,3 +69,18 @@ class DurakApp(App[int]):
     async def action_quit(self) -> None:
         """ctrl+q and the like: save first, like ``q``."""
         self.action_quit_game()
+
+
+def unused_path(path: Path) -> Path:
+    """``match.txt`` -> ``match-2.txt`` (or -3…), a name not taken yet."""
+    stem = path.stem
+    base, _, num = stem.rpartition("-")
+    if not (base and num.isdigit() and len(num) < 3):
+        base, n = stem, 1
+    else:
+        n = int(num)
+    while True:
+        n += 1
+        candidate = path.with_name(f"{base}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
