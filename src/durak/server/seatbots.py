@@ -34,7 +34,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             raise ValueError(f"bot level 1..{MAX_LEVEL}, not {n}")
         level = getattr(bots, "level", None)
         if level is not None:
-            made: Any = level(n)
+            made: Any = level(n, seed=seed)
             if isinstance(made, str):
                 return bots.make(made, seed=seed)
             if isinstance(made, tuple):  # (name, options)
@@ -47,6 +47,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def levels() -> list[int]:
     """The levels a table may offer."""
+    known = getattr(bots, "LEVELS", None)
+    if isinstance(known, dict):
+        return sorted(known)
     level = getattr(bots, "level", None)
     if level is None:
         return [1, 2]

@@ -1,0 +1,247 @@
+"""The browser client, driven by Playwright through Debian's Chromium.
+
+Two browser contexts (two people, two localStorages) create and join a table and play
+a whole game against each other and a bot by clicking; a phone-sized spectator watches;
+the finished game is replayed. A screenshot of the table goes to docs/screenshot-web.png.
+Skipped when /usr/bin/chromium or Playwright is missing (``make test`` installs them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (scripts/ensure-browser.sh)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+import durak  # noqa: E402
+from durak.cards import deck_mask  # noqa: E402
+from durak.server import create_app  # noqa: E402
+
+pytestmark = pytest.mark.timeout(150)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshot-web.png"
+CARD = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "browser.db"
+    port = free_port()
+    app = create_app(f"sqlite:///{db}", bot_pace=0, deal_pause=0)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def state_of(page: Any) -> str | None:
+    value: str | None = page.evaluate(
+        "() => document.querySelector('.table-view')?.dataset.state ?? null")
+    return value
+
+
+def move(page: Any) -> bool:
+    """If it is this page's turn, make one move by clicking, as a person would:
+    a highlighted card (then a target or an option if the card asks), else pass or take."""
+    if page.locator('#status[data-my-turn="1"]').count() == 0:
+        return False
+    before = state_of(page)
+    legal = page.locator("#hand .card.legal")
+    if legal.count():
+        legal.first.click()
+        if page.locator("#hand .card.selected").count():
+            targets = page.locator("#table-cards .card.target")
+            if targets.count():
+                targets.first.click()
+            else:
+                page.locator("#actions .act.option").first.click()
+    else:
+        page.locator('#actions [data-action="pass"], #actions [data-action="take"]').first.click()
+    page.wait_for_function("s => document.querySelector('.table-view')?.dataset.state !== s",
+                           arg=before, timeout=10_000)
+    return True
+
+
+def hidden_from(game: durak.Game, seat: int) -> set[str]:
+    public = game.discard_mask | game.trump.bit | game.hands[seat]
+    for a, b in game.table:
+        public |= a.bit | (b.bit if b else 0)
+    for k in game.known:
+        public |= k
+    return {str(c) for c in durak.CardSet(deck_mask(game.rules.deck) & ~public)}
+
+
+def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any) -> None:
+    anna = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-US")
+    boris = browser.new_context(viewport={"width": 1000, "height": 800}, locale="ru-RU")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True, locale="ru-RU")
+    pa, pb = anna.new_page(), boris.new_page()
+    errors: list[str] = []
+    frames: dict[str, list[str]] = {"a": [], "b": []}
+    for key, page in (("a", pa), ("b", pb)):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("websocket", lambda ws, k=key: ws.on(
+            "framereceived", lambda payload, k=k: frames[k].append(str(payload))))
+
+    # Anna creates a table: her, a person, a bot.
+    pa.goto(server + "/")
+    pa.fill("#name", "Anna")
+    pa.select_option("#players", "3")
+    pa.select_option('.seat-kind[data-seat="1"]', "human")
+    pa.select_option('.seat-kind[data-seat="2"]', "bot:2")
+    pa.click("#create-btn")
+    invite = pa.locator("#invite-link").inner_text()
+    assert "/#/t/" in invite
+    table_id = invite.rsplit("/", 1)[1]
+
+    # Boris follows the link, gives his name and sits down; the game starts.
+    pb.goto(invite)
+    pb.fill("#join-name", "Борис")
+    pb.click("#join-btn")
+    for page in (pa, pb):
+        page.wait_for_selector("#hand .card", timeout=10_000)
+    assert "Ходит" in pb.inner_text("#status") or "Ваш ход" in pb.inner_text("#status")
+
+    # A phone-sized spectator: everything fits the width, no hand of its own.
+    pp = phone.new_page()
+    pp.goto(invite)
+    pp.wait_for_selector(".felt")
+    assert pp.locator("#hand").count() == 0
+    assert pp.evaluate("() => document.documentElement.scrollWidth") <= 392
+
+    shot = False
+    moves = 0
+    deadline = time.monotonic() + 110
+    while pa.locator("#result").count() == 0 or pb.locator("#result").count() == 0:
+        assert time.monotonic() < deadline, "the game did not end in time"
+        acted = False
+        for page in (pa, pb):
+            if page.locator("#result").count() == 0 and move(page):
+                acted, moves = True, moves + 1
+        if not shot and pa.locator("#table-cards .card").count() >= 3 and \
+                pa.locator("#hand .card.legal").count() >= 2 and \
+                pa.locator('#status[data-my-turn="1"]').count():
+            pa.wait_for_timeout(400)  # let the cards' entry animation finish
+            pa.screenshot(path=str(SCREENSHOT))
+            shot = True
+            continue
+        if not acted:
+            pa.wait_for_timeout(30)
+    assert moves >= 6
+    assert shot or SCREENSHOT.exists()
+    for page in (pa, pb):
+        page.wait_for_selector("#again")
+    result = pa.inner_text("#result")
+    assert "Durak" in result or "durak" in result or "draw" in result.lower()
+    assert not errors, errors
+
+    # Nothing a page received ever named a card it could not know.
+    record = json.loads(pa.evaluate(
+        "async () => JSON.stringify(await (await fetch('/api/games?limit=5')).json())"))
+    info = next(g for g in record["games"] if g["table_id"] == table_id)
+    detail = json.loads(pa.evaluate(
+        f"async () => JSON.stringify(await (await fetch('/api/games/{info['id']}')).json())"))
+    final = durak.Game.from_record(detail["record"])
+    g = final.fresh()
+    by_state = {1: g.clone()}
+    for i, a in enumerate(final.history):
+        g.apply(a)
+        by_state[i + 2] = g.clone()
+    checked = 0
+    for key, seat in (("a", 0), ("b", 1)):
+        for text in frames[key]:
+            m = json.loads(text)
+            if m.get("type") == "state" and m["state"] in by_state:
+                found = {x.group(0) for x in CARD.finditer(text)}
+                assert not found & hidden_from(by_state[m["state"]], seat)
+                checked += 1
+    assert checked > moves
+
+    # The finished game replays in the browser.
+    pa.goto(server + "/#/")
+    pa.wait_for_selector("#games .row a")
+    pa.locator("#games .row a").first.click()
+    pa.wait_for_selector("#replay-step")
+    first = pa.inner_text("#replay-step")
+    pa.click("#replay-next")
+    pa.click("#replay-next")
+    assert pa.inner_text("#replay-step") != first
+    assert pa.locator(".replay-hands .card").count() > 0
+
+    # Russian, on a button.
+    pa.click(".lang")
+    assert "Повтор" in pa.content() or "Назад" in pa.content()
+    for ctx in (anna, boris, phone):
+        ctx.close()
+
+
+def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 900, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.fill("#name", "Vera")
+    page.click("#create-btn")  # two players: Vera and a bot
+    page.wait_for_selector("#hand .card")
+    while page.locator('#status[data-my-turn="1"]').count() == 0:
+        page.wait_for_timeout(30)
+    hand_before = sorted(page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+    # A reload keeps the seat: the token is in localStorage.
+    page.reload()
+    page.wait_for_selector('#status[data-my-turn="1"]')
+    assert sorted(page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.card)")) == hand_before
+    # Play on until Vera opens a bout, then drag a highlighted card onto the table.
+    while page.locator('#status[data-my-turn="1"][data-phase="attack"]').count() == 0:
+        if not move(page):
+            page.wait_for_timeout(30)
+    before = state_of(page)
+    card = page.locator("#hand .card.legal").first
+    name = card.get_attribute("data-card")
+    box = card.bounding_box()
+    felt = page.locator(".felt").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("s => document.querySelector('.table-view')?.dataset.state !== s",
+                           arg=before, timeout=10_000)
+    log = page.inner_text("#log")
+    assert name in log or page.locator(f'#table-cards [data-card="{name}"]').count() == 1
+    ctx.close()
