@@ -359,9 +359,10 @@ def test_cli_arguments_build_the_match(tmp_path: Path) -> None:
     st = cli.settings_from_args(args)
     assert st.rules.teams == "2x2" and st.rules.scoring == "pagony"
     assert st.opponent_specs() == ["level:2"] * 3 and st.delay == 0 and st.lang == "ru"
-    bad = p.parse_args(["--players", "3", "--teams", "2x2"])
-    with pytest.raises(ValueError):
-        cli.settings_from_args(bad)
+    for wrong in (["--players", "3", "--teams", "2x2"], ["--opponents", "nobody"],
+                  ["--level", "99"]):
+        with pytest.raises(ValueError):
+            cli.settings_from_args(p.parse_args(wrong))
     assert Game(st.rules, seed=1).rules == st.rules
 
 

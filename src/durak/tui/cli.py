@@ -13,7 +13,7 @@ from typing import Any
 
 from ..rules import PRESETS, Rules, RulesError
 from .i18n import default_lang
-from .session import Settings, default_save_path, opponent_choices
+from .session import Settings, check_spec, default_save_path, opponent_choices
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +57,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         opponents = [f"level:{args.level}"]
     else:
         opponents = []
+    for spec in opponents:
+        check_spec(spec)
     save = None if args.no_save else (args.save or default_save_path())
     return Settings(
         rules=rules,

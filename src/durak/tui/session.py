@@ -83,6 +83,18 @@ def default_opponent() -> str:
     return "level:4" if "level:4" in choices else choices[-1]
 
 
+def check_spec(spec: str) -> None:
+    """ValueError unless ``spec`` names a bot: ``level:N`` or a registered name."""
+    if spec.startswith("level:"):
+        n = spec.partition(":")[2]
+        if n.isdigit() and (not level_count() or 1 <= int(n) <= level_count()):
+            return
+        raise ValueError(f"no bot level {n!r}; levels are 1..{level_count() or 2}")
+    if spec not in bots_pkg.REGISTRY and spec not in getattr(bots_pkg, "names", list)():
+        raise ValueError(f"no bot {spec!r}; one of {', '.join(opponent_choices())} "
+                         f"or {', '.join(sorted(bots_pkg.REGISTRY))}")
+
+
 def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
     """A bot from a spec: ``level:N`` or a registered name."""
     if spec.startswith("level:"):
