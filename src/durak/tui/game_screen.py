@@ -66,8 +66,8 @@ class GameScreen(Screen[None]):
     #log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2;
            scrollbar-size-vertical: 1; scrollbar-background: $surface; }
     #keys { height: auto; padding: 0 1; color: #8a8a8a; dock: bottom; }
-    GameScreen.wide #main { width: 1fr; }
-    GameScreen.wide #log { dock: right; width: 42; height: 100%; border-top: none;
+    #main { height: 1fr; }
+    GameScreen.wide #log { dock: right; width: 42; height: 1fr; border-top: none;
                            border-left: solid $primary-darken-2; }
     """
 
@@ -114,8 +114,8 @@ class GameScreen(Screen[None]):
             yield HandView(id="hand")
             yield ActionBar(id="actions")
             yield Static(id="message")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-            yield Static(id="keys")
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).can_focus = False
@@ -124,8 +124,13 @@ class GameScreen(Screen[None]):
         self.schedule_bot()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width >= 118, "wide")
+        wide = event.size.width >= 118
+        moved = wide != self.has_class("wide")
+        self.set_class(wide, "wide")
         self.tall = event.size.height >= 34
+        if moved:
+            # RichLog wraps lines when they are written: write them again at the new width.
+            self.call_after_refresh(self._relog)
         self.refresh_view()
 
     # -- drawing ------------------------------------------------------------------------------
@@ -204,6 +209,8 @@ class GameScreen(Screen[None]):
         for e in entries[self._logged:]:
             log.write(self._log_text(e))
         self._logged = len(entries)
+        # the newest move must stay in view, also after a rewrite at another width
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def _log_text(self, e: Entry) -> Text:
         text = render(e, self.lang, self.session.names)

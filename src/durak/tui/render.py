@@ -125,10 +125,18 @@ def table_lines(table: Sequence[tuple[Card, Card | None]], lang: str, *,
         else:
             state, label = "normal", ""
         click = f"target({i})"
-        top = Content.styled(f"{label:^{CARD_W}}", "bold #87d7ff")
         lower = chip(b, lang, "normal", tall) if b is not None else [
             Content.styled(f"{'?' if j == h // 2 else '':^{CARD_W}}", "#707070") for j in range(h)]
-        blocks.append([top, *chip(a, lang, state, tall, click), *lower])
+        upper = chip(a, lang, state, tall, click)
+        if tall:
+            # the beating card lies across the attacking one, shifted, as on a real table
+            pad = " " * 2
+            top = Content.styled(f"{label:^{CARD_W}}{pad}", "bold #87d7ff")
+            blocks.append([top, *(Content.assemble(u, pad) for u in upper),
+                           *(Content.assemble(pad, w) for w in lower)])
+        else:
+            top = Content.styled(f"{label:^{CARD_W}}", "bold #87d7ff")
+            blocks.append([top, *upper, *lower])
     return flow(blocks, width, gap=2)
 
 

@@ -88,7 +88,7 @@ class ReplayApp(App[int]):
             yield Static(id="table")
             yield Static(id="side")
         yield Static(id="last")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="keys")
 
     def on_mount(self) -> None:

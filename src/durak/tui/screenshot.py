@@ -46,7 +46,7 @@ async def _shoot(path: Path, size: tuple[int, int], seed: int, lang: str) -> boo
                         screen.picker.target = a.target
                         break
                 screen.refresh_view()
-                await pilot.pause()
+                await pilot.pause(0.3)  # let the log scroll to its end
                 app.save_screenshot(path.name, str(path.parent))
                 return True
             action = greedy.choose(obs)
