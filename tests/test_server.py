@@ -191,6 +191,18 @@ def test_whole_game_over_websockets(client: TestClient) -> None:
     assert client.get("/api/games/99999").status_code == 404
 
 
+def test_database_on_a_worker_thread(tmp_path: Path) -> None:
+    """The way a PostgreSQL server is used: every call on the database thread."""
+    app = create_app(f"sqlite:///{tmp_path / 'th.db'}", bot_pace=0, deal_pause=0, db_thread=True)
+    with TestClient(app) as c:
+        t = new_table(c, [human(), bot()])
+        with c.websocket_connect("/ws") as w:
+            end = play_out([w], [hello(w, t["table"], t["token"])])
+        assert end[0]["status"] == "finished"
+        assert c.get("/api/games").json()["games"][0]["table_id"] == t["table"]
+        assert c.get("/api/stats").json()["actions"] > 0
+
+
 def test_match_of_two_deals_and_play_again(client: TestClient) -> None:
     t = new_table(client, [human(), bot("random")], deals=2)
     tid = t["table"]

@@ -34,14 +34,17 @@ MAX_BODY = 16 * 1024
 
 
 def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
-               deal_pause: float | None = None, bot_threads: int = 2) -> Starlette:
+               deal_pause: float | None = None, bot_threads: int = 2,
+               db_thread: bool | None = None) -> Starlette:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
-    ``deal_pause``: seconds a finished deal stays on the table before the next."""
+    ``deal_pause``: seconds a finished deal stays on the table before the next;
+    ``db_thread``: call the database on a worker thread (default: unless SQLite)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lobby = Lobby(Store(db_url), bot_pace=bot_pace, deal_pause=deal_pause,
-                      bot_threads=bot_threads)
+                      bot_threads=bot_threads,
+                      db_inline=None if db_thread is None else not db_thread)
         app.state.lobby = lobby
         n = await lobby.restore()
         if n:
@@ -61,6 +64,7 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
         Route("/api/tables/{table_id}/again", again_table, methods=["POST"]),
         Route("/api/games", list_games),
+        Route("/api/stats", stats),
         Route("/api/games/{deal_id:int}", get_game),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -109,6 +113,10 @@ async def meta(request: Request) -> Response:
                         "choices": list(CHOICES.get(f.name, ()))})
     return _json({"protocol": PROTOCOL_VERSION, "presets": {k: v for k, v in PRESETS.items()},
                   "options": options, "bots": seatbots.choices()})
+
+
+async def stats(request: Request) -> Response:
+    return _json(_lobby(request).stats())
 
 
 async def list_tables(request: Request) -> Response:

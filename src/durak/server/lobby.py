@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any
@@ -35,13 +36,15 @@ class Lobby:
     """Every table of one server process."""
 
     def __init__(self, store: Store, bot_pace: float = 0.8, deal_pause: float | None = None,
-                 bot_threads: int = 2) -> None:
-        self.store = AsyncStore(store)
+                 bot_threads: int = 2, db_inline: bool | None = None) -> None:
+        self.store = AsyncStore(store, inline=db_inline)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
         self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
                                            thread_name_prefix="durak-bot")
         self.tables: dict[str, LiveTable] = {}
+        # Seconds from a person's action arriving to its update being queued for sending.
+        self.timings: deque[float] = deque(maxlen=100_000)
 
     async def restore(self) -> int:
         """Bring back every table the database holds that is not closed."""
@@ -71,6 +74,20 @@ class Lobby:
         if t is None:
             raise LobbyError(f"no table {table_id!r}", 404)
         return t
+
+    def stats(self) -> dict[str, Any]:
+        """How busy the server is and how long it takes to handle an action."""
+        times = sorted(self.timings)
+
+        def pct(p: float) -> float | None:
+            return round(times[min(len(times) - 1, int(p * len(times)))] * 1000, 2) \
+                if times else None
+
+        return {"tables": len(self.tables),
+                "playing": sum(1 for t in self.tables.values() if t.status == "playing"),
+                "connections": sum(len(t.conns) for t in self.tables.values()),
+                "actions": len(times), "handle_ms": {"p50": pct(0.5), "p90": pct(0.9),
+                                                     "p99": pct(0.99), "max": pct(1.0)}}
 
     def list(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values()]

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -221,12 +222,14 @@ class LiveTable:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot act")
         action = protocol.parse_action(text)
+        t0 = time.perf_counter()
         async with self.lock:
             seat = self.seats[conn.seat]
             if seat.token_hash is None or seat.token_hash != conn.token_hash:
                 conn.seat = None
                 raise ProtocolError("bad_token", "this seat is no longer yours")
             await self._act(conn.seat, state, action)
+        self.lobby.timings.append(time.perf_counter() - t0)
 
     async def _act(self, seat: int, state: int, action: Action) -> None:
         g = self.game
