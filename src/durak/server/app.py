@@ -120,7 +120,7 @@ async def stats(request: Request) -> Response:
 
 
 async def list_tables(request: Request) -> Response:
-    return _json({"tables": _lobby(request).list()})
+    return _json({"tables": _lobby(request).summaries()})
 
 
 async def create_table(request: Request) -> Response:

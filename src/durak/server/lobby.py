@@ -89,7 +89,7 @@ class Lobby:
                 "actions": len(times), "handle_ms": {"p50": pct(0.5), "p90": pct(0.9),
                                                      "p99": pct(0.99), "max": pct(1.0)}}
 
-    def list(self) -> list[dict[str, Any]]:
+    def summaries(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values()]
 
     # -- requests --------------------------------------------------------------------
