@@ -127,14 +127,23 @@ class Solver:
         return out
 
 
-def brute_force(g: Game, seat: int) -> int:
-    """Plain minimax over every line of play, no pruning: the solver's reference in tests."""
-    if g.phase == OVER:
-        return outcome_value(g, seat)
-    team = g.rules.team_of
-    values = []
-    for a in g.legal_actions():
-        child = g.clone()
-        child._apply(a)
-        values.append(brute_force(child, seat))
-    return max(values) if team(g.to_act) == team(seat) else min(values)  # type: ignore[arg-type]
+def brute_force(g: Game, seat: int, max_nodes: int | None = None) -> int:
+    """Plain minimax over every line of play, no pruning, no table: the solver's reference
+    in tests. Raises :class:`Unsolved` after ``max_nodes`` positions."""
+    count = [0]
+
+    def search(g: Game) -> int:
+        if g.phase == OVER:
+            return outcome_value(g, seat)
+        count[0] += 1
+        if max_nodes is not None and count[0] > max_nodes:
+            raise Unsolved
+        values = []
+        for a in g.legal_actions():
+            child = g.clone()
+            child._apply(a)
+            values.append(search(child))
+        mine = g.rules.team_of(g.to_act) == g.rules.team_of(seat)  # type: ignore[arg-type]
+        return max(values) if mine else min(values)
+
+    return search(g)
