@@ -10,6 +10,7 @@ themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts)
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ..actions import Action
@@ -18,6 +19,8 @@ from ..game import PHASES
 from ..observation import Observation
 from .memory import Tracker
 from .policy import decide
+
+LOOP_BOUTS = 150  # no real deal lasts this many bouts
 
 
 def opponents_may_hold(obs: Observation) -> int:
@@ -57,6 +60,7 @@ class HeuristicBot:
 
     def __init__(self, seed: int | None = None, **_: Any) -> None:
         self.tracker = Tracker()
+        self.rng = random.Random(seed)
 
     def reset(self) -> None:
         self.tracker.reset()
@@ -68,6 +72,10 @@ class HeuristicBot:
         if not obs.legal:
             raise ValueError("not this seat's turn: no legal actions")
         self.tracker.update(obs)
+        # Rules of thumb can go round in circles (a card nobody beats taken round the
+        # table in ``prostoy``); a random move now and then breaks the circle.
+        if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
+            return self.rng.choice(obs.legal)
         unbeaten, table = table_masks(obs)
         safe = safe_cards(obs) if obs.talon_size == 0 and obs.phase == "attack" else 0
         return decide(

@@ -141,7 +141,7 @@ class ISMCTSBot:
                 g = world.clone()
                 g._apply(a)
                 if g.phase != OVER:
-                    rollout(g)
+                    rollout(g, rng)
                 results[a].append(score(g, seat))
                 rollouts += 1
             if rollouts >= budget or (

@@ -10,22 +10,27 @@ rank, then every trump above every non-trump.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
-from ..cards import SUIT_MASK
-from ..game import DEFENCE, OPEN, PILE, Game
+from ..cards import SUIT_MASK, beats_mask
+from ..game import DEFENCE, OPEN, OVER, PILE, Game
 
 # VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps.
 VAL: tuple[tuple[int, ...], ...] = tuple(
     tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(4)
 )
+_BEATS = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
 TRUMP_BASE = 13
 QUEEN = 10  # rank index of a queen
 # Tuned against the greedy bot and against each other (benchmarks/bots/README.md).
 PAIR_BONUS = 1.5  # laying one more card of a rank is worth this much rank
 THROW_LIMIT = 12  # throw in non-trumps up to this rank index (12: any) ...
 PILE_LIMIT = 12  # ... and after «беру»
+# Rollouts play a sampled world, where every hand is known: with the talon empty they lead
+# cards no opponent can beat, as a player counting cards would.
+ENDGAME_SAFE = True
 
 
 def _low(mask: int) -> int:
@@ -202,17 +207,39 @@ def rollout_action(g: Game) -> Action:
     for c in g._beat:
         if c >= 0:
             table |= 1 << c
-    return decide(
-        legal, g.phase, g.hands[seat], g.trump_suit, g.talon_size, g._unbeaten, table
-    )
+    talon = g.talon_size
+    hand = g.hands[seat]
+    safe = 0
+    if talon == 0 and g.phase == OPEN and ENDGAME_SAFE:
+        threat = 0
+        teams = g.teams
+        for s, h in enumerate(g.hands):
+            if s != seat and not (teams and (s - seat) % 2 == 0):
+                threat |= h
+        beats = _BEATS[g.trump_suit]
+        m = hand
+        while m:
+            low = m & -m
+            if not beats[low.bit_length() - 1] & threat:
+                safe |= low
+            m ^= low
+    return decide(legal, g.phase, hand, g.trump_suit, talon, g._unbeaten, table, safe)
 
 
-def rollout(g: Game, max_moves: int = 1000) -> None:
-    """Play ``g`` to its end with :func:`rollout_action` for every seat."""
+def rollout(g: Game, rng: random.Random | None = None, max_moves: int = 400) -> None:
+    """Play ``g`` to its end with :func:`rollout_action` for every seat.
+
+    Rule-of-thumb play can go round in circles (in ``prostoy`` with many players a card
+    nobody beats may be taken round the table for ever), so after ``max_moves`` moves the
+    rollout finishes with random moves, which always end a deal.
+    """
     apply = g._apply
-    while g.phase != 4 and max_moves > 0:
+    while g.phase != OVER and max_moves > 0:
         apply(rollout_action(g))
         max_moves -= 1
+    rng = rng or random.Random(0)
+    while g.phase != OVER:
+        apply(rng.choice(g.legal_actions()))
 
 
 __all__ = ["VAL", "decide", "rollout", "rollout_action", "OPEN", "DEFENCE"]

@@ -1,0 +1,224 @@
+"""Bots: every bot plays every variant to the end, sees only its observation, and the
+levels and the card memory do what they say."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak import Game, Rules
+from durak.bots import LEVELS, level, make, names
+from durak.bots.heuristic import HeuristicBot, safe_cards
+from durak.bots.ismcts import ISMCTSBot
+from durak.bots.memory import Tracker, higher_in_suit
+from durak.cards import Card, CardSet
+from durak.determinize import sample
+
+FAST = {"ismcts": {"iterations": 8}}
+
+VARIANTS = [
+    Rules.preset("podkidnoy"),
+    Rules.preset("perevodnoy", players=3),
+    Rules.preset("perevodnoy-proezdnoy", players=4, teams="2x2"),
+    Rules.preset("prostoy", players=5, deck=52),
+    Rules.preset("pogonny", players=6),
+    Rules.preset("podkidnoy", players=6, teams="3x3", throwers="neighbours"),
+    Rules.preset("podkidnoy", deck=24, trump_exchange=True, throw_in="opening_rank"),
+    Rules.preset("perevodnoy", players=4, pile_on=False, transfer_first_bout=False),
+]
+
+
+def play(rules: Rules, bots: list, seed: int) -> Game:
+    g = Game(rules, seed=seed)
+    for b in bots:
+        if hasattr(b, "reset"):
+            b.reset()
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        obs = g.observation(s)
+        a = bots[s].choose(obs)
+        assert a in obs.legal
+        g.apply(a)
+    return g
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+def test_every_bot_finishes_every_variant(rules: Rules) -> None:
+    kinds = ["random", "greedy", "heuristic", "ismcts"]
+    bots = [
+        make(kinds[i % len(kinds)], seed=i, **FAST.get(kinds[i % len(kinds)], {}))
+        for i in range(rules.players)
+    ]
+    g = play(rules, bots, seed=3)
+    assert g.outcome is not None
+
+
+def hidden_variant(g: Game, seat: int, rng: random.Random) -> Game | None:
+    """A game that differs from ``g`` only in cards ``seat`` cannot see: other hands'
+    hidden cards and the talon order, dealt anew."""
+    obs = g.observation(seat)
+    if obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
+        return None  # nothing is hidden any more
+    for _ in range(50):
+        other = sample(obs, rng)
+        if other.hands != g.hands:
+            assert other.observation(seat) == obs
+            return other
+    raise AssertionError("could not deal the hidden cards differently")
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts"])
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str
+)
+def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None:
+    rng = random.Random(5)
+    driver = make("heuristic")
+    checked = 0
+    for seed in range(4):
+        g = Game(rules, seed=seed)
+        for step in range(40):
+            if g.is_over:
+                break
+            s = g.to_act
+            assert s is not None
+            if step % 7 == 3 and len(g.legal_actions()) > 1:
+                twin = hidden_variant(g, s, rng)
+                if twin is None:
+                    continue
+                assert twin.hands[s] == g.hands[s]
+                assert any(
+                    twin.hands[o] != g.hands[o] for o in range(g.n) if o != s
+                ) or twin._talon != g._talon
+                opts = FAST.get(name, {})
+                a1 = make(name, seed=11, **opts).choose(g.observation(s))
+                a2 = make(name, seed=11, **opts).choose(twin.observation(s))
+                assert a1 == a2
+                checked += 1
+            g.apply(driver.choose(g.observation(s)))
+    assert checked >= 4
+
+
+def test_levels() -> None:
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    assert [level(n).name for n in range(1, 6)] == [
+        "random", "greedy", "heuristic", "ismcts", "ismcts"
+    ]
+    l5 = make("level5", seed=2)
+    assert isinstance(l5, ISMCTSBot) and l5.iterations == LEVELS[5][1]["iterations"]
+    assert make("level4", iterations=3).iterations == 3  # type: ignore[attr-defined]
+    assert "level3" in names() and "ismcts" in names()
+    with pytest.raises(ValueError):
+        level(9)
+    with pytest.raises(ValueError):
+        make("nobody")
+
+
+def test_greedy_takes_when_it_cannot_beat_and_plays_cheapest() -> None:
+    g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
+    bot = make("greedy")
+    assert str(bot.choose(g.observation(0))) == "6♥"  # lowest non-trump (trump ♠)
+    g.apply("6♥")
+    assert str(bot.choose(g.observation(1))) == "6♥/7♥"
+    takes = defends = 0
+    for seed in range(20):
+        g = Game(Rules(), seed=seed)
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs = g.observation(s)
+            a = bot.choose(obs)
+            if obs.phase == "defend":
+                beats = [x for x in obs.legal if x.kind == "defend"]
+                if not beats:
+                    assert a.kind == "take"
+                    takes += 1
+                else:
+                    assert a.kind == "defend"
+                    non_trump = [x for x in beats if x.cards[0].suit != obs.trump_suit]
+                    pool = non_trump or beats
+                    assert a.cards[0].rank == min(x.cards[0].rank for x in pool)
+                    defends += 1
+            g.apply(a)
+    assert takes and defends
+
+
+def test_heuristic_keeps_trumps_and_lays_pairs() -> None:
+    # Seat 0: 6♠ 6♥ 8♠ 8♥ 10♠ 10♥ with spades trump (Q♠): it opens with the pair of sixes
+    # rather than a trump alone, and never with a trump while it has other cards.
+    g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
+    a = HeuristicBot().choose(g.observation(0))
+    assert a.kind == "attack" and all(c.suit != 0 or len(a.cards) > 1 for c in a.cards)
+    assert min(c.rank for c in a.cards) == 6
+
+
+def test_safe_cards_counts_what_is_gone() -> None:
+    g = Game(Rules(), seed=2)
+    obs = g.observation(g.to_act or 0)
+    # Early on, every non-trump card can be beaten by some unseen trump.
+    assert safe_cards(obs) & ~sum(c.bit for c in obs.hand if c.suit == obs.trump_suit) == 0
+
+
+def test_tracker_remembers_suit_gaps_until_a_draw() -> None:
+    assert higher_in_suit(Card.parse("10H").index) == int(CardSet.parse("JH QH KH AH"))
+    t = Tracker()  # seat 0's memory
+    found = 0
+    for seed in range(40):
+        g = Game(Rules(), seed=seed)
+        bots = [make("greedy"), make("greedy")]
+        t.reset()
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs = g.observation(0)
+            t.update(obs)
+            if obs.phase == "pile_on" and obs.defender == 1:
+                unbeaten = [a for a, b in obs.table if b is None]
+                if len(unbeaten) == 1 and higher_in_suit(unbeaten[0].index):
+                    ex = t.exclude(obs)
+                    assert ex is not None
+                    assert ex[1] & higher_in_suit(unbeaten[0].index)
+                    # greedy takes only when it cannot beat: the gap is true
+                    assert not g.hands[1] & ex[1]
+                    found += 1
+            g.apply(bots[s].choose(g.observation(s)))
+            if g.talon_size < obs.talon_size:
+                # a new card drawn may be of the suit: the gap is forgotten
+                ex = t.exclude(g.observation(0))
+                assert ex is None or not ex[1]
+    assert found >= 1
+
+
+def test_ismcts_evaluate_ranks_every_action() -> None:
+    g = Game(Rules(), seed=9)
+    bot = ISMCTSBot(iterations=60, seed=3)
+    ranked = bot.evaluate(g.observation(g.to_act or 0))
+    assert {a for a, _ in ranked} == set(g.legal_actions())
+    assert all(0 <= v <= 1 for _, v in ranked)
+    assert bot.last_stats["rollouts"] >= 60
+
+
+def test_ismcts_time_budget_is_kept() -> None:
+    import time
+
+    g = Game(Rules.preset("perevodnoy", players=3), seed=4)
+    bot = ISMCTSBot(time=0.05, seed=1)
+    t = time.perf_counter()
+    bot.choose(g.observation(g.to_act or 0))
+    assert time.perf_counter() - t < 0.5
+
+
+def test_team_bots_never_hurt_a_partner() -> None:
+    """In 2x2 play a partner is never attacked (the engine forbids it) and the searcher
+    counts a partner's loss as its own."""
+    rules = Rules.preset("podkidnoy", players=4, teams="2x2")
+    bots = [make("ismcts", iterations=8, seed=s) for s in range(4)]
+    g = play(rules, bots, seed=1)
+    assert g.outcome is not None and g.outcome.losing_team in (0, 1, None)
+    from durak.bots.ismcts import score
+
+    d = g.outcome.durak
+    if d is not None:
+        assert score(g, (d + 2) % 4) == 0.0 and score(g, (d + 1) % 4) == 1.0
