@@ -1,0 +1,257 @@
+"""Matches of many deals and the pagony game (issue 3). Each test says which rule of
+RULES.md (or docs/rules.md, for pagony) it pins."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak import Game, Rules
+from durak.match import Match
+
+from .helpers import all_configs
+
+
+def deck_for(hand0: str, hand1: str) -> str:
+    """A 24-card deck for 2 players x 12 cards, dealer seat 1: seat 0 gets ``hand0``,
+    seat 1 ``hand1`` whose last card, dealt last, names the trump."""
+    a, b = hand0.split(), hand1.split()
+    assert len(a) == len(b) == 12
+    return " ".join(x for pair in zip(a, b, strict=True) for x in pair)
+
+
+PAGONY_2P = dict(players=2, deck=24, hand_size=12)
+# Seat 0 can lead out its tens, jacks, kings and aces, seat 1 always taking, and go out
+# with its last card(s); seat 1 is left with everything.
+SEAT0 = "10S 10D 10C JS JD JC KS KD KC AS AD {last}"
+OPENINGS = ["10S+10D+10C", "JS+JD+JC", "KS+KD+KC", "AS+AD"]
+
+
+def play_out(g: Game, openings: list[str], last: str) -> None:
+    for move in [*openings, last]:
+        g.apply(move)
+        g.apply("take")  # pile-on: seat 0 has nothing more of the rank, passed over
+    assert g.is_over
+
+
+def test_durak_deals_next() -> None:
+    """RULES.md 1/9: in later deals of a match the durak of the previous deal deals."""
+    m = Match(Rules(players=3), seed=3, deals=4)
+    rng = random.Random(1)
+    while not m.is_over:
+        g = m.game
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+        nxt = m.next_deal()
+        if nxt is not None:
+            assert g.outcome is not None
+            want = g.dealer if g.outcome.draw else g.outcome.durak
+            assert nxt.dealer == want
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize("mode", ["from_under", "under"])
+def test_lead_after_durak(players: int, mode: str) -> None:
+    """RULES.md 2: from_under — the durak's left neighbour leads; under — the durak's
+    right neighbour leads, so the durak defends first."""
+    m = Match(Rules(players=players, lead_after_durak=mode), seed=players, deals=30)
+    rng = random.Random(players)
+    seen = 0
+    while not m.is_over and seen < 3:
+        g = m.game
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+        durak = g.outcome.durak if g.outcome else None
+        nxt = m.next_deal()
+        if nxt is None or durak is None:
+            continue
+        if mode == "from_under":
+            assert nxt.attacker == (durak + 1) % players
+            assert nxt.defender == (durak + 2) % players
+        else:
+            assert nxt.attacker == (durak - 1) % players
+            assert nxt.defender == durak
+        seen += 1
+    assert seen == 3
+
+
+def test_lowest_trump_leads_after_a_draw_and_with_lowest_trump_mode() -> None:
+    """RULES.md 2: lead_after_durak=lowest_trump leads as in the first deal."""
+    m = Match(Rules(players=4, lead_after_durak="lowest_trump"), seed=8, deals=3)
+    rng = random.Random(8)
+    while not m.is_over:
+        g = m.game
+        fresh = Game(g.rules, seed=g.seed, dealer=g.dealer)
+        assert g.attacker == fresh.attacker
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+        m.next_deal()
+
+
+def test_pagony_with_a_plain_card_of_the_rank_are_hung() -> None:
+    """docs/rules.md pagony 3: the deal ends with a move of non-trump cards of the side's
+    pagon rank onto the loser: the side hangs its pagony. (24 cards: the ladder starts at 9.)"""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    hand1 = "9H 9D 9C 10H JH QS QH QD QC KH AC AH"  # AH dealt last: hearts are trumps
+    g = Game(rules, deck=deck_for(SEAT0.format(last="9S"), hand1), dealer=1, leader=0)
+    assert str(g.trump) == "A♥"
+    play_out(g, OPENINGS, "9S")
+    assert g.outcome is not None
+    assert (g.outcome.durak, g.outcome.hung, g.outcome.hung_cards) == (1, 0, 1)
+
+
+def test_a_lone_trump_of_the_rank_is_not_pagony() -> None:
+    """docs/rules.md pagony 2: a trump of the pagon rank counts only beside a plain one."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    hand1 = "9H 9D 9C 10H JH QH QD QC KH AH AC QS"  # QS dealt last: spades are trumps
+    g = Game(rules, deck=deck_for(SEAT0.format(last="9S"), hand1), dealer=1, leader=0)
+    assert g.trump_suit == 0
+    play_out(g, OPENINGS, "9S")
+    assert g.outcome is not None and g.outcome.durak == 1
+    assert g.outcome.hung is None
+
+
+def test_a_trump_beside_a_plain_card_of_the_rank_counts() -> None:
+    """docs/rules.md pagony 2: «если они не вешаются совместно с простой картой»."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    seat0 = "10S 10D 10C JS JD JC KS KD KC AS 9S 9H"
+    hand1 = "9D 9C 10H JH QS QH QD QC KH AD AC AH"  # hearts trumps: 9H is a trump
+    g = Game(rules, deck=deck_for(seat0, hand1), dealer=1, leader=0)
+    play_out(g, ["10S+10D+10C", "JS+JD+JC", "KS+KD+KC", "AS"], "9S+9H")
+    assert g.outcome is not None
+    assert (g.outcome.hung, g.outcome.hung_cards) == (0, 2)
+
+
+@pytest.mark.parametrize(
+    ("last", "hung"),
+    [("QS", 0), ("QD", None)],
+)
+def test_the_queen_step_needs_the_chosen_queen(last: str, hung: int | None) -> None:
+    """docs/rules.md pagony 1-3: the last step is the queen of the chosen suit alone."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    other = "QD" if last == "QS" else "QS"
+    hand1 = f"9S 9H 9D 9C 10H JH {other} QH QC KH AC AH"
+    g = Game(rules, deck=deck_for(SEAT0.format(last=last), hand1), dealer=1, leader=0,
+             pagon=[5, 0])
+    play_out(g, OPENINGS, last)
+    assert g.outcome is not None and g.outcome.durak == 1
+    assert g.outcome.hung == hung
+
+
+def test_more_than_one_queen_is_not_the_queen_pagon() -> None:
+    """docs/rules.md pagony 3: «кроме дамы, которая вешается одна»."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    seat0 = "10S 10D 10C JS JD JC KS KD KC AS QS QD"
+    hand1 = "9S 9H 9D 9C 10H JH QH QC KH AD AC AH"
+    g = Game(rules, deck=deck_for(seat0, hand1), dealer=1, leader=0, pagon=[5, 0])
+    play_out(g, ["10S+10D+10C", "JS+JD+JC", "KS+KD+KC", "AS"], "QS+QD")
+    assert g.outcome is not None and g.outcome.durak == 1 and g.outcome.hung is None
+
+
+def test_pagony_attack_off_forbids_opening_with_them_and_forces_a_take() -> None:
+    """docs/rules.md pagony 5: no opening with pagony while holding other cards; a
+    defender attacked with a pagon card must take it, even able to beat it."""
+    rules = Rules.preset("pagony", pagony_attack=False, **PAGONY_2P)
+    hand1 = "9H 9D 9C 10H JH QS QH QD QC KH AC AH"
+    g = Game(rules, deck=deck_for(SEAT0.format(last="9S"), hand1), dealer=1, leader=0)
+    assert "9♠" not in [str(a) for a in g.legal_actions()]
+    for move in OPENINGS:
+        g.apply(move)
+        g.apply("take")
+    assert [str(a) for a in g.legal_actions()] == ["9♠"]  # nothing else left: allowed
+    g.apply("9S")
+    assert [str(a) for a in g.legal_actions()] == ["take"]  # 9♠/Q♥ would beat it
+    with pytest.raises(ValueError, match="must take"):
+        g.apply("9S/QH")
+    g.apply("take")
+    assert g.outcome is not None and g.outcome.hung == 0
+
+
+def test_pagony_attack_on_lets_the_defender_beat_them() -> None:
+    """docs/rules.md pagony 5: with pagony_attack=on pagon cards play like any other."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    hand1 = "9H 9D 9C 10H JH QS QH QD QC KH AC AH"
+    g = Game(rules, deck=deck_for(SEAT0.format(last="9S"), hand1), dealer=1, leader=0)
+    assert "9♠" in [str(a) for a in g.legal_actions()]
+    for move in OPENINGS:
+        g.apply(move)
+        g.apply("take")
+    g.apply("9S")
+    assert "9♠/Q♠" in [str(a) for a in g.legal_actions()]
+
+
+def test_a_sides_rank_rises_and_the_queen_ends_the_match() -> None:
+    """RULES.md 7/9: hanging pagony raises the side's rank; hanging the queen wins."""
+    rules = Rules.preset("pagony", **PAGONY_2P)
+    m = Match(rules, seed=4)
+    hand1 = "9H 9D 9C 10H JH QS QH QD QC KH AC AH"
+    m.game = Game(rules, deck=deck_for(SEAT0.format(last="9S"), hand1), dealer=1, leader=0)
+    play_out(m.game, OPENINGS, "9S")
+    nxt = m.next_deal()
+    assert m.tally.pagon_steps == [1, 0] and nxt is not None
+    assert nxt.observation(0).pagon == (1, 0)
+    # the queen step
+    m.tally.pagon_steps = [5, 0]
+    hand1 = "9S 9H 9D 9C 10H JH QD QH QC KH AC AH"
+    m.game = Game(rules, deck=deck_for(SEAT0.format(last="QS"), hand1), dealer=1, leader=0,
+                  pagon=[5, 0])
+    play_out(m.game, OPENINGS, "QS")
+    assert m.next_deal() is None
+    assert m.is_over and m.tally.winner_side == 0
+
+
+def test_team_pagony_pass_to_a_partner() -> None:
+    """docs/rules.md pagony 6: in team play a player to lead holding only pagony passes
+    them to the next partner, and the lead goes to the other side."""
+    rng = random.Random(7)
+    rules = Rules.preset("pagony", players=4)
+    seen = 0
+    for seed in range(400):
+        g = Game(rules, seed=seed, pagon=[rng.randrange(8), rng.randrange(8)])
+        while not g.is_over:
+            before = len(g.passed)
+            g.apply(rng.choice(g.legal_actions()))
+            if len(g.passed) > before and not g.is_over:
+                frm, to, cards = g.passed[-1]
+                assert to % 2 == frm % 2 and g.out[frm] and not g.hands[frm]
+                assert g.hands[to] & cards == cards and g.known[to] & cards == cards
+                assert g.attacker % 2 != frm % 2
+                seen += 1
+    assert seen > 0
+
+
+@pytest.mark.parametrize("rules", [r for r in all_configs() if r.deck == 36], ids=str)
+def test_random_matches_end_add_up_and_replay(rules: Rules) -> None:
+    """RULES.md 9: every match ends, the tallies add up, records replay."""
+    rng = random.Random(str(rules))
+    m = Match(rules, seed=rng.randrange(2**32), deals=3, target=2)
+    while not m.is_over:
+        g = m.game
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+        m.next_deal()
+    t = m.tally
+    assert t.deals == len(m.games) <= 3
+    assert sum(t.durak_counts) + t.draws == t.deals
+    assert sum(t.side_losses) == t.deals - t.draws
+    assert Match.from_record(m.record()).tally == t
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_pagony_matches_end_on_the_queen(players: int) -> None:
+    """RULES.md 7: a pagony match ends when a side hangs the queen."""
+    teams = {4: "2x2", 6: "3x3"}.get(players, "none")
+    rules = Rules.preset("pagony", players=players, teams=teams)
+    rng = random.Random(players)
+    m = Match(rules, seed=players)
+    while not m.is_over:
+        g = m.game
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+        m.next_deal()
+        assert m.tally.deals < 3000
+    assert m.tally.winner_side is not None
+    assert m.tally.pagon_steps[m.tally.winner_side] == 8
+    again = Match.from_record(m.record())
+    assert again.tally == m.tally and again.is_over
