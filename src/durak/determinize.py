@@ -83,6 +83,7 @@ def sample(
     g._exchange_on = r.trump_exchange
     g._table_ranks = r.throw_in == "table_ranks"
     g._pogonny = r.scoring == "pogonny"
+    g._transfer_on = r.transfer
     g.out = list(obs.out)
     g.out_order = list(obs.out_order)
     g.discard_mask = int(obs.discard)

@@ -117,7 +117,7 @@ class Game:
         "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-        "_pogonny", "_legal", "_pagon_mask", "_last_att", "passed",
+        "_pogonny", "_legal", "_transfer_on", "_pagon_mask", "_last_att", "passed",
     )
 
     rules: Rules
@@ -201,6 +201,7 @@ class Game:
         self._exchange_on = rules.trump_exchange
         self._table_ranks = rules.throw_in == "table_ranks"
         self._pogonny = rules.scoring == "pogonny"
+        self._transfer_on = rules.transfer
         self._tmask = 0
         self._legal: tuple[Action, ...] | None = None
         self.out = [False] * n
@@ -596,7 +597,7 @@ class Game:
                         low = m & -m
                         out.append(row[low.bit_length() - 1])
                         m ^= low
-            if self.rules.transfer:
+            if self._transfer_on and not self._n_beaten:
                 self._transfers(seat, hand, out)
             out.append(_TAKE)
         else:
@@ -620,29 +621,31 @@ class Game:
 
     def _transfers(self, seat: int, hand: int, out: list[Action]) -> None:
         r = self.rules
-        if self._n_beaten or (self.bout == 0 and not r.transfer_first_bout) or not self._att:
+        if self.bout == 0 and not r.transfer_first_bout:
+            return
+        rank_base = self._att[0] & ~3
+        g = (hand >> rank_base) & 15
+        if not g:
             return
         nd = self._next_active(seat, seat if self.teams else None)
         if nd < 0 or nd == seat:
             return
-        rank_base = self._att[0] & ~3
-        g = (hand >> rank_base) & 15
         n_att = len(self._att)
-        limit = min(self.hands[nd].bit_count(), r.bout_limit)
+        nd_cards = self.hands[nd].bit_count()
+        limit = min(nd_cards, r.bout_limit)
         if self.bout == 0:
             limit = min(limit, r.first_bout_limit)
-        for sub in SUBSETS[g]:
-            if n_att + sub.bit_count() > limit:
-                break
-            out.append(make(TRANSFER, sub << rank_base, -1))
+        room = limit - n_att
+        if room > 0:
+            out += _TGROUPS[rank_base >> 2][g][min(room, 4)]
         trump_card = rank_base + self.trump_suit
         if (
             r.transfer_by_showing
             and hand >> trump_card & 1
             and not self._shown >> seat & 1
-            and n_att <= self.hands[nd].bit_count()
+            and n_att <= nd_cards
         ):
-            out.append(make(SHOW, 1 << trump_card, -1))
+            out.append(_SHOWS[trump_card])
 
     def legal_action_mask(self) -> list[bool]:
         """One flag per action index of ``rules.num_actions``."""
@@ -879,6 +882,18 @@ _GROUPS = tuple(
     )
     for r in range(13)
 )
+_TGROUPS = tuple(
+    tuple(
+        tuple(
+            tuple(make(TRANSFER, sub << (4 * r), -1) for sub in SUBSETS[g]
+                  if sub.bit_count() <= lim)
+            for lim in range(5)
+        )
+        for g in range(16)
+    )
+    for r in range(13)
+)
+_SHOWS = tuple(make(SHOW, 1 << c, -1) for c in range(52))
 _PASS = make(PASS, 0, -1)
 _THROWERS: dict[tuple[str, bool, int, int, int, int], tuple[int, ...]] = {}
 # _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
