@@ -30,7 +30,7 @@ from ..game import OVER, Game
 from ..observation import Observation
 from .heuristic import HeuristicBot
 from .memory import Tracker
-from .policy import rollout
+from .policy import CLUB, SIMPLE, rollout
 from .solver import Solver, Unsolved
 
 # Solver nodes per rollout of budget: one rollout costs about as much as this many nodes.
@@ -58,6 +58,7 @@ class ISMCTSBot:
         iterations: int | None = None,
         seed: int | None = None,
         solver: bool = True,
+        mixed: float = 0.5,
         **_: Any,
     ) -> None:
         if time is None and iterations is None:
@@ -66,6 +67,9 @@ class ISMCTSBot:
         self.iterations = iterations
         self.rng = random.Random(seed)
         self.use_solver = bool(solver)
+        # In each sampled world an opponent plays the SIMPLE style with this probability:
+        # the search should not assume that everyone plays as it does.
+        self.mixed = float(mixed)
         self.tracker = Tracker()
         self.prior = HeuristicBot()
         self.last_stats: dict[str, Any] = {}
@@ -132,16 +136,22 @@ class ISMCTSBot:
         results: dict[Action, list[float]] = {a: [] for a in order}
         exclude = self.tracker.exclude(obs)
         rng = self.rng
+        team = obs.rules.team_of
+        n = obs.rules.players
         rollouts = 0
         worlds = 0
         while True:
             world = sample(obs, rng, exclude)
             worlds += 1
+            styles = [
+                SIMPLE if team(s) != team(seat) and rng.random() < self.mixed else CLUB
+                for s in range(n)
+            ]
             for a in alive:
                 g = world.clone()
                 g._apply(a)
                 if g.phase != OVER:
-                    rollout(g, rng)
+                    rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
                 rollouts += 1
             if rollouts >= budget or (

@@ -31,6 +31,10 @@ PILE_LIMIT = 12  # ... and after «беру»
 # Rollouts play a sampled world, where every hand is known: with the talon empty they lead
 # cards no opponent can beat, as a player counting cards would.
 ENDGAME_SAFE = True
+# Playing styles, so that searchers can model opponents who play differently: CLUB is the
+# full rules of thumb; SIMPLE never takes while it can beat and throws in nothing above a
+# queen (as most casual players, and the greedy bot, do).
+CLUB, SIMPLE = 0, 1
 
 
 def _low(mask: int) -> int:
@@ -50,6 +54,7 @@ def decide(
     unbeaten: int,
     table: int,
     safe: int = 0,
+    style: int = 0,
 ) -> Action:
     """The rule-of-thumb choice among ``legal``.
 
@@ -65,10 +70,10 @@ def decide(
             # The lowest trump for the face-up one: never worse.
             return a
     if phase == DEFENCE:
-        return _defend(legal, hand, trump, talon, unbeaten, table, V)
+        return _defend(legal, hand, trump, talon, unbeaten, table, V, style)
     if phase == OPEN:
         return _open(legal, trump, talon, V, safe)
-    return _throw(legal, phase, trump, talon, V)
+    return _throw(legal, phase, trump, talon, V, style)
 
 
 def _defend(
@@ -79,6 +84,7 @@ def _defend(
     unbeaten: int,
     table: int,
     V: tuple[int, ...],
+    style: int = 0,
 ) -> Action:
     take: Action | None = None
     beaters: dict[int, list[tuple[int, Action]]] = {}
@@ -120,7 +126,7 @@ def _defend(
     if not feasible or not plan:
         assert take is not None
         return take
-    if talon > 0 and take is not None:
+    if talon > 0 and take is not None and style != SIMPLE:
         trumps = [v - TRUMP_BASE for v, _ in plan if v >= TRUMP_BASE]
         pick_up = table.bit_count()
         # Early on, keep big trumps rather than spend them on a few small cards.
@@ -157,13 +163,20 @@ def _open(
 
 
 def _throw(
-    legal: Sequence[Action], phase: int, trump: int, talon: int, V: tuple[int, ...]
+    legal: Sequence[Action],
+    phase: int,
+    trump: int,
+    talon: int,
+    V: tuple[int, ...],
+    style: int = 0,
 ) -> Action:
     pass_action: Action | None = None
     best: Action | None = None
     best_score = 1e9
     tmask = SUIT_MASK[trump]
     limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
+    if style == SIMPLE:
+        limit = QUEEN
     for a in legal:
         k = a.k
         if k == PASS:
@@ -194,7 +207,7 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def rollout_action(g: Game) -> Action:
+def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
     """The rule-of-thumb action for whoever is to act in ``g`` (a full game: rollouts only)."""
     legal = g.legal_actions()
     if len(legal) == 1:
@@ -223,10 +236,16 @@ def rollout_action(g: Game) -> Action:
             if not beats[low.bit_length() - 1] & threat:
                 safe |= low
             m ^= low
-    return decide(legal, g.phase, hand, g.trump_suit, talon, g._unbeaten, table, safe)
+    style = styles[seat] if styles is not None else CLUB
+    return decide(legal, g.phase, hand, g.trump_suit, talon, g._unbeaten, table, safe, style)
 
 
-def rollout(g: Game, rng: random.Random | None = None, max_moves: int = 400) -> None:
+def rollout(
+    g: Game,
+    rng: random.Random | None = None,
+    max_moves: int = 400,
+    styles: Sequence[int] | None = None,
+) -> None:
     """Play ``g`` to its end with :func:`rollout_action` for every seat.
 
     Rule-of-thumb play can go round in circles (in ``prostoy`` with many players a card
@@ -235,7 +254,7 @@ def rollout(g: Game, rng: random.Random | None = None, max_moves: int = 400) -> 
     """
     apply = g._apply
     while g.phase != OVER and max_moves > 0:
-        apply(rollout_action(g))
+        apply(rollout_action(g, styles))
         max_moves -= 1
     rng = rng or random.Random(0)
     while g.phase != OVER:
