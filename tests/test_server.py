@@ -412,7 +412,9 @@ def test_restart_mid_game_restores_every_table(tmp_path: Path) -> None:
                 if s[0]["obs"]["phase"] == "over":
                     break
                 # Stored before it was broadcast: the database already holds it.
-                row = next(r for r in Store(url).load_tables() if r.id == tid)
+                peek = Store(url)
+                row = next(r for r in peek.load_tables() if r.id == tid)
+                peek.close()
                 assert row.deal_count + row.action_count >= s[0]["state"]
             before = s
             assert before[0]["status"] == "playing"

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,11 +59,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def player(url: str, base: str, table: str, token: str, seat: int, think: float,
-                 stop_at: float, stats: Stats, rng: random.Random) -> None:
+async def player(url: str, http: httpx.AsyncClient, table: str, token: str, seat: int,
+                 think: float, stop_at: float, stats: Stats, rng: random.Random) -> None:
     """One person at one table: waits for its turn, thinks, acts, times the answer."""
     sent: tuple[int, float] | None = None
-    async with connect(url, max_size=2**20) as ws, httpx.AsyncClient(base_url=base) as http:
+    async with connect(url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": token}))
         think_task: asyncio.Task[None] | None = None
         while time.monotonic() < stop_at:
@@ -107,6 +108,15 @@ async def player(url: str, base: str, table: str, token: str, seat: int, think: 
             think_task.cancel()
 
 
+def client_process(args: argparse.Namespace, base: str, tables: int, seed: int
+                   ) -> tuple[Stats, float, float]:
+    """One client process's share of the tables: (stats, seconds, CPU seconds)."""
+    args.tables, args.seed = tables, seed
+    cpu0 = time.process_time()
+    stats, elapsed = asyncio.run(main_async(args, base))
+    return stats, elapsed, time.process_time() - cpu0
+
+
 async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]:
     stats = Stats()
     url = base.replace("http", "ws") + "/ws"
@@ -120,16 +130,16 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
             t = r.json()
             j = (await http.post(f"/api/tables/{t['table']}/join", json={"name": f"B{i}"})).json()
             tables.append((t["table"], t["token"], j["token"]))
-    t0 = time.monotonic()
-    stop_at = t0 + args.seconds
-    rng = random.Random(args.seed)
-    tasks = []
-    for table, tok0, tok1 in tables:
-        for seat, tok in ((0, tok0), (1, tok1)):
-            tasks.append(asyncio.create_task(player(
-                url, base, table, tok, seat, args.think, stop_at, stats,
-                random.Random(rng.random()))))
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+        t0 = time.monotonic()
+        stop_at = t0 + args.seconds
+        rng = random.Random(args.seed)
+        tasks = []
+        for table, tok0, tok1 in tables:
+            for seat, tok in ((0, tok0), (1, tok1)):
+                tasks.append(asyncio.create_task(player(
+                    url, http, table, tok, seat, args.think, stop_at, stats,
+                    random.Random(rng.random()))))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.disconnects = sum(1 for r in results if isinstance(r, BaseException))
     for r in results:
         if isinstance(r, BaseException):
@@ -146,6 +156,7 @@ def main() -> int:
     ap.add_argument("--bot-pace", type=float, default=0.8)
     ap.add_argument("--bot-level", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--db-dir", default=None,
                     help="where the SQLite file goes (default: a temporary directory)")
     args = ap.parse_args()
@@ -167,10 +178,24 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            cpu0, mine0 = cpu_seconds(server.pid), time.process_time()
-            stats, elapsed = asyncio.run(main_async(args, base))
+            cpu0 = cpu_seconds(server.pid)
+            # Several client processes, so that the clients are not what is measured.
+            shares = [args.tables // args.procs + (i < args.tables % args.procs)
+                      for i in range(args.procs)]
+            with ProcessPoolExecutor(args.procs) as pool:
+                parts = list(pool.map(client_process, [args] * args.procs, [base] * args.procs,
+                                      shares, range(args.seed, args.seed + args.procs)))
             server_stats = httpx.get(base + "/api/stats", timeout=10).json()
-            cpu, mine = cpu_seconds(server.pid) - cpu0, time.process_time() - mine0
+            cpu = cpu_seconds(server.pid) - cpu0
+            stats = Stats()
+            for part, _, _ in parts:
+                stats.latencies += part.latencies
+                stats.deals += part.deals
+                stats.disconnects += part.disconnects
+                for k, v in part.errors.items():
+                    stats.errors[k] = stats.errors.get(k, 0) + v
+            elapsed = max(p[1] for p in parts)
+            mine = sum(p[2] for p in parts)
         finally:
             server.terminate()
             server.wait(10)
@@ -190,9 +215,11 @@ def main() -> int:
     print(f"action -> update latency: p50 {pct(50):.1f} ms, p90 {pct(90):.1f} ms, "
           f"p99 {pct(99):.1f} ms, max {lat[-1] * 1000:.1f} ms, "
           f"mean {statistics.mean(lat) * 1000:.1f} ms")
-    print(f"inside the server (action received -> update queued): {server_stats['handle_ms']}")
+    print(f"inside the server (action received -> update queued): {server_stats['handle_ms']}; "
+          f"event loop lag {server_stats['loop_lag_ms']}")
     print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f}% of one core), "
-          f"clients' CPU {100 * mine / elapsed:.0f}%; load average {os.getloadavg()[0]:.1f}; "
+          f"clients' CPU {100 * mine / elapsed:.0f}% ({args.procs} processes); "
+          f"load average {os.getloadavg()[0]:.1f}; "
           f"database {size / 1e6:.1f} MB; deal ends seen {stats.deals}; "
           f"errors {stats.errors or 'none'}; clients failed {stats.disconnects}")
     return 0

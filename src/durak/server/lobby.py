@@ -4,6 +4,7 @@ a restart. No accounts: holding a seat means holding its secret token.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections import deque
@@ -45,9 +46,20 @@ class Lobby:
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
         self.timings: deque[float] = deque(maxlen=100_000)
+        # How late the event loop wakes up for a timer: a busy or starved loop shows here.
+        self.lags: deque[float] = deque(maxlen=10_000)
+        self._watch: asyncio.Task[None] | None = None
+
+    async def _watch_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.05)
+            self.lags.append(loop.time() - t - 0.05)
 
     async def restore(self) -> int:
         """Bring back every table the database holds that is not closed."""
+        self._watch = asyncio.create_task(self._watch_loop())
         rows = await self.store.run(self.store.store.load_tables)
         for row in rows:
             try:
@@ -64,6 +76,8 @@ class Lobby:
         return len(rows)
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         for t in self.tables.values():
             await t.close()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
@@ -77,17 +91,18 @@ class Lobby:
 
     def stats(self) -> dict[str, Any]:
         """How busy the server is and how long it takes to handle an action."""
-        times = sorted(self.timings)
+        times, lags = sorted(self.timings), sorted(self.lags)
 
-        def pct(p: float) -> float | None:
-            return round(times[min(len(times) - 1, int(p * len(times)))] * 1000, 2) \
-                if times else None
+        def pct(p: float, xs: list[float] = times) -> float | None:
+            return round(xs[min(len(xs) - 1, int(p * len(xs)))] * 1000, 2) if xs else None
 
         return {"tables": len(self.tables),
                 "playing": sum(1 for t in self.tables.values() if t.status == "playing"),
                 "connections": sum(len(t.conns) for t in self.tables.values()),
                 "actions": len(times), "handle_ms": {"p50": pct(0.5), "p90": pct(0.9),
-                                                     "p99": pct(0.99), "max": pct(1.0)}}
+                                                     "p99": pct(0.99), "max": pct(1.0)},
+                "loop_lag_ms": {"p50": pct(0.5, lags), "p99": pct(0.99, lags),
+                                "max": pct(1.0, lags)}}
 
     def summaries(self) -> list[dict[str, Any]]:
         return [t.summary() for t in self.tables.values()]

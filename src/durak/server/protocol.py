@@ -17,6 +17,7 @@ durak.server.protocol.ProtocolError: malformed: act.state must be a whole number
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Final
@@ -136,11 +137,19 @@ def to_json(value: object) -> Any:
         return [str(c) for c in value]
     if value is None or isinstance(value, bool | int | float | str):
         return value
-    if isinstance(value, Card | Action | Rules):
+    if isinstance(value, Rules):
+        return rules_text(value)
+    if isinstance(value, Card | Action):
         return str(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
     raise TypeError(f"no JSON form for {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=256)
+def rules_text(rules: Rules) -> str:
+    """``str(rules)``, which searches the presets, remembered."""
+    return str(rules)
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,6 +40,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("durak.server")
 
 metadata = MetaData()
 
@@ -130,8 +134,30 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if url.startswith("sqlite") and not _is_memory(url):
+            # Checkpoints copy the WAL into the database and fsync it: on a busy disk
+            # that takes 100 ms and more. Done here, on a thread of their own, they
+            # never hold up the event loop's writes.
+            self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
+                                                  name="durak-db-checkpoint")
+            self._checkpointer.start()
+
+    def _checkpoints(self, every: float = 1.0) -> None:
+        while not self._stop.wait(every):
+            try:
+                with self.engine.connect() as c:
+                    c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("WAL checkpoint failed")
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(5)
+            with self.engine.connect() as c:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
 
     # -- writes ----------------------------------------------------------------------
@@ -239,9 +265,13 @@ class Store:
             return d
 
 
+def _is_memory(url: str) -> bool:
+    return url in ("sqlite://", "sqlite:///:memory:")
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        memory = url in ("sqlite://", "sqlite:///:memory:")
+        memory = _is_memory(url)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False},
@@ -257,6 +287,7 @@ def make_engine(url: str) -> Engine:
                 # (a power cut may lose the last commits, never corrupt the file).
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA wal_autocheckpoint=0")  # see Store._checkpoints
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

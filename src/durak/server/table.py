@@ -144,7 +144,7 @@ class LiveTable:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
-        return {"id": self.id, "rules": str(self.rules), "status": self.status,
+        return {"id": self.id, "rules": protocol.rules_text(self.rules), "status": self.status,
                 "seats": self.public_seats(), "deals": self.deals, "target": self.target,
                 "turn_timer": self.turn_timer, "deal": self.deal_no, "state": self.state,
                 "spectators": sum(1 for c in self.conns if c.seat is None)}
@@ -175,7 +175,7 @@ class LiveTable:
                    else protocol.public_json(g))
         return protocol.dumps({
             "type": "state", "v": PROTOCOL_VERSION, "table": self.id, "state": self.state,
-            "status": self.status, "seat": seat, "rules": str(self.rules),
+            "status": self.status, "seat": seat, "rules": protocol.rules_text(self.rules),
             "seats": self.public_seats(), "match": self._match_json(),
             "turn_timer": self.turn_timer, "obs": obs,
             # The log's tail keeps every message small however long the deal runs.
@@ -204,16 +204,25 @@ class LiveTable:
                 return s.index
         return None
 
+    def _online(self) -> set[int]:
+        return {c.seat for c in self.conns if c.seat is not None}
+
     def attach(self, conn: Connection, seat: int | None, token_hash: str | None) -> None:
+        before = self._online()
         self.conns.add(conn)
         conn.table, conn.seat, conn.token_hash = self, seat, token_hash
         conn.push(self.message(seat))
-        self.broadcast_seats()
+        # Only a seat coming online is news; spectators come and go unannounced, so a
+        # crowd of them costs each one message, not one per pair.
+        if self._online() != before:
+            self.broadcast_seats()
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
+            before = self._online()
             self.conns.discard(conn)
-            self.broadcast_seats()
+            if self._online() != before:
+                self.broadcast_seats()
         conn.table = conn.seat = None
 
     # -- playing -----------------------------------------------------------------------
@@ -278,7 +287,7 @@ class LiveTable:
         self.deal_no += 1
         self.deal_id = await self.store.run(
             self.store.store.start_deal, self.id, self.match_no, self.deal_no, game.seed,
-            game.dealer, game.leader, str(self.rules), self.names(), table_values)
+            game.dealer, game.leader, protocol.rules_text(self.rules), self.names(), table_values)
         self.game = game
         self.pending = None
         self.state += 1
