@@ -220,6 +220,22 @@ def test_match_of_two_deals_and_play_again(client: TestClient) -> None:
     assert len(client.get("/api/games").json()["games"]) == 4
 
 
+def test_idle_finished_tables_are_closed_but_their_games_kept(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    app = create_app(url, bot_pace=0, deal_pause=0, close_finished_after=0.2)
+    with TestClient(app) as c:
+        t = new_table(c, [human(), bot()])
+        with c.websocket_connect("/ws") as w:
+            play_out([w], [hello(w, t["table"], t["token"])])
+        deadline = time.monotonic() + 5
+        while any(x["id"] == t["table"] for x in c.get("/api/tables").json()["tables"]):
+            assert time.monotonic() < deadline, "the idle table was not closed"
+            time.sleep(0.05)
+        assert c.get("/api/games").json()["games"][0]["table_id"] == t["table"]
+    with TestClient(create_app(url)) as c:  # and it stays closed after a restart
+        assert c.get("/api/tables").json()["tables"] == []
+
+
 def test_bots_only_table_plays_itself(client: TestClient) -> None:
     t = new_table(client, [bot(), bot("random"), bot()], options={"players": 3})
     assert t["seat"] is None and t["token"] is None

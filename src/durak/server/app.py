@@ -35,16 +35,19 @@ MAX_BODY = 16 * 1024
 
 def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
                deal_pause: float | None = None, bot_threads: int = 2,
-               db_thread: bool | None = None) -> Starlette:
+               db_thread: bool | None = None, close_finished_after: float = 600.0
+               ) -> Starlette:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
-    ``db_thread``: call the database on a worker thread (default: unless SQLite)."""
+    ``db_thread``: call the database on a worker thread (default: unless SQLite);
+    ``close_finished_after``: seconds a finished table nobody watches stays open."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lobby = Lobby(Store(db_url), bot_pace=bot_pace, deal_pause=deal_pause,
                       bot_threads=bot_threads,
-                      db_inline=None if db_thread is None else not db_thread)
+                      db_inline=None if db_thread is None else not db_thread,
+                      close_finished_after=close_finished_after)
         app.state.lobby = lobby
         n = await lobby.restore()
         if n:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
@@ -37,7 +38,10 @@ class Lobby:
     """Every table of one server process."""
 
     def __init__(self, store: Store, bot_pace: float = 0.8, deal_pause: float | None = None,
-                 bot_threads: int = 2, db_inline: bool | None = None) -> None:
+                 bot_threads: int = 2, db_inline: bool | None = None,
+                 close_finished_after: float = 600.0,
+                 close_waiting_after: float = 24 * 3600.0) -> None:
+        self.close_after = {"finished": close_finished_after, "waiting": close_waiting_after}
         self.store = AsyncStore(store, inline=db_inline)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
@@ -52,10 +56,31 @@ class Lobby:
 
     async def _watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
+        sweep = loop.time()
         while True:
             t = loop.time()
             await asyncio.sleep(0.05)
             self.lags.append(loop.time() - t - 0.05)
+            if t - sweep > min(60.0, *self.close_after.values()):
+                sweep = t
+                try:
+                    await self.sweep()
+                except Exception:
+                    log.exception("closing idle tables failed")
+
+    async def sweep(self) -> list[str]:
+        """Close tables nobody uses: finished ones nobody watches, and waiting ones left
+        empty; they leave memory and the lobby (their games stay in the database)."""
+        now = time.monotonic()
+        closed = []
+        for t in list(self.tables.values()):
+            limit = self.close_after.get(t.status)
+            if limit is not None and t.idle_for(now) > limit:
+                await self.store.run(self.store.store.set_table, t.id, status="closed")
+                await t.close()
+                del self.tables[t.id]
+                closed.append(t.id)
+        return closed
 
     async def restore(self) -> int:
         """Bring back every table the database holds that is not closed."""
@@ -119,7 +144,7 @@ class Lobby:
             seat_specs = [{"kind": "human"}] + [{"kind": "bot", "level": 2}] * (rules.players - 1)
         if not isinstance(seat_specs, list) or len(seat_specs) != rules.players:
             raise LobbyError(f"seats: a list of {rules.players} seats")
-        seats = [seat_of(i, s) for i, s in enumerate(seat_specs)]
+        seats = [seat_from_spec(i, s) for i, s in enumerate(seat_specs)]
         deals = _opt_int(spec, "deals", 1, 1, 100)
         target = _opt_int(spec, "target", None, 1, 100)
         if target is not None and "deals" not in spec:
@@ -233,7 +258,7 @@ def rules_of(spec: dict[str, Any]) -> Rules:
         raise LobbyError(str(e)) from None
 
 
-def seat_of(index: int, spec: object) -> Seat:
+def seat_from_spec(index: int, spec: object) -> Seat:
     if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
         raise LobbyError(f"seat {index}: {{\"kind\": \"human\"}} or {{\"kind\": \"bot\", ...}}")
     if spec["kind"] == "human":
@@ -241,15 +266,10 @@ def seat_of(index: int, spec: object) -> Seat:
     level, name = spec.get("level"), spec.get("bot")
     bot = f"level:{level}" if level is not None else str(name or "level:2")
     try:
-        player = make_bot(bot)
+        make_bot(bot)  # an unknown bot or level is refused now, not when it is to move
     except (ValueError, TypeError) as e:
         raise LobbyError(f"seat {index}: {e}") from None
-    return Seat(index, "bot", bot, clean_name(spec.get("name"), _bot_name(bot, player.name)),
-                None)
-
-
-def _bot_name(spec: str, name: str) -> str:
-    return f"Bot {spec[6:]}" if spec.startswith("level:") else f"Bot {name}"
+    return Seat(index, "bot", bot, clean_name(spec.get("name"), f"Bot {index + 1}"), None)
 
 
 def _opt_int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: int

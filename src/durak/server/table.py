@@ -122,6 +122,7 @@ class LiveTable:
         self.log: list[dict[str, Any]] = []
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
+        self.touched = time.monotonic()  # the last change or connection: for the janitor
         self.task: asyncio.Task[None] | None = None
         self.stand_in: Bot = make_bot(STAND_IN)
         for s in seats:
@@ -217,7 +218,12 @@ class LiveTable:
         if self._online() != before:
             self.broadcast_seats()
 
+    def idle_for(self, now: float) -> float:
+        """Seconds since anything happened here, or 0 while someone is connected."""
+        return 0.0 if self.conns else now - self.touched
+
     def detach(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
         if conn in self.conns:
             before = self._online()
             self.conns.discard(conn)
@@ -267,6 +273,7 @@ class LiveTable:
             observe = getattr(s.player, "observe", None)
             if observe is not None and not g.is_over and g.to_act != s.index:
                 observe(g.observation(s.index))
+        self.touched = time.monotonic()
         self.broadcast()
         self._schedule()
 

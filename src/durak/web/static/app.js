@@ -222,8 +222,12 @@ function buildCreateForm(form) {
     submit, error);
 }
 
+function botLabel(spec) {
+  return spec && spec.startsWith("level:") ? t("bot_level", { n: spec.slice(6) }) : spec || "";
+}
+
 function seatText(s) {
-  if (s.kind === "bot") return "⚙ " + s.name;
+  if (s.kind === "bot") return `⚙ ${s.name} (${botLabel(s.bot)})`;
   return s.taken ? s.name || "?" : "— " + t("free") + " —";
 }
 
@@ -496,7 +500,8 @@ function tableView(tableId) {
       dataset: { seat: i } },
     h("div", { class: "seat-name" }, s.kind === "bot" ? "⚙ " : "", s.name || `#${i + 1}`,
       s.online ? "" : h("small", {}, ` (${t("offline")})`)),
-    h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("cards", { n: size }))),
+    h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("cards", { n: size })),
+      s.kind === "bot" ? h("span", { class: "level" }, botLabel(s.bot)) : null),
     backs);
   }
 
