@@ -71,6 +71,8 @@ def make_bot(spec: str, seed: int) -> Any:
     return make(name, **opts)
 
 
+MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
+
 # -- playing ---------------------------------------------------------------------------
 def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int) -> Game:
     """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game."""
@@ -82,6 +84,9 @@ def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int)
     watchers = [(i, b.observe) for i, b in enumerate(bots) if hasattr(b, "observe")]
     g = Game(rules, seed=deal_seed)
     while not g.is_over:
+        if len(g.history) > MAX_MOVES:
+            raise RuntimeError(f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} "
+                               "moves")
         s = g.to_act
         assert s is not None
         for i, observe in watchers:

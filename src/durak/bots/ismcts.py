@@ -28,7 +28,7 @@ from ..actions import Action
 from ..determinize import sample
 from ..game import OVER, Game
 from ..observation import Observation
-from .heuristic import HeuristicBot
+from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
 from .policy import CLUB, SIMPLE, rollout
 from .solver import Solver, Unsolved
@@ -58,7 +58,7 @@ class ISMCTSBot:
         iterations: int | None = None,
         seed: int | None = None,
         solver: bool = True,
-        mixed: float = 0.5,
+        mixed: float = 0.0,
         **_: Any,
     ) -> None:
         if time is None and iterations is None:
@@ -67,8 +67,9 @@ class ISMCTSBot:
         self.iterations = iterations
         self.rng = random.Random(seed)
         self.use_solver = bool(solver)
-        # In each sampled world an opponent plays the SIMPLE style with this probability:
-        # the search should not assume that everyone plays as it does.
+        # In each sampled world an opponent plays the SIMPLE style with this probability.
+        # Off by default: against the greedy bot 0.5 measured 0.740 vs 0.787 for 0 (200
+        # paired games at 200 rollouts, within noise but no gain).
         self.mixed = float(mixed)
         self.tracker = Tracker()
         self.prior = HeuristicBot()
@@ -86,6 +87,9 @@ class ISMCTSBot:
         self.tracker.update(obs)
         if len(obs.legal) == 1:
             return obs.legal[0]
+        if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
+            # Break a circle of play that neither side leaves (see heuristic.LOOP_BOUTS).
+            return self.rng.choice(obs.legal)
         return self.evaluate(obs)[0][0]
 
     # -- search ------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from ..game import OVER, Game
 from .policy import rollout_action
 
 EXACT, LOWER, UPPER = 0, 1, 2
+MAX_DEPTH = 300  # deeper lines count as unsolved (and keep clear of Python's recursion limit)
 
 
 class Unsolved(Exception):
@@ -47,6 +48,10 @@ class Solver:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        # Positions on the current line: with transfers the cards can go round and round
+        # (taken, transferred back, taken again) and a position can repeat. A repeat is
+        # scored as a draw: neither side could force progress along that line.
+        self.path: set[tuple[object, ...]] = set()
 
     def _key(self, g: Game) -> tuple[object, ...]:
         key: tuple[object, ...] = (
@@ -73,6 +78,10 @@ class Solver:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Unsolved
         key = self._key(g)
+        if key in self.path:
+            return 0
+        if len(self.path) > MAX_DEPTH:
+            raise Unsolved
         hit = self.table.get(key)
         if hit is not None:
             v, flag = hit
@@ -86,19 +95,23 @@ class Solver:
         team = g.rules.team_of
         maximize = team(g.to_act) == team(self.seat)  # type: ignore[arg-type]
         best = -2 if maximize else 2
-        for a in self._ordered(g):
-            child = g.clone()
-            child._apply(a)
-            v = self._search(child, alpha, beta)
-            if maximize:
-                if v > best:
+        self.path.add(key)
+        try:
+            for a in self._ordered(g):
+                child = g.clone()
+                child._apply(a)
+                v = self._search(child, alpha, beta)
+                if maximize:
+                    if v > best:
+                        best = v
+                        alpha = max(alpha, v)
+                elif v < best:
                     best = v
-                    alpha = max(alpha, v)
-            elif v < best:
-                best = v
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+        finally:
+            self.path.discard(key)
         if best <= a0:
             flag = UPPER
         elif best >= b0:
@@ -111,12 +124,14 @@ class Solver:
     def value(self, g: Game) -> int:
         """The exact value of ``g`` for ``seat`` (raises :class:`Unsolved` over budget)."""
         self.nodes = 0
+        self.path.clear()
         return self._search(g, -1, 1)
 
     def action_values(self, g: Game) -> list[tuple[Action, int]]:
         """Every legal action of ``g`` with its exact value for ``seat``, best first for
         the player to act (raises :class:`Unsolved` over budget)."""
         self.nodes = 0
+        self.path.clear()
         out = []
         for a in g.legal_actions():
             child = g.clone()
