@@ -449,3 +449,31 @@ def test_restart_mid_game_restores_every_table(tmp_path: Path) -> None:
         assert end[0]["status"] == "finished" and end[0]["match"]["played"] == 2
         games = c.get("/api/games").json()["games"]
         assert len([g for g in games if g["table_id"] == tid]) == 2
+
+
+def test_restart_between_deals_and_after_an_unrecorded_end(tmp_path: Path) -> None:
+    """A restart while a finished deal is on show starts the next deal; a deal whose end
+    was played but not recorded (a crash in between) is recorded on restart."""
+    url = f"sqlite:///{tmp_path / 'between.db'}"
+    with TestClient(create_app(url, bot_pace=0, deal_pause=60)) as c:
+        t = new_table(c, [human(), bot()], deals=2)
+        with c.websocket_connect("/ws") as w:
+            m = hello(w, t["table"], t["token"])
+            while m["result"] is None:  # play the first deal only
+                if m["obs"]["legal"]:
+                    w.send_json({"type": "act", "state": m["state"],
+                                 "action": m["obs"]["legal"][0]})
+                m = next_of(w)
+            assert m["status"] == "playing" and m["match"]["played"] == 1
+    # Forget that the deal ended, as if the server died right after its last action.
+    peek = Store(url)
+    with peek.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE durak_deals SET result = NULL, record = NULL")
+    peek.close()
+    with TestClient(create_app(url, bot_pace=0, deal_pause=0)) as c:
+        assert len(c.get("/api/games").json()["games"]) == 1  # recorded again on restart
+        with c.websocket_connect("/ws") as w:
+            m = hello(w, t["table"], t["token"])
+            end = play_out([w], [m if m["result"] is None else next_of(w)])
+        assert end[0]["status"] == "finished" and end[0]["match"]["played"] == 2
+        assert len(c.get("/api/games").json()["games"]) == 2
