@@ -73,7 +73,11 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self._close()
                 return
-            await self._send(text)
+            try:
+                await self._send(text)
+            except Exception:  # the client is gone; its reader ends the connection
+                self.closed = True
+                return
 
     def stop(self) -> None:
         self.closed = True
