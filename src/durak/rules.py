@@ -179,6 +179,12 @@ class Rules:
         }
 
     def __str__(self) -> str:
+        text = _TEXT.get(self)
+        if text is None:
+            text = _TEXT[self] = self._text()
+        return text
+
+    def _text(self) -> str:
         name = self.preset_name()
         over = self._overrides(name)
         order = ["players", "deck", "teams"] + [f.name for f in fields(self)]
@@ -187,6 +193,10 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         return dataclasses.replace(self, **changes)
+
+
+# str(rules) searches the presets; rule sets are few and immutable, so remember it.
+_TEXT: dict[Rules, str] = {}
 
 
 def _show(v: object) -> str:
