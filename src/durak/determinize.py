@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from .cards import RANK_MASK, deck_mask, lowest_rank
-from .game import PHASES, Game
+from .game import PHASES, Game, _thrower_cache
 from .observation import Observation
 
 
@@ -84,6 +84,9 @@ def sample(
     g._table_ranks = r.throw_in == "table_ranks"
     g._pogonny = r.scoring == "pogonny"
     g._transfer_on = r.transfer
+    g._first_limit = min(r.bout_limit, r.first_bout_limit)
+    g._tcache = _thrower_cache(r)
+    g._outm = sum(1 << s for s in range(n) if obs.out[s])
     g.out = list(obs.out)
     g.out_order = list(obs.out_order)
     g.discard_mask = int(obs.discard)

@@ -117,7 +117,8 @@ class Game:
         "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-        "_pogonny", "_legal", "_transfer_on", "_pagon_mask", "_last_att", "passed",
+        "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
+        "_pagon_mask", "_last_att", "passed",
     )
 
     rules: Rules
@@ -202,8 +203,11 @@ class Game:
         self._table_ranks = rules.throw_in == "table_ranks"
         self._pogonny = rules.scoring == "pogonny"
         self._transfer_on = rules.transfer
+        self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
+        self._tcache = _thrower_cache(rules)
+        self._outm = 0
         self._tmask = 0
-        self._legal: tuple[Action, ...] | None = None
+        self._legal: list[Action] | None = None
         self.out = [False] * n
         self.out_order: list[int] = []
         self.discard_mask = 0
@@ -327,11 +331,11 @@ class Game:
         """Who may throw in, in the order of their right: the opening attacker, then
         clockwise from the defender's left."""
         d, a, n = self.defender, self.attacker, self.n
-        mode = self.rules.throwers
-        key = (mode, self.teams, n, a, d, sum(1 << s for s in range(n) if self.out[s]))
-        cached = _THROWERS.get(key)
+        key = a | d << 3 | self._outm << 6
+        cached = self._tcache.get(key)
         if cached is not None:
             return cached
+        mode = self.rules.throwers
         if mode == "attacker":
             return (a,)
         if mode == "neighbours":
@@ -347,7 +351,7 @@ class Game:
             s = (d + i) % n
             if s in ok and s != a:
                 order.append(s)
-        result = _THROWERS[key] = tuple(order)
+        result = self._tcache[key] = tuple(order)
         return result
 
     # -- bouts -----------------------------------------------------------------
@@ -372,11 +376,9 @@ class Game:
         assert d >= 0
 
     def _set_cap(self) -> None:
-        r = self.rules
-        cap = min(self.hands[self.defender].bit_count(), r.bout_limit)
-        if self.bout == 0:
-            cap = min(cap, r.first_bout_limit)
-        self.cap = cap
+        cap = self.hands[self.defender].bit_count()
+        limit = self.rules.bout_limit if self.bout else self._first_limit
+        self.cap = cap if cap < limit else limit
 
     def _room(self) -> int:
         return self.cap - len(self._att)
@@ -404,12 +406,17 @@ class Game:
     def _lay_attack(self, seat: int, mask: int) -> None:
         self.hands[seat] &= ~mask
         self.known[seat] &= ~mask
-        m = mask
-        while m:
-            low = m & -m
-            self._att.append(low.bit_length() - 1)
+        low = mask & -mask
+        if low == mask:  # one card, the common case
+            self._att.append(mask.bit_length() - 1)
             self._beat.append(-1)
-            m ^= low
+        else:
+            m = mask
+            while m:
+                low = m & -m
+                self._att.append(low.bit_length() - 1)
+                self._beat.append(-1)
+                m ^= low
         if self._table_ranks:
             self._allowed |= RANK_MASK[((mask & -mask).bit_length() - 1) // 4 + 2]
         self._unbeaten |= mask
@@ -425,6 +432,7 @@ class Game:
     def _check_out(self, seat: int) -> None:
         if not self.hands[seat] and self.talon_size == 0 and not self.out[seat]:
             self.out[seat] = True
+            self._outm |= 1 << seat
             self.out_order.append(seat)
 
     def _end_bout(self, taken: bool) -> None:
@@ -573,8 +581,8 @@ class Game:
         """Every legal action of ``to_act``, in a fixed order; empty when over."""
         cached = self._legal
         if cached is None:
-            cached = self._legal = tuple(self._generate())
-        return list(cached)
+            cached = self._legal = self._generate()
+        return cached[:]  # a copy: the cache is what apply checks against
 
     def _generate(self) -> list[Action]:
         ph = self.phase
@@ -668,9 +676,9 @@ class Game:
             action = Action.parse(action)
         legal = self._legal
         if legal is None:
-            legal = self._legal = tuple(self._generate())
+            legal = self._legal = self._generate()
         if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, list(legal)))
+            raise IllegalActionError(self._why_illegal(action, legal[:]))
         self._apply(action)
 
     def _apply(self, a: Action) -> None:
@@ -895,7 +903,13 @@ _TGROUPS = tuple(
 )
 _SHOWS = tuple(make(SHOW, 1 << c, -1) for c in range(52))
 _PASS = make(PASS, 0, -1)
-_THROWERS: dict[tuple[str, bool, int, int, int, int], tuple[int, ...]] = {}
+# Thrower orders, per (throwers, teams, players), keyed by attacker | defender << 3 |
+# out-mask << 6: shared by every game with those rules.
+_THROWERS: dict[tuple[str, str, int], dict[int, tuple[int, ...]]] = {}
+
+
+def _thrower_cache(rules: Rules) -> dict[int, tuple[int, ...]]:
+    return _THROWERS.setdefault((rules.throwers, rules.teams, rules.players), {})
 # _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
 # the defender last.
 _DRAW_ORDER = tuple(
