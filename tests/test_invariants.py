@@ -66,7 +66,7 @@ def _swap_hidden(g: Game, seat: int, rng: random.Random) -> Game | None:
     h = g.clone()
     for s in others:
         n = (g.hands[s] & ~g.known[s]).bit_count()
-        h.hands[s] = g.known[s] | sum(1 << c for c in pool[:n])
+        h._hands[s] = g.known[s] | sum(1 << c for c in pool[:n])
         pool = pool[n:]
     h._legal = None
     return h

@@ -66,7 +66,7 @@ def sample(
     g.dealer = obs.dealer
     g.leader = obs.first_attacker if obs.first_attacker is not None else 0
     g.deck = ()
-    g.hands = hands
+    g._hands = hands
     g.known = [int(k) for k in obs.known]
     g.known[seat] = 0
     g._talon = tuple(talon)
@@ -138,7 +138,7 @@ def _bits(m: int) -> list[int]:
 
 def _all_cards(g: Game) -> int:
     m = g.discard_mask
-    for h in g.hands:
+    for h in g._hands:
         m |= h
     for c in g._att + g._beat:
         if c >= 0:

@@ -111,7 +111,7 @@ class Game:
 
     __slots__ = (
         "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
-        "hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
+        "_hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
         "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
         "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
         "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
@@ -122,7 +122,7 @@ class Game:
     )
 
     rules: Rules
-    hands: list[int]
+    _hands: list[int]
     to_act: int | None
 
     def __init__(
@@ -179,7 +179,7 @@ class Game:
         k = n * self.hand_size
         for i in range(k):
             hands[(dealer + 1 + i) % n] |= 1 << order[i]
-        self.hands = hands
+        self._hands = hands
         self.known = [0] * n
         if k < len(order):
             trump = order[k]
@@ -255,18 +255,18 @@ class Game:
         n = self.n
         while True:
             pm = self._pagon_mask[attacker]
-            hand = self.hands[attacker]
+            hand = self._hands[attacker]
             if not hand or hand & ~pm or self.talon_size:
                 return attacker
             mates = [(attacker + i) % n for i in range(2, n, 2)]
             mates = [s for s in mates if not self.out[s]]
-            if not mates or all(not self.hands[s] & ~pm for s in mates):
+            if not mates or all(not self._hands[s] & ~pm for s in mates):
                 return attacker
             to = mates[0]
-            self.hands[to] |= hand
+            self._hands[to] |= hand
             self.known[to] |= hand
             self.known[attacker] = 0
-            self.hands[attacker] = 0
+            self._hands[attacker] = 0
             self.passed.append((attacker, to, hand))
             self._check_out(attacker)
             attacker = self._next_active(attacker, attacker)
@@ -281,7 +281,7 @@ class Game:
             return None, 0
         r = self.rules
         side = r.team_of(last)
-        if defender < 0 or r.team_of(defender) == side or not self.hands[defender]:
+        if defender < 0 or r.team_of(defender) == side or not self._hands[defender]:
             return None, 0
         pm = self._pagon_mask[last]
         step = self._pagon[side]
@@ -296,7 +296,7 @@ class Game:
     def _first_leader(self) -> int:
         best, who = 99, -1
         tmask = SUIT_MASK[self.trump_suit]
-        for s, h in enumerate(self.hands):
+        for s, h in enumerate(self._hands):
             t = h & tmask
             if t:
                 low = (t & -t).bit_length()
@@ -305,7 +305,7 @@ class Game:
         if who >= 0:
             return who
         if self.rules.no_trump_lead == "lowest_card":
-            return min(range(self.n), key=lambda s: (self.hands[s] & -self.hands[s]).bit_length())
+            return min(range(self.n), key=lambda s: (self._hands[s] & -self._hands[s]).bit_length())
         return self._rng_lead
 
     # -- seats ---------------------------------------------------------------
@@ -376,7 +376,7 @@ class Game:
         assert d >= 0
 
     def _set_cap(self) -> None:
-        cap = self.hands[self.defender].bit_count()
+        cap = self._hands[self.defender].bit_count()
         limit = self.rules.bout_limit if self.bout else self._first_limit
         self.cap = cap if cap < limit else limit
 
@@ -384,7 +384,7 @@ class Game:
         return self.cap - len(self._att)
 
     def _can_throw(self, seat: int) -> bool:
-        return bool(self.hands[seat] & self._allowed) and self._room() > 0
+        return bool(self._hands[seat] & self._allowed) and self._room() > 0
 
     def _next_thrower(self, start: int) -> None:
         """Give the right to throw in to the first thrower from position ``start``
@@ -392,7 +392,7 @@ class Game:
         th = self._throwers
         allowed = self._allowed
         if allowed and self.cap > len(self._att):
-            hands = self.hands
+            hands = self._hands
             for i in range(start, len(th)):
                 if hands[th[i]] & allowed:
                     self._tpos = i
@@ -404,7 +404,7 @@ class Game:
             self._end_bout(taken=False)
 
     def _lay_attack(self, seat: int, mask: int) -> None:
-        self.hands[seat] &= ~mask
+        self._hands[seat] &= ~mask
         self.known[seat] &= ~mask
         low = mask & -mask
         if low == mask:  # one card, the common case
@@ -426,11 +426,11 @@ class Game:
         if mask & self._no_open[seat]:
             # pagony_attack=off: a defender attacked with a pagon card must take it
             self._forced_take = True
-        if not self.hands[seat]:
+        if not self._hands[seat]:
             self._check_out(seat)
 
     def _check_out(self, seat: int) -> None:
-        if not self.hands[seat] and self.talon_size == 0 and not self.out[seat]:
+        if not self._hands[seat] and self.talon_size == 0 and not self.out[seat]:
             self.out[seat] = True
             self._outm |= 1 << seat
             self.out_order.append(seat)
@@ -439,7 +439,7 @@ class Game:
         table = self._tmask
         d = self.defender
         if taken:
-            self.hands[d] |= table
+            self._hands[d] |= table
             self.known[d] |= table
         else:
             self.discard_mask |= table
@@ -477,18 +477,18 @@ class Game:
             return
         order = _DRAW_ORDER[n][fa][d]
         talon = self._talon
-        hands = self.hands
+        hands = self._hands
         for s in order:
             need = hs - hands[s].bit_count()
             if need <= 0 or self.out[s]:
                 continue
             while need > 0:
                 if self._tp < len(talon):
-                    self.hands[s] |= 1 << talon[self._tp]
+                    self._hands[s] |= 1 << talon[self._tp]
                     self._tp += 1
                 elif self._bottom >= 0:
                     # the face-up trump: everyone saw it go into this hand
-                    self.hands[s] |= 1 << self._bottom
+                    self._hands[s] |= 1 << self._bottom
                     self.known[s] |= 1 << self._bottom
                     self._bottom = -1
                 else:
@@ -521,7 +521,7 @@ class Game:
         else:
             # Team play: the side left holding cards loses; its member with the most
             # cards is named the durak.
-            durak = max(losers, key=lambda s: (self.hands[s].bit_count(), -s))
+            durak = max(losers, key=lambda s: (self._hands[s].bit_count(), -s))
         pogony = 0
         if durak is not None and self.out_order:
             pogony = (self._last_lay[self.out_order[-1]] & _SIX_MASK).bit_count()
@@ -566,11 +566,12 @@ class Game:
         return CardSet(self.discard_mask)
 
     @property
-    def hand_sets(self) -> list[CardSet]:
-        return [CardSet(h) for h in self.hands]
+    def hands(self) -> tuple[CardSet, ...]:
+        """Every seat's hand: ``hands[seat]`` iterates that hand's Cards, lowest first."""
+        return tuple(CardSet(h) for h in self._hands)
 
     def hand(self, seat: int) -> CardSet:
-        return CardSet(self.hands[seat])
+        return CardSet(self._hands[seat])
 
     @property
     def phase_name(self) -> str:
@@ -590,7 +591,7 @@ class Game:
             return []
         seat = self.to_act
         assert seat is not None
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         out: list[Action] = []
         if ph == DEFENCE:
             if self._forced_take:
@@ -639,7 +640,7 @@ class Game:
         if nd < 0 or nd == seat:
             return
         n_att = len(self._att)
-        nd_cards = self.hands[nd].bit_count()
+        nd_cards = self._hands[nd].bit_count()
         limit = min(nd_cards, r.bout_limit)
         if self.bout == 0:
             limit = min(limit, r.first_bout_limit)
@@ -690,7 +691,7 @@ class Game:
         assert seat is not None
         if k == DEFEND:
             card = a.mask.bit_length() - 1
-            self.hands[seat] &= ~a.mask
+            self._hands[seat] &= ~a.mask
             self.known[seat] &= ~a.mask
             self._beat[self._att.index(a.t)] = card
             self._unbeaten &= ~(1 << a.t)
@@ -699,7 +700,7 @@ class Game:
                 self._allowed |= RANK_MASK[card // 4 + 2]
             self._tmask |= a.mask
             self._last_lay[seat] = a.mask
-            if not self.hands[seat]:
+            if not self._hands[seat]:
                 self._check_out(seat)
             if not self._unbeaten:
                 self.phase = THROW
@@ -735,7 +736,7 @@ class Game:
             self.defender = nd
             if k == TRANSFER:
                 self._last_att = (seat, a.mask, nd)
-            lim = min(self.hands[nd].bit_count(), self.rules.bout_limit)
+            lim = min(self._hands[nd].bit_count(), self.rules.bout_limit)
             if self.bout == 0:
                 lim = min(lim, self.rules.first_bout_limit)
             self.cap = lim
@@ -743,7 +744,7 @@ class Game:
             self.to_act = nd
         elif k == EXCHANGE:
             lt = self._lowest_trump
-            self.hands[seat] = (self.hands[seat] & ~(1 << lt)) | (1 << self._bottom)
+            self._hands[seat] = (self._hands[seat] & ~(1 << lt)) | (1 << self._bottom)
             self.known[seat] |= 1 << self._bottom
             self.known[seat] &= ~(1 << lt)
             self._bottom = lt
@@ -754,7 +755,7 @@ class Game:
             return "the deal is over"
         seat = self.to_act
         assert seat is not None
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         who = f"seat {seat}"
         if a.mask & ~hand:
             missing = CardSet(a.mask & ~hand)
@@ -786,7 +787,7 @@ class Game:
         g = object.__new__(Game)
         for name in Game.__slots__:
             setattr(g, name, getattr(self, name))
-        g.hands = self.hands[:]
+        g._hands = self._hands[:]
         g.known = self.known[:]
         g.out = self.out[:]
         g.out_order = self.out_order[:]
@@ -819,17 +820,17 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know, and nothing else."""
         known = [CardSet(k) for k in self.known]
-        known[seat] = CardSet(self.hands[seat])
+        known[seat] = CardSet(self._hands[seat])
         return Observation(
             seat=seat,
             rules=self.rules,
-            hand=CardSet(self.hands[seat]),
+            hand=CardSet(self._hands[seat]),
             table=tuple(self.table),
             trump=self.trump,
             trump_suit=self.trump_suit,
             talon_size=self.talon_size,
             discard=self.discard,
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
             known=tuple(known),
             out=tuple(self.out),
             pogony=tuple(self.tally),
