@@ -129,3 +129,20 @@ def test_six_players_on_36_cards_trump_is_the_last_card_dealt() -> None:
     assert g.trump == last and g.talon_size == 0
     assert last in g.hand(2)
     assert last in g.observation(4).known[2]
+
+
+def test_public_state_of_the_contract() -> None:
+    """DESIGN.md's contract: hands[seat] iterates Cards, table pairs, trump, talon_size,
+    attacker, defender, discard."""
+    g = Game(Rules(), deck=DECK, dealer=1)
+    assert [str(c) for c in g.hands[0]] == ["6♠", "6♥", "8♠", "8♥", "10♠", "10♥"]
+    assert all(isinstance(c, Card) for c in g.hands[1])
+    g.apply("6S")
+    assert [(str(a), b) for a, b in g.table] == [("6♠", None)]
+    g.apply("6S/7S")
+    assert [(str(a), str(b)) for a, b in g.table] == [("6♠", "7♠")]
+    assert [str(x) for x in g.legal_actions()] == ["6♥", "pass"]
+    g.apply("pass")  # бито: the defender attacks next
+    assert (g.attacker, g.defender, g.to_act) == (1, 0, 1)
+    assert str(g.discard) == "6♠ 7♠" and g.table == []
+    assert g.talon_size == 22 and len(g.hands[0]) == len(g.hands[1]) == 6
