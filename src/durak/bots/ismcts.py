@@ -109,24 +109,28 @@ class ISMCTSBot:
         start = _time.perf_counter()
         deadline = start + self.time if self.time is not None else None
         budget = self.iterations if self.iterations is not None else 10**9
-        if self.use_solver and obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
-            solved, used = self._solve(obs, deadline, budget, every_value)
-            if solved is not None:
-                self.last_stats = {"solver": True, "seconds": _time.perf_counter() - start}
-                return solved
-            # The nodes spent count against the budget, so a move costs what it should.
-            budget = max(len(legal), budget - used // NODES_PER_ROLLOUT)
+        if obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
+            # Nothing is hidden: every sampled world is the same, so Monte Carlo would
+            # only repeat one rollout. Give the solver the whole budget; if it cannot
+            # finish, one rollout per action is all the sampling can tell.
+            if self.use_solver:
+                solved, _ = self._solve(obs, deadline, budget, every_value)
+                if solved is not None:
+                    self.last_stats = {"solver": True, "seconds": _time.perf_counter() - start}
+                    return solved
+            budget = len(legal)
+            deadline = None
         return self._pimc(obs, legal, deadline, budget, start)
 
     def _solve(
         self, obs: Observation, deadline: float | None, budget: int, every_value: bool
     ) -> tuple[list[tuple[Action, float]] | None, int]:
-        """Exact values if the solver finishes in half the budget; and the nodes spent."""
+        """Exact values if the solver finishes within the budget; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
         if deadline is not None:
-            nodes = max(200, int((deadline - _time.perf_counter()) * 0.5 * NODES_PER_SECOND))
+            nodes = max(200, int((deadline - _time.perf_counter()) * NODES_PER_SECOND))
         else:
-            nodes = max(200, budget * NODES_PER_ROLLOUT // 2)
+            nodes = max(200, budget * NODES_PER_ROLLOUT)
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
         fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
