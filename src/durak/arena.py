@@ -274,14 +274,14 @@ def summarize(
             e.seat_games += 1
             if r["draw"] or durak is None:
                 e.draws += 1
-                s = 0.5
+                pts = 0.5
             elif team(durak) == team(i):
-                s = 0.0
+                pts = 0.0
                 if durak == i:
                     e.durak += 1
             else:
-                s = 1.0
-            e.per_deal.setdefault(r["deal"], []).append(s)
+                pts = 1.0
+            e.per_deal.setdefault(r["deal"], []).append(pts)
         # Pairwise: everyone on the other side beats the durak; a draw is half each.
         for i, a in enumerate(seats):
             for j, b in enumerate(seats):

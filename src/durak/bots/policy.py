@@ -230,7 +230,7 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
             if s != seat and not (teams and (s - seat) % 2 == 0):
                 threat |= h
         beats = _BEATS[g.trump_suit]
-        m = hand
+        m = int(hand)
         while m:
             low = m & -m
             if not beats[low.bit_length() - 1] & threat:
