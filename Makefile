@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: test play serve bench lint typecheck browser clean
+.PHONY: test play serve bench bench-bots load lint typecheck browser clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,6 +32,13 @@ serve: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/durak bench
+
+# The bot benchmarks (about an hour of CPU) and the web table under load.
+bench-bots: $(STAMP)
+	sh benchmarks/bots/run.sh
+
+load: $(STAMP)
+	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
