@@ -82,6 +82,7 @@ def sample(
     g.passed = list(obs.passed)
     g._exchange_on = r.trump_exchange
     g._table_ranks = r.throw_in == "table_ranks"
+    g._opening_rank = r.throw_in == "opening_rank"
     g._pogonny = r.scoring == "pogonny"
     g._transfer_on = r.transfer
     g._first_limit = min(r.bout_limit, r.first_bout_limit)

@@ -118,7 +118,7 @@ class Game:
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
         "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-        "_pagon_mask", "_last_att", "passed",
+        "_pagon_mask", "_last_att", "passed", "_opening_rank",
     )
 
     rules: Rules
@@ -201,6 +201,7 @@ class Game:
         self._set_pagon(pagon)
         self._exchange_on = rules.trump_exchange
         self._table_ranks = rules.throw_in == "table_ranks"
+        self._opening_rank = rules.throw_in == "opening_rank"
         self._pogonny = rules.scoring == "pogonny"
         self._transfer_on = rules.transfer
         self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
@@ -325,6 +326,8 @@ class Game:
         return -1
 
     def _defender_for(self, attacker: int) -> int:
+        if not self._outm and not self.teams:
+            return (attacker + 1) % self.n
         return self._next_active(attacker, attacker if self.teams else None)
 
     def _make_throwers(self) -> tuple[int, ...]:
@@ -422,10 +425,11 @@ class Game:
         self._unbeaten |= mask
         self._tmask |= mask
         self._last_lay[seat] = mask
-        self._last_att = (seat, mask, self.defender)
-        if mask & self._no_open[seat]:
-            # pagony_attack=off: a defender attacked with a pagon card must take it
-            self._forced_take = True
+        if self._pagon:
+            self._last_att = (seat, mask, self.defender)
+            if mask & self._no_open[seat]:
+                # pagony_attack=off: a defender attacked with a pagon card must take it
+                self._forced_take = True
         if not self._hands[seat]:
             self._check_out(seat)
 
@@ -706,7 +710,7 @@ class Game:
                 self.phase = THROW
                 self._next_thrower(0)
         elif k == ATTACK:
-            if self.phase == OPEN and self.rules.throw_in == "opening_rank":
+            if self._opening_rank and self.phase == OPEN:
                 self._allowed = RANK_MASK[a.cards[0].rank]
             self._lay_attack(seat, a.mask)
             if self._pogonny:
