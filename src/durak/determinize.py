@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 
-from .cards import RANK_MASK, deck_mask, lowest_rank
-from .game import PHASES, Game, _thrower_cache
+from .cards import RANK_MASK, deck_mask, iter_bits
+from .game import PHASES, Game
 from .observation import Observation
 
 
@@ -37,7 +37,7 @@ def sample(
     r = obs.rules
     n = r.players
     seat = obs.seat
-    unseen = list(_bits(int(obs.unseen)))
+    unseen = list(iter_bits(int(obs.unseen)))
     rng.shuffle(unseen)
     hands = [int(k) for k in obs.known]
     hands[seat] = int(obs.hand)
@@ -74,19 +74,11 @@ def sample(
     g._bottom = obs.trump.index if obs.trump_under_talon else -1
     g.trump_card = obs.trump.index
     g.trump_suit = obs.trump_suit
-    g._lowest_trump = (lowest_rank(r.deck) - 2) * 4 + obs.trump_suit
     g._forced_take = obs.forced_take
-    g._open_max = {"single": 1, "one_or_two": 2}.get(r.opening, 4)
+    g._derive()
     g._set_pagon(obs.pagon if obs.pagon else None)
     g._last_att = obs.last_attack
     g.passed = list(obs.passed)
-    g._exchange_on = r.trump_exchange
-    g._table_ranks = r.throw_in == "table_ranks"
-    g._opening_rank = r.throw_in == "opening_rank"
-    g._pogonny = r.scoring == "pogonny"
-    g._transfer_on = r.transfer
-    g._first_limit = min(r.bout_limit, r.first_bout_limit)
-    g._tcache = _thrower_cache(r)
     g._outm = sum(1 << s for s in range(n) if obs.out[s])
     g.out = list(obs.out)
     g.out_order = list(obs.out_order)
@@ -126,15 +118,6 @@ def sample(
     g._shown = sum(1 << s for s in obs.shown_seats)
     assert deck_mask(r.deck) == _all_cards(g)
     return g
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _all_cards(g: Game) -> int:

@@ -195,17 +195,9 @@ class Game:
         self._tp = 0
         self.trump_card = trump
         self.trump_suit = trump & 3
-        self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
         self._forced_take = False
-        self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
+        self._derive()
         self._set_pagon(pagon)
-        self._exchange_on = rules.trump_exchange
-        self._table_ranks = rules.throw_in == "table_ranks"
-        self._opening_rank = rules.throw_in == "opening_rank"
-        self._pogonny = rules.scoring == "pogonny"
-        self._transfer_on = rules.transfer
-        self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
-        self._tcache = _thrower_cache(rules)
         self._outm = 0
         self._tmask = 0
         self._legal: list[Action] | None = None
@@ -227,6 +219,19 @@ class Game:
             raise ValueError(f"leader: a seat 0..{n - 1}, not {leader}")
         self.leader = leader
         self._start_bout(leader)
+
+    def _derive(self) -> None:
+        """What the hot path reads from the rules and the trump, worked out once."""
+        rules = self.rules
+        self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
+        self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
+        self._exchange_on = rules.trump_exchange
+        self._table_ranks = rules.throw_in == "table_ranks"
+        self._opening_rank = rules.throw_in == "opening_rank"
+        self._pogonny = rules.scoring == "pogonny"
+        self._transfer_on = rules.transfer
+        self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
+        self._tcache = _thrower_cache(rules)
 
     # -- pagony ---------------------------------------------------------------
     def _set_pagon(self, steps: Sequence[int] | None) -> None:
