@@ -255,3 +255,13 @@ def test_random_pagony_matches_end_on_the_queen(players: int) -> None:
     assert m.tally.pagon_steps[m.tally.winner_side] == 8
     again = Match.from_record(m.record())
     assert again.tally == m.tally and again.is_over
+
+
+def test_the_chosen_queen_suit_is_an_option() -> None:
+    """docs/rules.md pagony 1: pagony_queen chooses the queen's suit (hearts here)."""
+    rules = Rules.preset("pagony", pagony_queen="hearts", **PAGONY_2P)
+    hand1 = "9S 9H 9D 9C 10H JH QS QD QC KH AC AS"  # spades trumps
+    g = Game(rules, deck=deck_for(SEAT0.format(last="QH"), hand1), dealer=1, leader=0,
+             pagon=[5, 0])
+    play_out(g, OPENINGS, "QH")
+    assert g.outcome is not None and g.outcome.hung == 0
