@@ -260,7 +260,7 @@ def test_random_pagony_matches_end_on_the_queen(players: int) -> None:
 def test_the_chosen_queen_suit_is_an_option() -> None:
     """docs/rules.md pagony 1: pagony_queen chooses the queen's suit (hearts here)."""
     rules = Rules.preset("pagony", pagony_queen="hearts", **PAGONY_2P)
-    hand1 = "9S 9H 9D 9C 10H JH QS QD QC KH AC AS"  # spades trumps
+    hand1 = "9S 9H 9D 9C 10H JH QS QD QC KH AH AC"  # clubs trumps
     g = Game(rules, deck=deck_for(SEAT0.format(last="QH"), hand1), dealer=1, leader=0,
              pagon=[5, 0])
     play_out(g, OPENINGS, "QH")
