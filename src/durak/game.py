@@ -20,7 +20,7 @@ listed choice is a real one; replaying the same actions gives the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import (
@@ -794,18 +794,7 @@ class Game:
     def clone(self) -> Game:
         """A copy that shares nothing mutable with this game."""
         g = object.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g._hands = self._hands[:]
-        g.known = self.known[:]
-        g.out = self.out[:]
-        g.out_order = self.out_order[:]
-        g.tally = self.tally[:]
-        g._last_lay = self._last_lay[:]
-        g.passed = self.passed[:]
-        g._att = self._att[:]
-        g._beat = self._beat[:]
-        g.history = self.history[:]
+        _copy_into(self, g)
         return g
 
     def fresh(self) -> Game:
@@ -932,3 +921,19 @@ _DRAW_ORDER = tuple(
     )
     for n in range(7)
 )
+
+
+# clone() is on every searcher's hot path: a function with one plain assignment per
+# slot (lists copied) is several times faster than a getattr/setattr loop.
+_MUTABLE = {"_hands", "known", "out", "out_order", "tally", "_last_lay", "passed", "_att",
+            "_beat", "history"}
+_namespace: dict[str, object] = {}
+exec(  # the source is generated from the slot names above, no outside input
+    "def _copy_into(self, g):\n"
+    + "".join(
+        f"    g.{n} = self.{n}[:]\n" if n in _MUTABLE else f"    g.{n} = self.{n}\n"
+        for n in Game.__slots__
+    ),
+    _namespace,
+)
+_copy_into: Callable[[Game, Game], None] = _namespace["_copy_into"]  # type: ignore[assignment]
