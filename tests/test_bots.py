@@ -222,3 +222,47 @@ def test_team_bots_never_hurt_a_partner() -> None:
     d = g.outcome.durak
     if d is not None:
         assert score(g, (d + 2) % 4) == 0.0 and score(g, (d + 1) % 4) == 1.0
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy"])
+def test_plain_rollout_style_plays_like_the_greedy_bot(preset: str) -> None:
+    """The PLAIN rollout style (a model of careless opponents for the searcher) makes
+    the greedy bot's choice in every position met, on mixed greedy and random play."""
+    from durak.bots.policy import PLAIN, rollout_action
+
+    greedy = make("greedy")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        g = Game(Rules.preset(preset), seed=seed)
+        while not g.is_over:
+            obs = g.observation(g.to_act or 0)
+            a = greedy.choose(obs)
+            assert rollout_action(g, [PLAIN, PLAIN]) is a
+            checked += 1
+            g.apply(a if rng.random() < 0.5 else rng.choice(obs.legal))
+    assert checked > 300
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy"])
+def test_plain_reader_never_rules_out_a_card_the_greedy_bot_holds(preset: str) -> None:
+    """Against a PLAIN player (the greedy bot) every inferred gap is true, and the reader
+    does infer something."""
+    from durak.bots.memory import PlainReader
+
+    me, greedy = make("heuristic"), make("greedy")
+    inferred = 0
+    for seed in range(15):
+        g = Game(Rules.preset(preset), seed=seed)
+        reader = PlainReader()
+        while not g.is_over:
+            obs = g.observation(0)
+            reader.update(obs)
+            ex = reader.exclude(obs)
+            if ex:
+                ruled_out = ex[1] & int(obs.unseen)
+                inferred += ruled_out.bit_count()
+                assert not ruled_out & int(g.hand(1)), (seed, g.history)
+            s = g.to_act or 0
+            g.apply((me if s == 0 else greedy).choose(g.observation(s)))
+    assert inferred > 50

@@ -10,7 +10,7 @@ that determinized search deals them plausible hands.
 
 from __future__ import annotations
 
-from ..cards import SUIT_MASK
+from ..cards import RANK_MASK, SUIT_MASK, beats_mask
 from ..observation import Observation
 
 
@@ -59,3 +59,103 @@ class Tracker:
                 out[s] = mask
                 any_gap = True
         return out if any_gap else None
+
+
+# The PLAIN style's cost order (see :mod:`durak.bots.policy`): by rank, trumps above all.
+def cheaper_than(index: int, trump: int) -> int:
+    """Cards a PLAIN player would rather give away than ``index``, as a mask."""
+    r = index >> 2
+    below = (1 << (4 * r)) - 1  # every card of a lower rank
+    if index & 3 == trump:
+        return (FULL & ~SUIT_MASK[trump]) | (below & SUIT_MASK[trump])
+    return below & ~SUIT_MASK[trump]
+
+
+FULL = (1 << 52) - 1
+KING = 11  # rank index: a PLAIN player throws in nothing from a king up
+
+
+class PlainReader:
+    """What a seat's moves reveal *if* it plays the PLAIN style (cheapest card first,
+    beats whenever it can, takes only when it cannot, throws in no trump and nothing
+    from a king up; the greedy bot and many casual players play so).
+
+    It compares each observation with the one before: when another seat opened with
+    rank r it holds no cheaper card; when it beat with card x it holds no cheaper card
+    that beats an unbeaten card; when it took it holds nothing that beats; when it
+    passed or threw in it holds no cheaper card it could have thrown. Like
+    :class:`Tracker`, a gap holds until the seat draws again. The searcher uses these
+    gaps only in sampled worlds where it models an opponent as PLAIN.
+    """
+
+    def __init__(self) -> None:
+        self.gaps: dict[int, tuple[int, int]] = {}
+        self._prev: Observation | None = None
+
+    def reset(self) -> None:
+        self.gaps.clear()
+        self._prev = None
+
+    def _add(self, seat: int, mask: int, talon: int) -> None:
+        old = self.gaps.get(seat)
+        if old is not None and old[1] == talon:
+            mask |= old[0]
+        self.gaps[seat] = (mask, talon)
+
+    def update(self, obs: Observation) -> None:
+        p, self._prev = self._prev, obs
+        if p is None or obs.bout < p.bout or obs.talon_size > p.talon_size:
+            if p is not None:
+                self.gaps.clear()
+            return
+        s = p.to_act
+        if s is None or s == obs.seat or obs.bout != p.bout:
+            return  # our own move, or the bout ended (then draws may follow: no gap)
+        t = obs.trump_suit
+        talon = obs.talon_size
+        before = {a.index for a, _ in p.table}
+        new = [a.index for a, _ in obs.table if a.index not in before]
+        if p.phase == "attack":
+            if new and not p.table:
+                self._add(s, cheaper_than(min(new, key=lambda c: _cost(c, t)), t), talon)
+        elif p.phase == "defend":
+            if p.forced_take or new:
+                return  # forced, or a transfer: nothing read
+            unbeaten = [a.index for a, b in p.table if b is None]
+            beats = 0
+            for u in unbeaten:
+                beats |= beats_mask(u, t)
+            if any(u in obs.known[s] for u in unbeaten) or (
+                obs.phase == "pile_on" and obs.defender == s
+            ):
+                self._add(s, beats, talon)  # took: nothing of its beats any of them
+                return
+            now = {a.index: b for a, b in obs.table}
+            for u in unbeaten:
+                b = now.get(u)
+                if b is not None:
+                    self._add(s, beats & cheaper_than(b.index, t), talon)
+                    return
+        elif p.phase in ("throw_in", "pile_on"):
+            ranks = 0
+            for a, b in p.table:
+                ranks |= RANK_MASK[a.rank]
+                if b is not None:
+                    ranks |= RANK_MASK[b.rank]
+            throwable = ranks & ~SUIT_MASK[t] & ((1 << (4 * KING)) - 1)
+            if new:
+                throwable &= cheaper_than(min(new, key=lambda c: _cost(c, t)), t)
+            self._add(s, throwable, talon)
+
+    def exclude(self, obs: Observation) -> list[int] | None:
+        out = [0] * len(obs.hand_sizes)
+        any_gap = False
+        for s, (mask, talon) in self.gaps.items():
+            if talon == obs.talon_size and s != obs.seat:
+                out[s] = mask
+                any_gap = True
+        return out if any_gap else None
+
+
+def _cost(index: int, trump: int) -> int:
+    return (index >> 2) + (100 if index & 3 == trump else 0)

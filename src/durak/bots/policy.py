@@ -24,6 +24,7 @@ VAL: tuple[tuple[int, ...], ...] = tuple(
 _BEATS = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
 TRUMP_BASE = 13
 QUEEN = 10  # rank index of a queen
+KING = 11
 # Tuned against the greedy bot and against each other (benchmarks/bots/README.md).
 PAIR_BONUS = 1.5  # laying one more card of a rank is worth this much rank
 THROW_LIMIT = 12  # throw in non-trumps up to this rank index (12: any) ...
@@ -34,7 +35,15 @@ ENDGAME_SAFE = True
 # Playing styles, so that searchers can model opponents who play differently: CLUB is the
 # full rules of thumb; SIMPLE never takes while it can beat and throws in nothing above a
 # queen (as most casual players, and the greedy bot, do).
-CLUB, SIMPLE = 0, 1
+# PLAIN plays the cheapest card by a plain cost (non-trumps by rank, then trumps), beats
+# whenever it can, takes only when it cannot, and throws in nothing above a queen and no
+# trumps: the way a careless player (and the greedy bot) plays.
+CLUB, SIMPLE, PLAIN = 0, 1, 2
+# PLAIN's cost of a card: rank, plus 100 for a trump (ten times the rank so that a pair
+# can be a tenth of a rank cheaper, as laying more cards at once is preferred).
+_PCOST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(10 * (c >> 2) + (1000 if c & 3 == t else 0) for c in range(52)) for t in range(4)
+)
 
 
 def _low(mask: int) -> int:
@@ -64,6 +73,8 @@ def decide(
     """
     if len(legal) == 1:
         return legal[0]
+    if style == PLAIN:
+        return _plain(legal, phase, trump)
     V = VAL[trump]
     for a in legal:
         if a.k == EXCHANGE:
@@ -198,6 +209,38 @@ def _throw(
     return pass_action if pass_action is not None else legal[0]
 
 
+def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
+    """The PLAIN style: the cheapest action, taking or passing last."""
+    cost = _PCOST[trump]
+    best = legal[0]
+    best_cost = 10**6
+    fallback = legal[0]
+    for a in legal:
+        k = a.k
+        if k in (TAKE, PASS):
+            fallback = a
+            continue
+        if k == EXCHANGE:
+            return a
+        if k == SHOW:
+            c = -500
+        else:
+            m = a.mask
+            n = m.bit_count()
+            # A card's cost, or a group's average less a tenth of a rank per card.
+            c = cost[_high(m)] if n == 1 else sum(cost[x] for x in _bits(m)) // n - n
+        if c < best_cost:
+            best, best_cost = a, c
+    if best_cost == 10**6:
+        return fallback
+    if phase != OPEN and phase != DEFENCE and (
+        best.mask & SUIT_MASK[trump] or _high(best.mask) >> 2 >= KING
+    ):
+        # Keeps trumps, kings and aces rather than throwing them in.
+        return fallback
+    return best
+
+
 def _bits(m: int) -> list[int]:
     out = []
     while m:
@@ -209,11 +252,15 @@ def _bits(m: int) -> list[int]:
 
 def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
     """The rule-of-thumb action for whoever is to act in ``g`` (a full game: rollouts only)."""
-    legal = g.legal_actions()
+    legal = g._generate()  # the unchecked fast path: not copied, never mutated here
     if len(legal) == 1:
         return legal[0]
     seat = g.to_act
     assert seat is not None
+    style = styles[seat] if styles is not None else CLUB
+    phase = g.phase
+    if style == PLAIN:
+        return _plain(legal, phase, g.trump_suit)
     table = 0
     for c in g._att:
         table |= 1 << c
@@ -221,12 +268,13 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
         if c >= 0:
             table |= 1 << c
     talon = g.talon_size
-    hand = g.hands[seat]
+    hands = g._hands
+    hand = hands[seat]
     safe = 0
-    if talon == 0 and g.phase == OPEN and ENDGAME_SAFE:
+    if talon == 0 and phase == OPEN and ENDGAME_SAFE:
         threat = 0
         teams = g.teams
-        for s, h in enumerate(g.hands):
+        for s, h in enumerate(hands):
             if s != seat and not (teams and (s - seat) % 2 == 0):
                 threat |= h
         beats = _BEATS[g.trump_suit]
@@ -236,8 +284,7 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
             if not beats[low.bit_length() - 1] & threat:
                 safe |= low
             m ^= low
-    style = styles[seat] if styles is not None else CLUB
-    return decide(legal, g.phase, hand, g.trump_suit, talon, g._unbeaten, table, safe, style)
+    return decide(legal, phase, hand, g.trump_suit, talon, g._unbeaten, table, safe, style)
 
 
 def rollout(
@@ -258,7 +305,7 @@ def rollout(
         max_moves -= 1
     rng = rng or random.Random(0)
     while g.phase != OVER:
-        apply(rng.choice(g.legal_actions()))
+        apply(rng.choice(g._generate()))
 
 
 __all__ = ["VAL", "decide", "rollout", "rollout_action", "OPEN", "DEFENCE"]
