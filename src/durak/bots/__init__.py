@@ -53,7 +53,7 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     1: ("random", {}),
     2: ("greedy", {}),
     3: ("heuristic", {}),
-    4: ("ismcts", {"iterations": 60, "solver": False}),
+    4: ("ismcts", {"iterations": 60, "solver": False, "plain": 0.0}),
     5: ("ismcts", {"iterations": 800}),
 }
 
