@@ -3,7 +3,8 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-all-$(SUM)
 
 .PHONY: test play serve bench bench-bots load lint typecheck browser clean
 
@@ -15,6 +16,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena]"
 	touch $(STAMP)
 
+# play and serve install only what they need, so a new player waits less.
+$(VENV)/.installed-%-$(SUM): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[$*]"
+	touch $@
+
 # Debian's Chromium for the browser tests (skipped by the tests when it cannot be had).
 browser:
 	@sh scripts/ensure-browser.sh
@@ -24,10 +30,10 @@ test: $(STAMP) browser
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-play: $(STAMP)
+play: $(VENV)/.installed-tui-$(SUM)
 	$(BIN)/durak play
 
-serve: $(STAMP)
+serve: $(VENV)/.installed-web-$(SUM)
 	$(BIN)/durak serve
 
 bench: $(STAMP)
