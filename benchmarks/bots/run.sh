@@ -22,6 +22,10 @@ $DURAK arena --bots ismcts:iterations=700 greedy --games 300 --seed 23 \
     --json podkidnoy-2p-seed23.json --png podkidnoy-2p-seed23.png
 $DURAK arena --bots ismcts:iterations=700 greedy --games 300 --seed 11 \
     --rules perevodnoy --json perevodnoy-2p.json --png perevodnoy-2p.png
+$DURAK arena --bots ismcts:iterations=700 greedy --games 300 --seed 37 \
+    --json podkidnoy-2p-seed37.json --png podkidnoy-2p-seed37.png
+$DURAK arena --bots ismcts:iterations=700 greedy --games 300 --seed 23 \
+    --rules perevodnoy --json perevodnoy-2p-seed23.json --png perevodnoy-2p-seed23.png
 $DURAK arena --bots ismcts:iterations=500 greedy greedy greedy --games 200 --seed 11 \
     --rules "podkidnoy(players=4)" --json podkidnoy-4p.json --png podkidnoy-4p.png
 
