@@ -19,11 +19,30 @@ def higher_in_suit(index: int) -> int:
     return SUIT_MASK[index & 3] & ~((1 << (index + 1)) - 1)
 
 
-class Tracker:
-    """Suit gaps inferred from takes, per seat; feed it every observation the bot sees."""
+class Gaps:
+    """Cards each seat is believed not to hold, each with the talon size when inferred:
+    a gap holds only until the seat draws again."""
 
     def __init__(self) -> None:
         self.gaps: dict[int, tuple[int, int]] = {}  # seat -> (excluded mask, talon size then)
+
+    def exclude(self, obs: Observation) -> list[int] | None:
+        """Per seat, cards it is believed not to hold (for ``determinize.sample``)."""
+        out = [0] * len(obs.hand_sizes)
+        any_gap = False
+        for s, (mask, talon) in self.gaps.items():
+            # Cards drawn since may fill the gap: it holds only until then.
+            if talon == obs.talon_size and s != obs.seat:
+                out[s] = mask
+                any_gap = True
+        return out if any_gap else None
+
+
+class Tracker(Gaps):
+    """Suit gaps inferred from takes, per seat; feed it every observation the bot sees."""
+
+    def __init__(self) -> None:
+        super().__init__()
         self._bout = -1
         self._talon = 10**6
 
@@ -49,17 +68,6 @@ class Tracker:
             mask |= old[0]
         self.gaps[d] = (mask, obs.talon_size)
 
-    def exclude(self, obs: Observation) -> list[int] | None:
-        """Per seat, cards it is believed not to hold (for ``determinize.sample``)."""
-        out = [0] * len(obs.hand_sizes)
-        any_gap = False
-        for s, (mask, talon) in self.gaps.items():
-            # Cards drawn since the take may be of that suit: the gap holds only until then.
-            if talon == obs.talon_size and s != obs.seat:
-                out[s] = mask
-                any_gap = True
-        return out if any_gap else None
-
 
 # The PLAIN style's cost order (see :mod:`durak.bots.policy`): by rank, trumps above all.
 def cheaper_than(index: int, trump: int) -> int:
@@ -75,7 +83,7 @@ FULL = (1 << 52) - 1
 KING = 11  # rank index: a PLAIN player throws in nothing from a king up
 
 
-class PlainReader:
+class PlainReader(Gaps):
     """What a seat's moves reveal *if* it plays the PLAIN style (cheapest card first,
     beats whenever it can, takes only when it cannot, throws in no trump and nothing
     from a king up; the greedy bot and many casual players play so).
@@ -89,7 +97,7 @@ class PlainReader:
     """
 
     def __init__(self) -> None:
-        self.gaps: dict[int, tuple[int, int]] = {}
+        super().__init__()
         self._prev: Observation | None = None
 
     def reset(self) -> None:
@@ -146,15 +154,6 @@ class PlainReader:
             if new:
                 throwable &= cheaper_than(min(new, key=lambda c: _cost(c, t)), t)
             self._add(s, throwable, talon)
-
-    def exclude(self, obs: Observation) -> list[int] | None:
-        out = [0] * len(obs.hand_sizes)
-        any_gap = False
-        for s, (mask, talon) in self.gaps.items():
-            if talon == obs.talon_size and s != obs.seat:
-                out[s] = mask
-                any_gap = True
-        return out if any_gap else None
 
 
 def _cost(index: int, trump: int) -> int:
