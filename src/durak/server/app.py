@@ -63,9 +63,7 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
-        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/again", again_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/{action:str}", table_action, methods=["POST"]),
         Route("/api/games", list_games),
         Route("/api/stats", stats),
         Route("/api/games/{deal_id:int}", get_game),
@@ -140,26 +138,16 @@ async def get_table(request: Request) -> Response:
         return _error(e)
 
 
-async def join_table(request: Request) -> Response:
+async def table_action(request: Request) -> Response:
+    """POST /api/tables/{id}/join | leave | again: the lobby method of that name."""
+    lobby = _lobby(request)
+    method = {"join": lobby.join, "leave": lobby.leave, "again": lobby.again}.get(
+        request.path_params["action"]
+    )
+    if method is None:
+        return JSONResponse({"error": "no such action: join, leave or again"}, status_code=404)
     try:
-        return _json(await _lobby(request).join(request.path_params["table_id"],
-                                                await _body(request)))
-    except LobbyError as e:
-        return _error(e)
-
-
-async def leave_table(request: Request) -> Response:
-    try:
-        return _json(await _lobby(request).leave(request.path_params["table_id"],
-                                                 await _body(request)))
-    except LobbyError as e:
-        return _error(e)
-
-
-async def again_table(request: Request) -> Response:
-    try:
-        return _json(await _lobby(request).again(request.path_params["table_id"],
-                                                 await _body(request)))
+        return _json(await method(request.path_params["table_id"], await _body(request)))
     except LobbyError as e:
         return _error(e)
 
