@@ -383,10 +383,15 @@ class Game:
         self.to_act = attacker
         assert d >= 0
 
-    def _set_cap(self) -> None:
-        cap = self._hands[self.defender].bit_count()
+    def _cap_for(self, defender: int) -> int:
+        """The most attacking cards this bout may have against ``defender``: their hand
+        size now, the bout limit, and in the first bout the first-bout limit."""
+        cap = self._hands[defender].bit_count()
         limit = self.rules.bout_limit if self.bout else self._first_limit
-        self.cap = cap if cap < limit else limit
+        return cap if cap < limit else limit
+
+    def _set_cap(self) -> None:
+        self.cap = self._cap_for(self.defender)
 
     def _room(self) -> int:
         return self.cap - len(self._att)
@@ -650,10 +655,7 @@ class Game:
             return
         n_att = len(self._att)
         nd_cards = self._hands[nd].bit_count()
-        limit = min(nd_cards, r.bout_limit)
-        if self.bout == 0:
-            limit = min(limit, r.first_bout_limit)
-        room = limit - n_att
+        room = self._cap_for(nd) - n_att
         if room > 0:
             out += _TGROUPS[rank_base >> 2][g][min(room, 4)]
         trump_card = rank_base + self.trump_suit
@@ -745,10 +747,7 @@ class Game:
             self.defender = nd
             if k == TRANSFER:
                 self._last_att = (seat, a.mask, nd)
-            lim = min(self._hands[nd].bit_count(), self.rules.bout_limit)
-            if self.bout == 0:
-                lim = min(lim, self.rules.first_bout_limit)
-            self.cap = lim
+            self._set_cap()
             self._throwers = self._make_throwers()
             self.to_act = nd
         elif k == EXCHANGE:
