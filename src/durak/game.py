@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .actions import (
     ATTACK,
@@ -88,7 +88,6 @@ class Outcome:
     tally: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
     losing_team: int | None = None
-    last_cards: CardSet = field(default=CardSet(0))
     hung: int | None = None
     hung_cards: int = 0
 
@@ -550,7 +549,6 @@ class Game:
             tally=tuple(self.tally),
             losers=losers,
             losing_team=(durak % 2 if self.teams and durak is not None else None),
-            last_cards=CardSet(self._last_lay[self.out_order[-1]] if self.out_order else 0),
         )
 
     # -- public state ------------------------------------------------------------
@@ -676,6 +674,7 @@ class Game:
         return mask
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``to_act`` may play ``action`` now."""
         return action in self.legal_actions()
 
     # -- applying --------------------------------------------------------------------

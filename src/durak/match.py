@@ -62,10 +62,6 @@ class Tally:
         self.side_losses = self.side_losses or [0] * self.sides
         self.pagon_steps = self.pagon_steps or [0] * self.sides
 
-    @property
-    def team_losses(self) -> list[int]:
-        return self.side_losses
-
     def add(self, outcome: Outcome, rules: Rules) -> None:
         self.deals += 1
         if outcome.draw or outcome.durak is None:

@@ -161,7 +161,7 @@ class LiveTable:
         return {"no": self.match_no, "deal": self.deal_no, "deals": self.deals,
                 "target": self.target, "played": t.deals, "draws": t.draws,
                 "durak_counts": t.durak_counts, "pogony_hung": t.pogony_hung,
-                "pogonny_scores": t.pogonny_scores, "team_losses": t.team_losses}
+                "pogonny_scores": t.pogonny_scores, "team_losses": t.side_losses}
 
     def _result_json(self) -> dict[str, Any] | None:
         g = self.game
