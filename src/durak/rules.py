@@ -60,6 +60,7 @@ class Rules:
     scoring: str = "standard"
     pagony_attack: bool = True
     pagony_queen: str = "spades"
+    action_limit: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,6 +92,8 @@ class Rules:
             raise RulesError(f"bout_limit: at least 1, not {self.bout_limit}")
         if self.first_bout_limit < 1:
             raise RulesError(f"first_bout_limit: at least 1, not {self.first_bout_limit}")
+        if self.action_limit < 0:
+            raise RulesError(f"action_limit: 0 (off) or more, not {self.action_limit}")
         if self.transfer_by_showing and not self.transfer:
             raise RulesError("transfer_by_showing: needs transfer=on")
 

@@ -1,0 +1,125 @@
+"""Steps per second of each environment adapter beside the raw engine, in one run.
+
+Every loop plays whole deals with uniformly random legal actions: the raw engine through
+``Game.legal_actions()`` / ``apply`` (as ``durak bench``), the adapters through their own
+APIs with the random choice made from the action mask by numpy. Prints one row per
+adapter with its steps/s and its ratio to the raw engine's actions/s measured just before.
+
+    python benchmarks/envs/run.py --seconds 10 --rules "podkidnoy(players=2)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from durak import Game
+from durak.envs.episode import learning_rules
+from durak.rules import Rules
+
+
+def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
+    rng = random.Random(0)
+    steps, start, i = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        g = Game(rules, seed=i)
+        i += 1
+        while g.to_act is not None:
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def pettingzoo(rules: Rules, seconds: float, wrapped: bool = True) -> tuple[int, float]:
+    from durak.envs.pettingzoo import env, raw_env
+
+    e = env(rules=rules) if wrapped else raw_env(rules=rules)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    e.reset(seed=0)
+    while time.perf_counter() - start < seconds:
+        e.reset()
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:
+    from durak.envs.gymnasium import DurakEnv
+
+    e = DurakEnv(rules=rules, opponents=["random"])
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    obs, _ = e.reset(seed=0)
+    while time.perf_counter() - start < seconds:
+        legal = obs["action_mask"].nonzero()[0]
+        obs, _, term, trunc, _ = e.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+        if term or trunc:
+            obs, _ = e.reset()
+    return steps, time.perf_counter() - start
+
+
+def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
+    """Player actions per second; chance outcomes (the deal, draws) are played too but not
+    counted, as the engine's deal and draws are not actions either."""
+    from durak.envs.openspiel import load
+
+    game = load(rules)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.integers(len(legal))])
+                steps += 1
+    return steps, time.perf_counter() - start
+
+
+ADAPTERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
+    "pettingzoo env()": pettingzoo,
+    "pettingzoo raw_env": lambda r, s: pettingzoo(r, s, wrapped=False),
+    "gymnasium (vs random)": gymnasium,
+    "openspiel": openspiel,
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rules", action="append", help="rules (repeat); default 2 and 4 players")
+    p.add_argument("--seconds", type=float, default=10.0, help="per row")
+    args = p.parse_args()
+    texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
+    print(f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
+          f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"{'rules':<36} {'loop':<24} {'steps/s':>9} {'of raw':>7}")
+    for text in texts:
+        rules = learning_rules(text)
+        n, dt = raw_engine(rules, args.seconds)
+        base = n / dt
+        print(f"{str(rules):<36} {'raw engine':<24} {base:>9.0f} {1:>7.2f}")
+        for name, fn in ADAPTERS.items():
+            n, dt = fn(rules, args.seconds)
+            print(f"{'':<36} {name:<24} {n / dt:>9.0f} {n / dt / base:>7.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
