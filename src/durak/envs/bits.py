@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import numpy as np
 
 from ..actions import Action, encoding
 from ..game import Game
@@ -84,6 +84,19 @@ def legal_indices(g: Game) -> list[int]:
             i = ix[a] = encoding(g.rules).index_of(a)
         out.append(i)
     return out
+
+
+def mask_of(indices: list[int], size: int) -> np.ndarray:
+    """An int8 array of ``size`` with 1 at ``indices`` (built in a bytearray: several
+    times faster than numpy's fancy indexing for a handful of indices).
+
+    >>> mask_of([0, 3], 5).tolist()
+    [1, 0, 0, 1, 0]
+    """
+    buf = bytearray(size)
+    for i in indices:
+        buf[i] = 1
+    return np.frombuffer(buf, np.int8)
 
 
 class Actions:

@@ -65,7 +65,6 @@ class Encoder:
         self.bits_size = self.planes_size + len(flags)
         self.size = self.bits_size + len(values)
         self._nbytes = (self.bits_size + 7) // 8
-        self._zeros = [0.0] * len(values)
         f0 = self.planes_size
         self._under = 1 << (f0 + 4)
         self._out = f0 + 5
@@ -77,6 +76,10 @@ class Encoder:
         self._forced = self._first << 1
         self._others = tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n))
         self._rel = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
+        self._around = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+        self._limit = rules.bout_limit
+        self._pogonny = rules.scoring == "pogonny"
+        self._no_tally = [0.0] * n
 
     def encode(self, g: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The vector for ``seat``, written into ``out`` (a float32 array of ``size``) if
@@ -85,7 +88,7 @@ class Encoder:
             out = np.empty(self.size, np.float32)
         (hands, known, attacks, _, unbeaten, table, discard, trump_card, under, talon, outs,
          to_act, attacker, defender, phase, cap, bout, tally, _, forced) = raw(g)
-        lo, nc, n = self.lo, self.cards, self.players
+        lo, nc = self.lo, self.cards
         hand = hands[seat]
         att = 0
         for c in attacks:
@@ -109,17 +112,18 @@ class Encoder:
         big |= ((self.full & ~seen) >> lo) << 6 * nc
         big |= 1 << (self.planes_size + (trump_card & 3))
         rel = self._rel[seat]
-        values = self._zeros[:]
-        values[0] = talon / nc
-        limit = self.rules.bout_limit
-        values[1] = cap / limit
-        values[2] = len(attacks) / limit
-        for s in range(n):
-            r = rel[s]
-            if outs[s]:
-                big |= 1 << (self._out + r)
-            values[3 + r] = hands[s].bit_count() / nc
-            values[3 + n + r] = tally[s] / 12.0
+        around = self._around[seat]
+        limit = self._limit
+        values = [talon / nc, cap / limit, len(attacks) / limit]
+        values += [hands[s].bit_count() / nc for s in around]
+        if self._pogonny:
+            values += [tally[s] / 12.0 for s in around]
+        else:
+            values += self._no_tally
+        if True in outs:
+            for s in range(self.players):
+                if outs[s]:
+                    big |= 1 << (self._out + rel[s])
         if to_act >= 0:
             big |= (1 << (self._att + rel[attacker]) | 1 << (self._def + rel[defender])
                     | 1 << (self._act + rel[to_act]))

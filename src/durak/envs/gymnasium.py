@@ -38,7 +38,7 @@ from gymnasium import spaces
 from ..bots import Bot, make
 from ..game import Game
 from ..rules import PRESETS, Rules
-from .bits import Actions, apply_unchecked, legal_indices
+from .bits import Actions, apply_unchecked, legal_indices, mask_of
 from .encoding import Encoder
 from .episode import learning_rules, returns
 
@@ -80,14 +80,11 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (sb3-contrib's masking protocol)."""
-        mask = np.zeros(self.action_space.n, bool)
-        mask[self._legal] = True
-        return mask
+        return mask_of(self._legal, self._actions.size).view(bool)
 
     def _obs(self) -> dict[str, np.ndarray]:
         assert self.game is not None
-        mask = np.zeros(self.action_space.n, np.int8)
-        mask[self._legal] = 1
+        mask = mask_of(self._legal, self._actions.size)
         return {"observation": self.encoder.encode(self.game, self.seat), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:

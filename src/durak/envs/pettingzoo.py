@@ -36,7 +36,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..actions import encoding
 from ..game import Game
 from ..rules import Rules
-from .bits import Actions, apply_unchecked, legal_indices
+from .bits import Actions, apply_unchecked, legal_indices, mask_of
 from .encoding import Encoder
 from .episode import learning_rules, returns
 
@@ -104,9 +104,7 @@ class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 (PettingZoo's nam
         if g is None:
             raise RuntimeError("observe() before reset()")
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(self.num_actions, np.int8)
-        if g.to_act == seat:
-            mask[self._legal] = 1
+        mask = mask_of(self._legal if g.to_act == seat else [], self.num_actions)
         return {"observation": self.encoder.encode(g, seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
