@@ -54,7 +54,7 @@ def test_pettingzoo_with_pettingzoos_own_wrappers_passes_api_test() -> None:
 
 def _play_out(e, pick=lambda legal: legal[0]):  # type: ignore[no-untyped-def]
     steps = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             e.step(None)
@@ -213,9 +213,9 @@ def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("text", ["podkidnoy(players=2)", "perevodnoy(players=4)",
-                                  "perevodnoy-proezdnoy(players=3)", "podkidnoy(players=6,teams=3x3)",
-                                  "podkidnoy(players=2,deck=24,trump_exchange=on)"])
+@pytest.mark.parametrize("text", [
+    "podkidnoy(players=2)", "perevodnoy(players=4)", "perevodnoy-proezdnoy(players=3)",
+    "podkidnoy(players=6,teams=3x3)", "podkidnoy(players=2,deck=24,trump_exchange=on)"])
 def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> None:
     """No secrets: a seat's encoding and view key are the same in every game that differs
     from the real one only in cards hidden from that seat (other hands, the talon)."""

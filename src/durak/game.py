@@ -77,9 +77,10 @@ class Outcome:
     order they went out. ``pogony``: sixes in the move that left the durak alone
     (the ending ornament). ``tally``: pogony scored per seat (``pogonny``).
     ``losers``: seats still holding cards; ``losing_team``: the losing side in
-    team play (0 or 1), else None. ``truncated``: the deal was cut off by
-    ``rules.action_limit`` (then also a ``draw``, with no durak). ``hung``: with pagony, the side that hung its
+    team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
     pagony with the move that ended the deal (``hung_cards`` of them), else None.
+    ``truncated``: the deal was cut off by ``rules.action_limit`` (then also a
+    ``draw``, with no durak).
     """
 
     durak: int | None

@@ -23,7 +23,6 @@ from ..actions import Action, encoding
 from ..game import Game
 from ..rules import Rules
 
-
 # The fields of ``raw`` in order; ``raw`` is a plain tuple because it is built on every
 # step of every environment (a named tuple costs more than the encoding it feeds).
 RAW_FIELDS = (

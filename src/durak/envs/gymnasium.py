@@ -45,7 +45,7 @@ from .episode import learning_rules, returns
 ILLEGAL_REWARD = -1.0
 
 
-class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
+class DurakEnv(gym.Env[dict[str, Any], np.int64]):
     """One seat of ``rules`` against ``opponents`` (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -82,7 +82,7 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
         """The legal actions now, as booleans (sb3-contrib's masking protocol)."""
         return mask_of(self._legal, self._actions.size).view(bool)
 
-    def _obs(self) -> dict[str, np.ndarray]:
+    def _obs(self) -> dict[str, Any]:
         assert self.game is not None
         mask = mask_of(self._legal, self._actions.size)
         return {"observation": self.encoder.encode(self.game, self.seat), "action_mask": mask}
@@ -94,8 +94,7 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
                 "outcome": str(g.outcome) if g.outcome is not None else None}
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
-                                                              dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         n = self.rules.players
@@ -129,8 +128,8 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
             g.apply(bot.choose(g.observation(s)))
         self._legal = legal_indices(g) if g.to_act is not None else []
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                         dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[dict[str, Any], float, bool, bool,
+                                                    dict[str, Any]]:
         g = self.game
         if g is None:
             raise RuntimeError("step() before reset()")
@@ -140,7 +139,7 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
             info = self._info()
             info["illegal"] = True
             return self._obs(), ILLEGAL_REWARD, True, False, info
-        apply_unchecked(g, self._actions.action(action))
+        apply_unchecked(g, self._actions.action(int(action)))
         self._play_bots()
         if g.outcome is None:
             return self._obs(), 0.0, False, False, self._info()
@@ -148,7 +147,7 @@ class DurakEnv(gym.Env[dict[str, np.ndarray], int]):
         cut = g.outcome.truncated
         return self._obs(), reward, not cut, cut, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
             return None
         g = self.game

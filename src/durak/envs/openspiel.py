@@ -280,7 +280,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         if len(d.dealt) < self._to_deal:
             return
         trump_suit = d.dealt[-1] & 3
-        n, k = r.players, r.players * r.hand_size
+        k = r.players * r.hand_size
         if r.no_trump_lead == "lot" and not any(c & 3 == trump_suit for c in d.dealt[:k]):
             d.lot = True
             return

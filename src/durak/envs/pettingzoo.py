@@ -40,17 +40,16 @@ from .bits import Actions, apply_unchecked, legal_indices, mask_of
 from .encoding import Encoder
 from .episode import learning_rules, returns
 
-
 ILLEGAL_REWARD = -1.0
 
 
-def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:  # type: ignore[type-arg]
+def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
     """The environment: ``env(rules="podkidnoy(players=3)", render_mode="ansi")``.
 
     ``wrappers=True``: inside PettingZoo's TerminateIllegal, AssertOutOfBounds and
     OrderEnforcing wrappers too (same behaviour, several times slower).
     """
-    e: AECEnv = raw_env(**kwargs)  # type: ignore[type-arg]
+    e: AECEnv = raw_env(**kwargs)
     if wrappers:
         e = _wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
         e = _wrappers.AssertOutOfBoundsWrapper(e)
@@ -58,7 +57,7 @@ def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:  # type: ignore[type-a
     return e
 
 
-class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     """The environment without PettingZoo's checking wrappers (see :func:`env`).
 
     ``rules``: a Rules or its text form (default podkidnoy), with ``action_limit`` turned
@@ -66,8 +65,8 @@ class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 (PettingZoo's nam
     centralised critics).
     """
 
-    metadata = {"name": "durak_v0", "render_modes": ["ansi", "human"],
-                "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "durak_v0", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | None = None, render_mode: str | None = None,
                  privileged: bool = False) -> None:
@@ -160,7 +159,7 @@ class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 (PettingZoo's nam
         if self.render_mode == "human":
             print(self.render())
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         g = self.game
