@@ -14,11 +14,9 @@
 from __future__ import annotations
 
 from ..game import Outcome
-from ..rules import Rules
+from ..rules import BOT_ACTION_LIMIT, Rules
 
-# Long enough for any real deal (random play averages 90-250 actions a deal, see
-# docs/envs.md), short enough that a deal going round for ever ends soon.
-DEFAULT_ACTION_LIMIT = 1000
+DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 
 
 def learning_rules(rules: Rules | str | None = None) -> Rules:
@@ -28,9 +26,7 @@ def learning_rules(rules: Rules | str | None = None) -> Rules:
         rules = Rules()
     elif isinstance(rules, str):
         rules = Rules.parse(rules)
-    if not rules.action_limit:
-        rules = rules.replace(action_limit=DEFAULT_ACTION_LIMIT)
-    return rules
+    return rules.with_action_limit()
 
 
 def returns(rules: Rules, outcome: Outcome | None) -> list[float]:
