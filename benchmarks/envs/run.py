@@ -5,7 +5,9 @@ Every loop plays whole deals with uniformly random legal actions, drawn the same
 ``durak bench``), the adapters through their own APIs, the legal actions read from the
 int8 action mask with ``mask.view(bool).nonzero()[0]`` (numpy's ``flatnonzero`` on int8
 is about four times slower, and would be counted against the adapter). Prints one row per
-adapter with its steps/s and its ratio to the raw engine's actions/s measured just before.
+adapter with its steps/s and its ratio to the raw engine's actions/s measured in slices
+alternating with it. Time is this process's CPU time, so that other work on a busy
+machine does not count against either side.
 
     python benchmarks/envs/run.py --seconds 10 --rules "podkidnoy(players=2)"
 """
@@ -26,15 +28,15 @@ from durak.rules import Rules
 
 def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
     rng = random.Random(0)
-    steps, start, i = 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    steps, start, i = 0, time.process_time(), 0
+    while time.process_time() - start < seconds:
         g = Game(rules, seed=i)
         i += 1
         while g.to_act is not None:
             legal = g.legal_actions()
             g.apply(legal[int(rng.random() * len(legal))])
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int, float]:
@@ -42,9 +44,9 @@ def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int
 
     e = env(rules=rules, wrappers=wrapped)
     rng = random.Random(0)
-    steps, start = 0, time.perf_counter()
+    steps, start = 0, time.process_time()
     e.reset(seed=0)
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         e.reset()
         for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
@@ -54,7 +56,7 @@ def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int
             legal = obs["action_mask"].view(bool).nonzero()[0]
             e.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:
@@ -62,15 +64,15 @@ def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:
 
     e = DurakEnv(rules=rules, opponents=["random"])
     rng = random.Random(0)
-    steps, start = 0, time.perf_counter()
+    steps, start = 0, time.process_time()
     obs, _ = e.reset(seed=0)
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         legal = obs["action_mask"].view(bool).nonzero()[0]
         obs, _, term, trunc, _ = e.step(int(legal[int(rng.random() * len(legal))]))
         steps += 1
         if term or trunc:
             obs, _ = e.reset()
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
@@ -80,8 +82,8 @@ def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
 
     game = load(rules)
     rng = random.Random(0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         s = game.new_initial_state()
         while not s.is_terminal():
             if s.is_chance_node():
@@ -91,7 +93,7 @@ def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
                 legal = s.legal_actions()
                 s.apply_action(legal[int(rng.random() * len(legal))])
                 steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 ADAPTERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {

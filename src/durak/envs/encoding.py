@@ -76,6 +76,11 @@ class Encoder:
         self._forced = self._first << 1
         self._others = tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n))
         self._rel = tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n))
+        self._flag_trump = tuple(1 << (f0 + i) for i in range(4))
+        self._flag_att = tuple(1 << (self._att + i) for i in range(n))
+        self._flag_def = tuple(1 << (self._def + i) for i in range(n))
+        self._flag_act = tuple(1 << (self._act + i) for i in range(n))
+        self._flag_phase = tuple(1 << (self._phase + i) for i in range(len(PHASES)))
         self._around = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
         self._limit = rules.bout_limit
         self._pogonny = rules.scoring == "pogonny"
@@ -84,8 +89,6 @@ class Encoder:
     def encode(self, g: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The vector for ``seat``, written into ``out`` (a float32 array of ``size``) if
         given, else into a new array."""
-        if out is None:
-            out = np.empty(self.size, np.float32)
         (hands, known, attacks, _, unbeaten, table, discard, trump_card, under, talon, outs,
          to_act, attacker, defender, phase, cap, bout, tally, _, forced) = raw(g)
         lo, nc = self.lo, self.cards
@@ -94,46 +97,46 @@ class Encoder:
         for c in attacks:
             att |= 1 << c
         trump_bit = 1 << trump_card
-        seen = hand | discard | table | (trump_bit if under else 0)
+        seen = hand | discard | table
         # planes and flags side by side in one integer, unpacked to bits in one call
         big = ((hand >> lo) | (unbeaten >> lo) << nc | ((att & ~unbeaten) >> lo) << 2 * nc
                | ((table & ~att) >> lo) << 3 * nc | (discard >> lo) << 4 * nc
-               | (trump_bit >> lo) << 5 * nc)
+               | (trump_bit >> lo) << 5 * nc | self._flag_trump[trump_card & 3])
         shift = 7 * nc
-        for s in self._others[seat]:
+        others = self._others[seat]
+        for s in others:
             k = known[s]
             seen |= k
             big |= (k >> lo) << shift
             shift += nc
         if self.privileged:
-            for s in self._others[seat]:
+            for s in others:
                 big |= (hands[s] >> lo) << shift
                 shift += nc
+        if under:
+            seen |= trump_bit
+            big |= self._under
         big |= ((self.full & ~seen) >> lo) << 6 * nc
-        big |= 1 << (self.planes_size + (trump_card & 3))
         rel = self._rel[seat]
-        around = self._around[seat]
-        limit = self._limit
-        values = [talon / nc, cap / limit, len(attacks) / limit]
-        values += [hands[s].bit_count() / nc for s in around]
-        if self._pogonny:
-            values += [tally[s] / 12.0 for s in around]
-        else:
-            values += self._no_tally
         if True in outs:
             for s in range(self.players):
                 if outs[s]:
                     big |= 1 << (self._out + rel[s])
         if to_act >= 0:
-            big |= (1 << (self._att + rel[attacker]) | 1 << (self._def + rel[defender])
-                    | 1 << (self._act + rel[to_act]))
-        big |= 1 << (self._phase + phase)
-        if under:
-            big |= self._under
+            big |= (self._flag_att[rel[attacker]] | self._flag_def[rel[defender]]
+                    | self._flag_act[rel[to_act]])
+        big |= self._flag_phase[phase]
         if bout == 0:
             big |= self._first
         if forced:
             big |= self._forced
+        around = self._around[seat]
+        limit = self._limit
+        values = [talon / nc, cap / limit, len(attacks) / limit]
+        values += [hands[s].bit_count() / nc for s in around]
+        values += [tally[s] / 12.0 for s in around] if self._pogonny else self._no_tally
+        if out is None:
+            out = np.empty(self.size, np.float32)
         out[:self.bits_size] = np.unpackbits(
             np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8),
             count=self.bits_size, bitorder="little")

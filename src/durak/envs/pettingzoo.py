@@ -130,6 +130,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             raise RuntimeError("step() before reset()")
         if action is None or not 0 <= action < self.num_actions:
             raise ValueError(f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+        action = int(action)
         self._cumulative_rewards[agent] = 0.0
         if action not in self._legal:
             # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
