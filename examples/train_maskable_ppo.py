@@ -6,8 +6,9 @@ Needs torch and sb3-contrib beside the ``rl`` extra:
     pip install -e ".[rl]" sb3-contrib
     python examples/train_maskable_ppo.py --steps 100000
 
-The policy sees the encoder's vector and the action mask (``MultiInputPolicy`` on the dict
-observation); ``DurakEnv.action_masks()`` tells MaskablePPO which actions are legal.
+The policy sees the encoder's vector (the mask is left out of its input: a wrapper keeps
+``obs["observation"]``); ``DurakEnv.action_masks()``, which MaskablePPO finds through the
+wrapper, tells it which actions are legal.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
+import gymnasium as gym
+import torch
 from sb3_contrib import MaskablePPO
 
 from durak.envs.gymnasium import DurakEnv
@@ -35,7 +38,8 @@ def evaluate(model: MaskablePPO | None, games: int, rules: str, seed: int) -> fl
                 legal = mask.nonzero()[0]
                 action = int(legal[env.np_random.integers(len(legal))])
             else:
-                action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+                action, _ = model.predict(obs["observation"], action_masks=mask,
+                                          deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(int(action))
             done = terminated or truncated
         not_durak += 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
@@ -49,8 +53,11 @@ def main() -> None:
     p.add_argument("--games", type=int, default=1000, help="evaluation deals")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    env = DurakEnv(rules=args.rules, opponents=["random"])
-    model = MaskablePPO("MultiInputPolicy", env, seed=args.seed, verbose=0, n_steps=2048,
+    torch.set_num_threads(1)  # small networks: threads cost more than they give
+    base_env = DurakEnv(rules=args.rules, opponents=["random"])
+    env = gym.wrappers.TransformObservation(
+        base_env, lambda obs: obs["observation"], base_env.observation_space["observation"])
+    model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0, n_steps=2048,
                         batch_size=256, learning_rate=3e-4, gamma=0.99, ent_coef=0.01)
     start = time.process_time()
     model.learn(total_timesteps=args.steps)
