@@ -19,7 +19,6 @@ from typing import Any, Final
 
 from .cards import deck_mask
 
-
 # Long enough for any real deal (random play averages 90 to 250 actions a deal), short
 # enough that a deal going round for ever (RULES.md 5, action_limit) ends soon.
 BOT_ACTION_LIMIT: Final = 1000

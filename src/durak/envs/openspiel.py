@@ -145,7 +145,9 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=rules.action_limit + rules.deck + 1,
         ), params)
         self.encoder = Encoder(rules)
-        self.actions = Actions(rules)
+        k = rules.players * rules.hand_size
+        self.consts = _Consts(rules, self.dealer, self.encoder, Actions(rules),
+                              k + (1 if k < rules.deck else 0))
 
     def new_initial_state(self) -> DurakState:
         return DurakState(self)
@@ -156,6 +158,20 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"observation parameters not supported: {params}")
         recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return DurakObserver(self, perfect_recall=bool(recall))
+
+
+class _Consts:
+    """What every state of one game shares; OpenSpiel clones a Python state by deep-copying
+    its attributes, and these need no copy."""
+
+    def __init__(self, rules: Rules, dealer: int, encoder: Encoder, actions: Actions,
+                 to_deal: int) -> None:
+        self.rules, self.dealer, self.encoder, self.actions = rules, dealer, encoder, actions
+        self.lo = encoder.lo
+        self.to_deal = to_deal  # chance outcomes of the deal: the hands, then the trump
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Consts:
+        return self
 
 
 class _Deal:
@@ -194,14 +210,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: DurakGame) -> None:
         super().__init__(game)
-        self._rules = game.rules
-        self._dealer = game.dealer
-        self._enc = game.encoder
-        self._actions = game.actions
-        self._lo = self._enc.lo
-        r = game.rules
-        k = r.players * r.hand_size
-        self._to_deal = k + (1 if k < r.deck else 0)
+        self.c = game.consts
         self.d = _Deal()
 
     # -- whose turn --------------------------------------------------------------------
@@ -226,13 +235,13 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self.d
         if d.lot:
-            n = self._rules.players
+            n = self.c.rules.players
             return [(s, 1.0 / n) for s in range(n)]
         if d.game is None:
             placed = sum(1 << c for c in d.dealt)
-            left = [c - self._lo for c in iter_bits(deck_mask(self._rules.deck) & ~placed)]
+            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~placed)]
         else:
-            left = sorted(c - self._lo for c in d.pool)
+            left = sorted(c - self.c.lo for c in d.pool)
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -245,7 +254,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         elif d.pending is not None:
             self._draw(int(action))
         else:
-            a = self._actions.action(action)
+            a = self.c.actions.action(action)
             if a not in g.legal_actions():
                 raise ValueError(f"action {action} ({a}) is not legal now")
             seat = g.to_act
@@ -267,17 +276,17 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
 
     def _deal(self, outcome: int) -> None:
         d = self.d
-        r = self._rules
+        r = self.c.rules
         if d.lot:
             d.lot = False
             d.public.append(f"lot:{outcome}")
             self._start(leader=outcome)
             return
-        card = outcome + self._lo
+        card = outcome + self.c.lo
         if not 0 <= outcome < r.deck or card in d.dealt:
             raise ValueError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
-        if len(d.dealt) < self._to_deal:
+        if len(d.dealt) < self.c.to_deal:
             return
         trump_suit = d.dealt[-1] & 3
         k = r.players * r.hand_size
@@ -288,18 +297,18 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
 
     def _start(self, leader: int | None) -> None:
         d = self.d
-        r = self._rules
+        r = self.c.rules
         placed = sum(1 << c for c in d.dealt)
         rest = list(iter_bits(deck_mask(r.deck) & ~placed))  # the talon: not yet drawn
         d.game = Game(r, seed=0, deck=[Card.from_index(c) for c in d.dealt + rest],
-                      dealer=self._dealer, leader=leader)
+                      dealer=self.c.dealer, leader=leader)
         d.public.append(f"trump:{d.game.trump}")
 
     def _draw(self, outcome: int) -> None:
         d = self.d
         g = d.game
         assert g is not None and d.pending is not None
-        card = outcome + self._lo
+        card = outcome + self.c.lo
         if card not in d.pool:
             raise ValueError(f"chance outcome {outcome}: not a card in the talon")
         d.pool.remove(card)
@@ -318,15 +327,15 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         g = self.d.game
         if g is None or g.outcome is None:
-            return [0.0] * self._rules.players
-        return returns(self._rules, g.outcome)
+            return [0.0] * self.c.rules.players
+        return returns(self.c.rules, g.outcome)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self.d.lot:
                 return f"lot:{action}"
-            return f"card:{Card.from_index(action + self._lo)}"
-        return str(self._actions.action(action))
+            return f"card:{Card.from_index(action + self.c.lo)}"
+        return str(self.c.actions.action(action))
 
     def information_state_string(self, player: int | None = None) -> str:
         if player is None:
@@ -341,9 +350,9 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def _view(self, player: int) -> str:
         d = self.d
         if d.game is None:
-            r = self._rules
+            r = self.c.rules
             mine = [c for i, c in enumerate(d.dealt[:r.players * r.hand_size])
-                    if (self._dealer + 1 + i) % r.players == player]
+                    if (self.c.dealer + 1 + i) % r.players == player]
             return f"{player}|deal {len(d.dealt)}|{sorted(mine)}"
         key = view_key(d.game, player)
         if d.pending is not None:
