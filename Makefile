@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: test play serve bench bench-bots load lint typecheck browser clean
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench: $(STAMP)
 # The bot benchmarks (about an hour of CPU) and the web table under load.
 bench-bots: $(STAMP)
 	sh benchmarks/bots/run.sh
+
+# The learning environments' steps/s beside the raw engine's (benchmarks/envs/README.md).
+bench-envs: $(STAMP)
+	$(BIN)/python benchmarks/envs/run.py
 
 load: $(STAMP)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
