@@ -26,7 +26,7 @@ SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer",
 CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note", "truncated"}
+              "losing_team", "known", "note", "hung", "hung_cards", "truncated"}
 
 
 def _cases() -> Iterator[Any]:
@@ -85,7 +85,7 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
 
 
 def snapshot(g: Game) -> tuple[object, ...]:
-    return (tuple(g.hands), tuple(g.table), g.to_act, g.phase_name, g.talon_size, int(g.discard),
+    return (tuple(g.hands), tuple(g.table), g.to_act, g.phase, g.talon_size, int(g.discard),
             len(g.history), g.attacker, g.defender, tuple(g.out), g.trump, tuple(g.tally),
             g.bout, str(g.observation(g.to_act)) if g.to_act is not None else "")
 
@@ -128,7 +128,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "to_act" in step:
         assert g.to_act == _seat(step["to_act"])
     if "phase" in step:
-        assert g.phase_name == step["phase"]
+        assert g.phase == step["phase"]
     if "attacker" in step:
         assert g.attacker == step["attacker"]
     if "defender" in step:
@@ -164,7 +164,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
         assert list(g.tally) == step["tally"]
     if "over" in step:
         assert g.is_over == step["over"]
-    outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "truncated"} & set(step)
+    outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "hung",
+                    "hung_cards", "truncated"} & set(step)
     if outcome_keys:
         assert g.is_over and g.outcome is not None, "the deal should be over"
         o = g.outcome
@@ -182,6 +183,10 @@ def check(g: Game, step: dict[str, Any]) -> None:
             assert o.truncated == step["truncated"]
         if "tally" in step:
             assert list(o.tally) == step["tally"]
+        if "hung" in step:
+            assert o.hung == _seat(step["hung"]), f"outcome: {o!r}"
+        if "hung_cards" in step:
+            assert o.hung_cards == step["hung_cards"]
     for m in step.get("illegal", []):
         before = snapshot(g)
         with pytest.raises(IllegalActionError) as err:

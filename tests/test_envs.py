@@ -252,4 +252,4 @@ def test_encoder_planes_hold_what_they_name() -> None:
         assert {n.split(":")[1] for n in on if n.startswith(("attack_", "beating"))} == table
         left = (seat + 1) % 3
         assert x[names.index("hand_size_+1")] == pytest.approx(len(g.hand(left)) / 36)
-        assert x[names.index(f"phase_{g.phase_name}")] == 1.0
+        assert x[names.index(f"phase_{g.phase}")] == 1.0

@@ -45,9 +45,9 @@ def raw(g: Game) -> Raw:
     (and ``known`` of the seat itself) is public.
     """
     bottom = g._bottom
-    return (g._hands, g.known, g._att, g._beat, g._unbeaten, g._tmask, g.discard_mask,
-            g.trump_card, bottom >= 0, len(g._talon) - g._tp + (bottom >= 0), g.out,
-            -1 if g.to_act is None else g.to_act, g.attacker, g.defender, g.phase, g.cap,
+    return (g._hands, g._known, g._att, g._beat, g._unbeaten, g._tmask, g._discard,
+            g._trump_card, bottom >= 0, len(g._talon) - g._tp + (bottom >= 0), g.out,
+            -1 if g.to_act is None else g.to_act, g.attacker, g.defender, g._phase, g.cap,
             g.bout, g.tally, g._shown, g._forced_take)
 
 
@@ -60,6 +60,11 @@ def view_key(g: Game, seat: int) -> str:
     sizes = [h.bit_count() for h in r[0]]
     return (f"{seat}|{known}|{r[2]}{r[3]}|{r[6]:x}|{r[7]}{r[8]:d}{r[9]}|{sizes}"
             f"|{[int(o) for o in r[10]]}|{r[11:17]}|{r[17]}|{r[18]}{r[19]:d}")
+
+
+def phase_index(g: Game) -> int:
+    """The phase as an index into ``durak.game.PHASES``."""
+    return g._phase
 
 
 def hands(g: Game) -> list[int]:

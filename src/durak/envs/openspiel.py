@@ -53,6 +53,7 @@ from .bits import (
     apply_unchecked,
     drawn_count,
     legal_indices,
+    phase_index,
     set_history,
     set_undrawn,
     undrawn,
@@ -259,7 +260,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(f"action {action} ({a}) is not legal now")
             seat = g.to_act
             d.public.append(f"{seat}:{a}")
-            if undrawn(g) and _may_draw(a, g.phase):
+            if undrawn(g) and _may_draw(a, phase_index(g)):
                 # Play it on a copy to learn whether it ends the bout and how many cards
                 # are drawn; if any, they become chance nodes and the move waits for them.
                 probe = g.clone()
