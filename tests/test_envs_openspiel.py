@@ -170,3 +170,12 @@ def test_example_ismcts_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     finally:
         sys.argv = argv
     assert "was not the durak in" in capsys.readouterr().out
+
+
+def test_cut_off_deal_is_terminal_with_zero_returns() -> None:
+    """RULES.md 5 action_limit: the deal ends after that many moves, with no result."""
+    game = pyspiel.load_game("python_durak(players=3,action_limit=6)")
+    assert game.max_game_length() == 6 + 36 + 1
+    s = _random_until(game.new_initial_state(), random.Random(2), 1000)
+    assert s.is_terminal() and s.returns() == [0.0, 0.0, 0.0]
+    assert s.d.game.outcome.truncated and len(s.d.game.history) == 6
