@@ -47,8 +47,8 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     "start": ("Start", "Начать"),
     "quit": ("Quit", "Выйти"),
     "setup_help": (
-        "Tab moves, Enter opens a list or starts; ctrl+s starts from anywhere.",
-        "Tab — переход, Enter — открыть список или начать; ctrl+s — начать.",
+        "Tab moves, Enter opens a list or presses a button, space ticks a box.",
+        "Tab — переход, Enter — открыть список или нажать кнопку, пробел — галочка.",
     ),
     "bad_rules": ("These options do not go together: {reason}", "Так нельзя: {reason}"),
     "on": ("on", "да"),
@@ -185,6 +185,126 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
         "←→ step · PgUp/PgDn bout · Home/End · [ ] deal · l language · q quit",
         "←→ шаг · PgUp/PgDn кон · Home/End · [ ] сдача · l язык · q выход",
     ),
+    # ---- keys: the footer and the help screen -------------------------------------------
+    "key_lay": ("lay", "положить"),
+    "key_lay_help": ("lay the marked cards, or the card under the cursor if none is marked",
+                     "положить отмеченные карты, а если их нет, карту под курсором"),
+    "key_take": ("take", "взять"),
+    "key_pass": ("pass", "пас"),
+    "key_transfer": ("transfer", "перевести"),
+    "key_show": ("show trump", "показать козырь"),
+    "key_show_help": ("show the trump of the attacked rank to transfer (проездной)",
+                      "показать козырь того же достоинства и перевести (проездной)"),
+    "key_exchange": ("swap trump", "обмен козыря"),
+    "key_exchange_help": ("swap the lowest trump for the face-up trump",
+                          "обменять младший козырь на открытый козырь"),
+    "key_hint": ("hint", "подсказка"),
+    "key_hint_help": ("hint from the searcher: the best move, its cards get marked",
+                      "подсказка: лучший ход, его карты отмечаются"),
+    "key_undo": ("undo", "отмена"),
+    "key_undo_help": ("take back to your previous decision", "вернуться к вашему прошлому решению"),
+    "key_help": ("keys", "клавиши"),
+    "key_quit": ("quit", "выход"),
+    "key_quit_help": ("save the record and quit", "сохранить запись и выйти"),
+    "key_cursor": ("move the cursor in your hand", "курсор по картам руки"),
+    "key_mark": ("mark / unmark the card under the cursor", "отметить карту под курсором"),
+    "key_cards": ("mark / unmark the card with that label (shown above it)",
+                  "отметить карту с этой меткой (она над картой)"),
+    "key_target": ("choose which attacking card to beat", "выбрать, какую карту бить"),
+    "key_clear": ("unmark everything", "снять все отметки"),
+    "key_fast": ("bots move instantly / at a readable pace", "боты без пауз / с паузами"),
+    "key_lang": ("English / Russian", "русский / английский"),
+    "key_next": ("next deal (when the deal is over)", "следующая сдача (когда сдача окончена)"),
+    "key_start": ("start", "начать"),
+    "key_howto": ("how to play", "как играть"),
+    "help_title": ("Keys", "Клавиши"),
+    "help_close": ("Esc or ?: back. On a Russian layout the same keys work (е for t…).",
+                   "Esc или ? — назад. В русской раскладке работают те же клавиши (е вместо t…)."),
+    # ---- how to play ------------------------------------------------------------------------
+    "howto": ("How to play", "Как играть"),
+    "howto_title": ("How to play: {game}", "Как играть: {game}"),
+    "howto_keys": ("←→ another game · Esc back · in the game ? lists every key",
+                   "←→ другая игра · Esc назад · в игре ? — все клавиши"),
+    "howto_basics": (
+        "Durak («the fool») is played with a 36-card deck (6 up to the ace; 24 and 52 cards "
+        "work too). Everyone gets 6 cards; the next card is turned face up and its suit is "
+        "the trump, which beats every other suit. Nobody wins: the last player left holding "
+        "cards is the durak, the loser.\n\n"
+        "A bout: the attacker lays a card (or several of one rank) in front of the defender, "
+        "the next player on the left. The defender beats each card with a higher card of the "
+        "same suit, or with any trump (a trump only with a higher trump). When every card is "
+        "beaten, the bout is over: the cards go to the discard and the defender attacks "
+        "next. A defender who cannot or will not beat says «take», picks up every card on "
+        "the table and loses their turn to attack.\n\n"
+        "After each bout everyone draws back up to 6 cards from the talon, the attacker "
+        "first and the defender last. Once the talon is empty, a player who runs out of "
+        "cards is out of the deal. Get rid of low cards early and keep trumps for the end.",
+        "В «Дурака» играют колодой в 36 карт (от шестёрки до туза; можно и 24, и 52). "
+        "Каждому сдают по 6 карт; следующую карту открывают, её масть — козырь, он бьёт "
+        "любую другую масть. Победителя нет: кто последним остался с картами, тот и дурак."
+        "\n\n"
+        "Кон: ходящий кладёт карту (или несколько одного достоинства) перед отбивающимся — "
+        "следующим игроком слева. Отбивающийся кроет каждую карту старшей картой той же "
+        "масти или любым козырем (козырь — только старшим козырем). Когда всё побито, кон "
+        "окончен: карты уходят в отбой, и следующим ходит отбивавшийся. Кто не может или не "
+        "хочет отбиваться, говорит «беру», забирает все карты со стола и пропускает свой "
+        "ход.\n\n"
+        "После кона все добирают из колоды до 6 карт: сначала ходивший, отбивавшийся "
+        "последним. Когда колода кончилась, оставшийся без карт выходит из сдачи. "
+        "Избавляйтесь от мелких карт пораньше, а козыри берегите к концу.",
+    ),
+    "howto_podkidnoy": (
+        "Podkidnoy (throw-in): once the defender has beaten the cards on the table, the "
+        "attacker and then the other players may throw in more cards of any rank already on "
+        "the table. A bout holds at most 6 attacking cards (5 in the first bout of a deal), "
+        "and never more than the defender held. After «take» the others may still add cards "
+        "for the defender to take.",
+        "Подкидной: когда отбивающийся покрыл карты, ходивший, а за ним и остальные могут "
+        "подкидывать карты тех достоинств, что уже лежат на столе. В кону не больше 6 карт "
+        "(в первом кону сдачи — 5) и не больше, чем было у отбивающегося. После «беру» ему "
+        "можно ещё подкинуть вдогонку.",
+    ),
+    "howto_perevodnoy": (
+        "Perevodnoy (transfer): as podkidnoy, and while nothing on the table is beaten yet, "
+        "the defender may lay a card of the attacked rank and so pass the whole attack on to "
+        "the next player, who may transfer it again. That player must hold at least as many "
+        "cards as will then be on the table. No transfer in the first bout of a deal.",
+        "Переводной: как подкидной, но пока ничего не побито, отбивающийся может положить "
+        "карту того же достоинства и перевести весь ход на следующего игрока, а тот может "
+        "перевести дальше. У следующего должно быть не меньше карт, чем их станет на столе. "
+        "В первом кону сдачи переводить нельзя.",
+    ),
+    "howto_perevodnoy-proezdnoy": (
+        "Transfer by showing (проездной): as perevodnoy, and you may also transfer just by "
+        "showing the trump of the attacked rank; it stays in your hand. Each player may do "
+        "so once a bout.",
+        "Переводной с проездным: как переводной, и перевести можно, просто показав козырь "
+        "того же достоинства, — он остаётся в руке. Каждый может так сделать раз за кон.",
+    ),
+    "howto_prostoy": (
+        "Prostoy (simple): the attacker opens with one card or two of one rank, and nobody "
+        "throws in: when the defender has beaten them, the bout is over.",
+        "Простой: ходят одной картой или двумя одного достоинства, подкидывать нельзя: "
+        "отбился — кон окончен.",
+    ),
+    "howto_pogonny": (
+        "Pogonny: as podkidnoy, and laying several cards of one rank at once scores pogony, "
+        "one for each pair. When only one player is left with cards, the player with the "
+        "fewest pogony is the durak. Everyone's pogony are shown at the table.",
+        "Погонный: как подкидной, и за карты одного достоинства, положенные разом, "
+        "начисляются погоны — по одному за пару. Когда с картами остаётся один игрок, "
+        "дураком становится тот, у кого меньше всего погонов. Погоны видны за столом.",
+    ),
+    "howto_pagony": (
+        "With pagony (best 2 against 2): a match of many deals. Each side has a pagon rank, "
+        "the 6 at first. A side that ends a deal with its last move onto the loser made with "
+        "non-trump cards of its pagon rank has hung its pagony, and its rank rises: 6, 7, 8, "
+        "9, 10, J, K, A, then the queen. The first side to hang the queen wins the match.",
+        "С пагонами (лучше двое на двое): партия из многих сдач. У каждой стороны свой "
+        "пагон, сначала шестёрки. Сторона, закончившая сдачу последним ходом на проигравшего "
+        "некозырными картами своего пагона, навешивает пагоны, и её пагон растёт: 6, 7, 8, "
+        "9, 10, В, К, Т, потом дама. Кто первым навесит даму, выиграл партию.",
+    ),
     # ---- explanations of wrong keys ------------------------------------------------------
     "why_not_your_turn": ("Not your turn: {name} is to act.", "Сейчас не ваш ход: ходит {name}."),
     "why_over": ("The deal is over.", "Сдача окончена."),
@@ -232,6 +352,9 @@ STRINGS: Final[dict[str, tuple[str, str]]] = {
     "col_player": ("Player", "Игрок"),
     "col_durak": ("Durak", "Дурак"),
     "col_pogony": ("Pogony", "Погоны"),
+    "col_team": ("Team", "Команда"),
+    "col_lost": ("Deals lost", "Проиграно сдач"),
+    "score_teams": ("Score (deals lost)", "Счёт (проиграно сдач)"),
     # ---- replay ------------------------------------------------------------------------
     "replay_title": ("Replay", "Запись"),
     "replay_pos": ("Step {i} of {n}", "Ход {i} из {n}"),
