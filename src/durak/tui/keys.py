@@ -46,9 +46,10 @@ def bindings(specs: Sequence[KeySpec], lang: str) -> list[Binding]:
     return out
 
 
-def use_keys(node: DOMNode, specs: Sequence[KeySpec], lang: str) -> None:
-    """Bind ``specs`` on ``node`` (beside the bindings of its class) in ``lang``."""
-    base = type(node)._merged_bindings or BindingsMap()
+def use_keys(node: DOMNode, specs: Sequence[KeySpec], lang: str, inherit: bool = True) -> None:
+    """Bind ``specs`` on ``node`` in ``lang``, beside the bindings of its class if
+    ``inherit`` (a screen's Tab moving the focus, for one)."""
+    base = (type(node)._merged_bindings if inherit else None) or BindingsMap()
     node._bindings = BindingsMap.merge([base, BindingsMap(bindings(specs, lang))])
     node.refresh_bindings()
 

@@ -119,16 +119,29 @@ def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> C
     lines.append(Content.styled(f"{deal} · {tr(lang, 'bout')} {obs.bout + 1}", "#a0a0a0"))
     if obs.rules.scoring == "pagony" and obs.pagon:
         lines.append(Content.styled(pagon_line(session, obs.pagon, lang), "#ffd75f"))
-    if m.tally.deals:
+    if session.tally_with_current().deals:
         lines.append(Content.styled(score_line(session, lang), "#a0a0a0"))
     return Content("\n").join(lines)
 
 
+def team_names(session: Session, side: int) -> str:
+    """The players of one side, «Anna + Vera»."""
+    rules = session.rules
+    return " + ".join(session.names[s] for s in range(rules.players) if rules.team_of(s) == side)
+
+
 def score_line(session: Session, lang: str) -> str:
-    """The match so far: how often each player was the durak."""
-    t = session.match.tally
-    parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(session.rules.players)]
-    text = f"{tr(lang, 'score')} ({tr(lang, 'col_durak')}): " + ", ".join(parts)
+    """The match so far, counting a deal just finished: how often each player (or each
+    team) lost."""
+    t = session.tally_with_current()
+    rules = session.rules
+    if rules.teams != "none":
+        parts = [f"{team_names(session, side)} {t.side_losses[side]}"
+                 for side in range(rules.sides)]
+        text = f"{tr(lang, 'score_teams')}: " + ", ".join(parts)
+    else:
+        parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(rules.players)]
+        text = f"{tr(lang, 'score')} ({tr(lang, 'col_durak')}): " + ", ".join(parts)
     if t.draws:
         text += f"; {tr(lang, 'draws_n', n=t.draws)}"
     return text
@@ -139,8 +152,7 @@ def pagon_line(session: Session, steps: tuple[int, ...], lang: str) -> str:
     ladder = pagon_ladder(session.rules.deck)
     parts = []
     for side, step in enumerate(steps):
-        seats = [s for s in range(session.rules.players) if session.rules.team_of(s) == side]
-        who = "+".join(session.names[s] for s in seats)
+        who = team_names(session, side)
         parts.append(f"{who} {rank_text(ladder[min(step, len(ladder) - 1)], lang)}")
     return tr(lang, "pagon_line", sides=", ".join(parts))
 
