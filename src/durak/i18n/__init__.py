@@ -193,6 +193,29 @@ def rules_name(rules: Rules | str, lang: str) -> str:
     return t(lang, "rules.joiner").join(parts)
 
 
+# -- how to play -----------------------------------------------------------------------
+
+
+def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
+    """The beginners' page for a variant: ``(title, paragraphs)`` sections, the basics
+    first, then what the variant adds. The browser's "How to play" shows the same.
+
+    >>> [title for title, _ in howto("perevodnoy", "ru")][-2:]
+    ['Подкидывание', 'Перевод']
+    """
+    code = "ru" if lang == "ru" else "en"
+    page = domain("howto")[f"howto.{preset}"][code]
+    out = [(t(lang, "preset." + preset), [str(page["intro"])])]
+    for part in (domain("howto")["howto.basics"][code], page["sections"]):
+        out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in part)
+    return out
+
+
+def howto_text(preset: str, lang: str) -> str:
+    """The beginners' page as plain text (for a terminal)."""
+    return "\n\n".join(f"{title}\n" + "\n".join(paras) for title, paras in howto(preset, lang))
+
+
 def default_lang() -> Lang:
     """Russian when the environment asks for it (DURAK_LANG, LC_ALL, LANG…), else English."""
     for var in ("DURAK_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import pages, protocol, seatbots
+from . import pages, people, protocol, seatbots
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Hello, Ping, ProtocolError
 from .store import Store
@@ -70,6 +70,7 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pages.ROUTES,
+        *people.ROUTES,
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
