@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import protocol, seatbots
+from . import pages, people, protocol, seatbots
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Hello, Ping, ProtocolError
 from .store import Store
@@ -69,6 +69,8 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/games/{deal_id:int}", get_game),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *pages.ROUTES,
+        *people.ROUTES,
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
