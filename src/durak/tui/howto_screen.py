@@ -1,6 +1,8 @@
-"""«How to play»: the rules of one game for a beginner, opened from the start screen.
+"""«How to play»: the beginners' page of one game, opened from the start screen.
 
-The common rules come first, then what this game adds; ← → shows another game.
+The text is the catalogue's (:func:`durak.i18n.howto`), the same the web table shows:
+the game in a sentence, the common rules, then what this game adds. ← → shows another
+game; the page scrolls with ↑ ↓ PgUp PgDn.
 """
 
 from __future__ import annotations
@@ -12,22 +14,21 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .. import i18n as catalogue
 from ..rules import PRESETS
 from .i18n import tr
 
 
 def howto_content(preset: str, lang: str) -> Content:
-    """The beginner's text of ``preset`` in ``lang``."""
-    game = tr(lang, f"preset_{preset}")
-    return Content("\n").join([
-        Content.styled(tr(lang, "howto_title", game=game), "bold underline"),
-        Content(""),
-        Content.styled(tr(lang, f"howto_{preset}"), "bold"),
-        Content(""),
-        Content(tr(lang, "howto_basics")),
-        Content(""),
-        Content.styled(tr(lang, "howto_keys"), "italic #a0a0a0"),
-    ])
+    """The beginners' page of ``preset`` in ``lang``: titles in bold, then paragraphs."""
+    lines: list[Content] = []
+    for i, (title, paragraphs) in enumerate(catalogue.howto(preset, lang)):
+        if i == 0:
+            title = tr(lang, "howto_title", game=title)
+        lines += [Content.styled(title, "bold underline" if i == 0 else "bold #87d7ff"),
+                  *(Content(p) for p in paragraphs), Content("")]
+    lines.append(Content.styled(tr(lang, "howto_keys"), "italic #a0a0a0"))
+    return Content("\n").join(lines)
 
 
 class HowToScreen(ModalScreen[None]):
@@ -35,7 +36,7 @@ class HowToScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     HowToScreen { align: center middle; }
-    #howto-box { width: 80; max-width: 100%; height: auto; max-height: 100%;
+    #howto-box { width: 84; max-width: 100%; height: auto; max-height: 100%;
                  border: thick $accent; background: $panel; padding: 0 2; }
     """
 
@@ -48,6 +49,9 @@ class HowToScreen(ModalScreen[None]):
         with VerticalScroll(id="howto-box"):
             yield Static(howto_content(self.preset, self.lang), id="howto-text")
 
+    def on_mount(self) -> None:
+        self.query_one("#howto-box").focus()  # ↑ ↓ PgUp PgDn scroll the page
+
     def on_key(self, event: events.Key) -> None:
         if event.key in ("escape", "enter", "q", "й", "f1"):
             event.stop()
@@ -58,3 +62,4 @@ class HowToScreen(ModalScreen[None]):
             step = 1 if event.key == "right" else -1
             self.preset = names[(names.index(self.preset) + step) % len(names)]
             self.query_one("#howto-text", Static).update(howto_content(self.preset, self.lang))
+            self.query_one("#howto-box", VerticalScroll).scroll_home(animate=False)

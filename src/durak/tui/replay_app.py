@@ -112,10 +112,10 @@ class ReplayApp(App[int]):
             role = ""
             if not g.is_over:
                 role = ("▶ " if g.to_act == s else "") + (
-                    tr(lang, "attacks") if s == g.attacker else
-                    tr(lang, "defends") if s == g.defender else "")
+                    tr(lang, "term.attacker") if s == g.attacker else
+                    tr(lang, "term.defender") if s == g.defender else "")
             if g.out[s]:
-                role = tr(lang, "is_out")
+                role = tr(lang, "term.out")
             name = Content.styled(f"{self.names[s][:12]:<12} {role[:12]:<12} ",
                                   "bold reverse #ffd75f" if g.to_act == s else "bold")
             chips: list[Content | str] = []
@@ -130,10 +130,10 @@ class ReplayApp(App[int]):
         else:
             table = Content(tr(lang, "empty_table"))
         self.query_one("#table", Static).update(table)
-        side = [Content.assemble(f"{tr(lang, 'trump')} ", chip(g.trump, lang)[0]),
-                Content(f"{tr(lang, 'talon')}: {g.talon_size}"),
-                Content(f"{tr(lang, 'discard')}: {plural(lang, len(g.discard), 'cards')}"),
-                Content(f"{tr(lang, 'bout')} {g.bout + 1}")]
+        side = [Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
+                Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
+                Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
+                Content(f"{tr(lang, 'term.bout')} {g.bout + 1}")]
         self.query_one("#side", Static).update(join_lines(side))
         if self.pos == 0:
             last = [Entry("ev_deal_start", {"n": self.deal + 1, "dealer": Seat(g.dealer),

@@ -29,6 +29,8 @@ from .session import Settings, opponent_choices, spec_label
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
 FIELDS = ("lang", "preset", "players", "deck", "teams", *BOOL_OPTIONS, "throwers", "bout_limit",
           "first_bout_limit", "deals")
+# Rows named by the rule option's name in the shared catalogue.
+COMMON_LABELS = (*BOOL_OPTIONS, "deck", "teams", "throwers", "bout_limit", "first_bout_limit")
 MAX_OPPONENTS = 5
 OPPONENTS = tuple(f"opp-{seat}" for seat in range(1, MAX_OPPONENTS + 1))
 SETUP_KEYS: tuple[KeySpec, ...] = (
@@ -123,22 +125,22 @@ class SetupScreen(Screen[None]):
         if key == "lang":
             return [("English", "en"), ("Русский", "ru")]
         if key == "preset":
-            return [(self.t(f"preset_{p}"), p) for p in PRESETS]
+            return [(self.t(f"preset.{p}"), p) for p in PRESETS]
         if key == "players":
             return [(str(n), n) for n in range(2, 7)]
         if key == "deck":
-            return [(self.t("cards_deck", n=n), n) for n in (24, 36, 52)]
+            return [(self.t("count.cards", n=n), n) for n in (24, 36, 52)]
         if key == "teams":
-            teams = [(self.t("teams_none"), "none")]
+            teams = [(self.t("val.teams.none"), "none")]
             if f["players"] == 4:
                 teams.append(("2x2", "2x2"))
             if f["players"] == 6:
                 teams.append(("3x3", "3x3"))
             return teams
         if key in BOOL_OPTIONS:
-            return [(self.t("on"), True), (self.t("off"), False)]
+            return [(self.t("val.on"), True), (self.t("val.off"), False)]
         if key == "throwers":
-            return [(self.t(f"throwers_{t}"), t) for t in ("all", "neighbours", "attacker")]
+            return [(self.t(f"val.throwers.{t}"), t) for t in ("all", "neighbours", "attacker")]
         if key in ("bout_limit", "first_bout_limit"):
             return [(str(n), n) for n in range(1, 13)]
         if key == "deals":
@@ -168,6 +170,8 @@ class SetupScreen(Screen[None]):
             seat = int(key[4:])
             partner = self.form["teams"] != "none" and seat % 2 == 0
             return self.t("partner_n" if partner else "opponent_n", n=seat)
+        if key in COMMON_LABELS:
+            return self.t(f"opt.{key}")  # the option's name, as the web table shows it
         return self.t({"name": "your_name", "lang": "language"}.get(key, key))
 
     # -- building and updating ---------------------------------------------------------

@@ -57,13 +57,13 @@ class ActionBar(Clickable):
 def seat_role(obs: Observation, seat: int, lang: str) -> str:
     """«attacks», «defends», «out»… for one seat, as the table shows it."""
     if obs.out[seat]:
-        return tr(lang, "is_out")
+        return tr(lang, "term.out")
     if obs.phase == "over":
         return ""
     if seat == obs.defender:
-        return tr(lang, "defends")
+        return tr(lang, "term.defender")
     if seat == obs.attacker:
-        return tr(lang, "attacks")
+        return tr(lang, "term.attacker")
     if seat in obs.throwers and obs.phase in ("throw_in", "pile_on"):
         return tr(lang, "throws_in")
     return ""
@@ -90,7 +90,7 @@ def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
     if obs.rules.scoring == "pogonny":
         extras.append(tr(lang, "pogony_short" if short else "pogony_n", n=obs.pogony[seat]))
     if seat == obs.dealer and obs.bout == 0:
-        extras.append(tr(lang, "dealer"))
+        extras.append(tr(lang, "term.dealer"))
     line3 = Content.styled(" · ".join(extras), "italic #d7af5f")
     known = list(obs.known[seat])
     line4 = (Content.assemble(Content.styled(tr(lang, "known") + ": ", "#a0a0a0"),
@@ -102,21 +102,21 @@ def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> C
     """Trump card, talon and discard counts, the deal and the score."""
     trump_chip = chip(obs.trump, lang, "normal", False)[0]
     lines: list[Content] = []
-    talon = (f"{tr(lang, 'talon')}: {obs.talon_size}" if obs.talon_size
+    talon = (f"{tr(lang, 'term.talon')}: {obs.talon_size}" if obs.talon_size
              else tr(lang, "talon_empty"))
     under = obs.trump_under_talon
-    lines.append(Content.assemble(f"{tr(lang, 'trump')} ", trump_chip if under else
+    lines.append(Content.assemble(f"{tr(lang, 'term.trump')} ", trump_chip if under else
                                   Content.styled(" " + "♠♥♦♣"[obs.trump_suit] + " ",
                                                  "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2)
                                                             else "#ffffff"))))
     if tall and obs.talon_size:
         lines.extend(Content.assemble("      ", b) for b in back(False, str(obs.talon_size)))
     lines.append(Content(talon))
-    lines.append(Content(f"{tr(lang, 'discard')}: {len(obs.discard)}"))
+    lines.append(Content(f"{tr(lang, 'term.discard')}: {len(obs.discard)}"))
     m = session.match
-    deal = (tr(lang, "deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
-            else tr(lang, "deal_n", n=session.deal_number))
-    lines.append(Content.styled(f"{deal} · {tr(lang, 'bout')} {obs.bout + 1}", "#a0a0a0"))
+    deal = (tr(lang, "term.deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
+            else tr(lang, "term.deal_n", n=session.deal_number))
+    lines.append(Content.styled(f"{deal} · {tr(lang, 'term.bout')} {obs.bout + 1}", "#a0a0a0"))
     if obs.rules.scoring == "pagony" and obs.pagon:
         lines.append(Content.styled(pagon_line(session, obs.pagon, lang), "#ffd75f"))
     if session.tally_with_current().deals:
