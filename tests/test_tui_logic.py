@@ -10,10 +10,16 @@ import pytest
 
 pytest.importorskip("textual")
 
-from durak import Action, Card, CardSet, Game, Rules  # noqa: E402
-from durak.match import Match  # noqa: E402
+from durak import (  # noqa: E402
+    Action,
+    Card,
+    CardSet,
+    Game,
+    Rules,
+    tui,  # noqa: E402
+)
 from durak import i18n as catalogue  # noqa: E402
-from durak import tui  # noqa: E402
+from durak.match import Match  # noqa: E402
 from durak.tui.i18n import card_text, plural, tr  # noqa: E402
 from durak.tui.picker import Picker  # noqa: E402
 from durak.tui.session import Session, Settings, make_bot, opponent_choices  # noqa: E402

@@ -14,8 +14,8 @@ from textual.content import Content
 from textual.widgets import RichLog, Static
 
 from ..game import Game
-from ..match import Match
-from ..record import RecordError, parse_headers
+from ..match import record_deals
+from ..record import RecordError
 from .i18n import default_lang, plural, tr
 from .render import chip, join_lines, table_lines
 from .words import Entry, Seat, outcome_entries, play, render
@@ -23,16 +23,7 @@ from .words import Entry, Seat, outcome_entries, play, render
 
 def load(text: str) -> tuple[list[Game], list[str]]:
     """The deals of a game or match record, each replayed, and the players' names."""
-    headers, _ = parse_headers(text)
-    if headers.get("Match") == "durak":
-        m = Match.from_record(text)
-        deals = list(m.games)
-        if not deals or deals[-1] is not m.game:
-            deals.append(m.game)
-        return deals, list(m.names)
-    g = Game.from_record(text)
-    names = [headers.get(f"Seat{i}", f"Seat {i}") for i in range(g.rules.players)]
-    return [g], names
+    return record_deals(text)
 
 
 class Stepper:
