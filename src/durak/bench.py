@@ -32,7 +32,7 @@ def run_games(rules: Rules, games: int, seed: int = 0) -> tuple[int, float]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=at_least(1), default=2000, help="deals per row (default 2000)")
+    p.add_argument("--games", type=at_least(1), default=200, help="deals per row (default 200)")
     p.add_argument("--presets", default=",".join(n for n in PRESETS if n != "pagony"),
                    type=names_from(PRESETS, "preset"), help="comma-separated presets")
     p.add_argument("--players", default="2,3,4,5,6", type=numbers_in(2, 6),
