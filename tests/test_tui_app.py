@@ -415,6 +415,12 @@ def test_replay_steps_through_a_match_record() -> None:
             assert app.deal == 1 and app.pos == len(m.games[1].history)
             last = str(app.query_one("#last", Static).render())
             assert "durak" in last or "draw" in last.lower()
+            assert {"next move", "next bout", "next deal", "keys"} <= set(shown_keys(app.screen))
+            await pilot.press("question_mark")  # every key of the stepper
+            assert isinstance(app.screen, HelpScreen)
+            assert "PgUp" in str(app.screen.query_one("#help", Static).render())
+            await pilot.press("escape", "home")
+            assert not isinstance(app.screen, HelpScreen) and app.pos == 0
 
     run(go())
 
