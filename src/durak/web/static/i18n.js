@@ -47,6 +47,17 @@ export function t(key, args = {}) {
   return s;
 }
 
+// Like t, but values may be elements (a person's name, marked translate="no"): the
+// result is a list of strings and elements to append.
+export function tn(key, args = {}) {
+  const plain = {};
+  const nodes = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v instanceof Node) { nodes[k] = v; plain[k] = `\u0000${k}\u0000`; } else plain[k] = v;
+  }
+  return t(key, plain).split("\u0000").map((part, i) => (i % 2 ? nodes[part] : part)).filter((x) => x !== "");
+}
+
 // Ranks as players of the language write them: В Д К Т in Russian.
 const RANK_NUM = { J: 11, Q: 12, K: 13, A: 14 };
 export function rankText(rank) {

@@ -2,8 +2,8 @@
 // can do. The server sends this seat's Observation and nothing more.
 
 import { backEl, cardEl } from "./cards.js";
-import { cardsText, cardText, getLang, has, rulesName, t } from "./i18n.js";
-import { botLabel, seatName } from "./names.js";
+import { cardsText, cardText, getLang, has, rulesName, t, tn } from "./i18n.js";
+import { botLabel, nameEl, seatName } from "./names.js";
 import { linkSeat } from "./people.js";
 import { chatBox, extrasBar, kickButton } from "./play-extras.js";
 import { $, account, api, authHeaders, confirmDialog, dropSeat, h, heldSeat, holdSeat, icon,
@@ -125,7 +125,7 @@ export function tableView(app, tableId, rerender) {
     render();
   };
 
-  const nameOf = (i) => (i === view.seat ? t("table.you") : seatName(view.state.seats[i], i));
+  const nameOf = (i) => (i === view.seat ? t("table.you") : nameEl(view.state.seats[i], i));
 
   const leave = async () => {
     const held = heldSeat(tableId);
@@ -197,7 +197,7 @@ export function tableView(app, tableId, rerender) {
     if (S.status === "waiting" || !obs) {
       root.append(h("div", { class: "panel center waiting" }, h("p", {}, t("table.waiting")),
         h("p", {}, h("code", { id: "invite-link", translate: "no" }, invite)),
-        h("ol", {}, S.seats.map((s, i) => h("li", {}, s.taken || s.kind === "bot" ? seatName(s, i) : t("lobby.free"))))));
+        h("ol", {}, S.seats.map((s, i) => h("li", {}, s.taken || s.kind === "bot" ? nameEl(s, i) : t("lobby.free"))))));
       return;
     }
 
@@ -252,7 +252,7 @@ export function tableView(app, tableId, rerender) {
     let status;
     if (S.result) status = resultText(S);
     else if (myTurn) status = `${t("table.your_turn")}: ${t("table.ph." + obs.phase)}`;
-    else if (obs.to_act !== null) status = t("table.turn_of", { name: nameOf(obs.to_act) });
+    else if (obs.to_act !== null) status = tn("table.turn_of", { name: nameOf(obs.to_act) });
     else status = "";
     root.append(h("div", { class: "status" + (myTurn ? " mine" : ""), id: "status",
       dataset: { myTurn: myTurn ? "1" : "0", phase: obs.phase } }, status,
@@ -331,7 +331,7 @@ export function tableView(app, tableId, rerender) {
     for (const c of known) backs.append(cardEl(c, getLang(), "mini known"));
     return h("div", { class: "seat" + (obs.to_act === i ? " to-act" : "") + (s.online ? "" : " away"),
       dataset: { seat: i } },
-    h("div", { class: "seat-name" }, h("span", { translate: "no" }, seatName(s, i)),
+    h("div", { class: "seat-name" }, h("span", { translate: s.kind === "bot" ? null : "no" }, seatName(s, i)),
       s.online ? "" : h("small", {}, ` (${t("table.offline")})`)),
     h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("count.cards", { n: size })),
       s.kind === "bot" ? h("span", { class: "level" }, botLabel(s.bot)) : null,
@@ -343,13 +343,13 @@ export function tableView(app, tableId, rerender) {
     const r = S.result;
     if (r.draw) return t("result.draw");
     if (r.durak === view.seat) return t("result.you_lost");
-    return t("result.durak_is", { name: seatName(S.seats[r.durak], r.durak) }) +
-      (r.pogony ? ` (${t("result.pogony", { n: r.pogony })})` : "");
+    return [...tn("result.durak_is", { name: nameEl(S.seats[r.durak], r.durak) }),
+      r.pogony ? ` (${t("result.pogony", { n: r.pogony })})` : ""];
   }
 
   function resultPanel(S, held) {
     const m = S.match;
-    const rows = S.seats.map((s, i) => h("li", {}, `${seatName(s, i)}: ${m.durak_counts[i]}`));
+    const rows = S.seats.map((s, i) => h("li", {}, nameEl(s, i), `: ${m.durak_counts[i]}`));
     return h("div", { class: "panel result", id: "result" },
       h("h2", {}, resultText(S)),
       m && m.played > 0 ? h("div", {}, h("b", {}, t("table.tally")), h("ul", {}, rows)) : null,
@@ -445,13 +445,13 @@ export function tableView(app, tableId, rerender) {
     const x = parseAction(e.action);
     const mine = e.seat === view.seat;
     const kind = x.kind === "attack" ? (e.phase === "attack" ? "lead" : e.phase === "pile_on" ? "pile" : "throw") : x.kind;
-    const vals = { who: seatName(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
+    const vals = { who: nameEl(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
       card: cardText(x.cards[0] || ""), target: x.target ? cardText(x.target) : "" };
     if (e.by === "timer") {
       const move = kind === "take" || kind === "pass" ? t(`table.${kind}`) : actionLabel(x);
-      return t(mine ? "log.you_timeout" : "log.timeout", { who: vals.who, move });
+      return tn(mine ? "log.you_timeout" : "log.timeout", { who: vals.who, move });
     }
-    return t(mine ? `log.you.${kind}` : `log.${kind}`, vals);
+    return tn(mine ? `log.you.${kind}` : `log.${kind}`, vals);
   }
 
   connect();
