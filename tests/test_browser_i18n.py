@@ -228,3 +228,44 @@ def test_turn_timer_counts_down_and_marks_the_bots_move(server: str, browser: An
         ctx2.close()
     assert not errors, errors
     ctx.close()
+
+
+def test_hint_undo_chat_and_sound_against_bots(server: str, browser: Any) -> None:
+    ctx, page, errors = new_page(browser, "ru")
+    page.goto(server + "/")
+    page.wait_for_selector("#create-btn")
+    page.fill("#name", "Лиза")
+    page.select_option('.seat-kind[data-seat="1"]', "bot:1")
+    page.click("#create-btn")
+    page.wait_for_selector('#status[data-my-turn="1"]')
+    # Sound on your turn is off until switched on.
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    # A hint names a move in words and marks its cards.
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-text")
+    assert page.inner_text("#hint-text").startswith("Подсказка: ")
+    assert_in_language(page, "ru", "hint")
+    # Move, wait for the bot, then take the move back.
+    before = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+    log_before = page.locator("#log li").count()
+    beeps = page.evaluate("() => window.durakBeeps || 0")
+    move(page)
+    page.wait_for_selector('#status[data-my-turn="1"]')
+    # My turn came again: with the sound on, it beeped.
+    assert page.evaluate("() => window.durakBeeps || 0") > beeps
+    page.click("#undo-btn")
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length === {log_before}")
+    after = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert after == before
+    # Chat: what is typed survives the table being redrawn; sent, it shows; muted, it hides.
+    page.fill("#chat-input", "Привет, бот")
+    page.press("#chat-input", "Enter")
+    page.wait_for_selector("#chat-list .chat-line")
+    assert "Привет, бот" in page.inner_text("#chat-list")
+    page.check("#chat-mute")
+    assert page.locator("#chat-list .chat-line").count() == 0
+    assert_in_language(page, "ru", "chat")
+    assert not errors, errors
+    ctx.close()

@@ -19,7 +19,7 @@ from sqlalchemy import delete
 
 from ..bots.hint import hint as rank_actions
 from . import protocol
-from .protocol import ProtocolError
+from .protocol import Chat, Hint, ProtocolError, Undo, Vote
 from .store import Store, actions_t
 
 if TYPE_CHECKING:
@@ -202,3 +202,17 @@ async def vote_off(conn: Connection, target: int) -> None:
         e.votes.pop(target, None)
         await t.free_seat(target)
         _broadcast(t, {"type": "voted_off", "seat": target})
+
+
+async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | object) -> None:
+    """One of this module's WebSocket messages."""
+    if isinstance(m, Chat):
+        await chat(conn, m.text)
+    elif isinstance(m, Vote):
+        await vote_off(conn, m.seat)
+    elif isinstance(m, Hint):
+        await hint(conn)
+    elif isinstance(m, Undo):
+        await undo(conn)
+    else:
+        raise ProtocolError("unknown_type", f"no message type {type(m).__name__}")
