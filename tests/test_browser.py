@@ -60,6 +60,7 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any,
     pa.goto(server + "/")
     pa.fill("#name", "Anna")
     pa.select_option("#players", "3")
+    pa.select_option("#deck", "24")  # a short deal: 3 x 6 cards and a talon of 6
     pa.select_option('.seat-kind[data-seat="1"]', "human")
     pa.select_option('.seat-kind[data-seat="2"]', "bot:2")
     pa.click("#create-btn")

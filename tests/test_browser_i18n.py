@@ -46,6 +46,20 @@ def assert_in_language(page: Any, lang: str, where: str) -> None:
     assert not bad, f"{where}: words not in {lang}: {bad[:12]}"
 
 
+def start_against_a_bot(browser: Any, server: str, name: str, phone: bool = False,
+                        timer: int = 0) -> tuple[Any, Any, list[str]]:
+    """A Russian page at a new table against a level-1 bot, waiting for its turn."""
+    ctx, page, errors = new_page(browser, "ru", phone=phone)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-btn")
+    page.fill("#name", name)
+    page.select_option('.seat-kind[data-seat="1"]', "bot:1")
+    page.fill("#timer", str(timer))
+    page.click("#create-btn")
+    page.wait_for_selector('#status[data-my-turn="1"]')
+    return ctx, page, errors
+
+
 def open_lobby(page: Any, server: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#create-btn")
@@ -206,13 +220,7 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
 def test_turn_timer_counts_down_and_marks_the_bots_move(server: str, browser: Any) -> None:
     """With a 2-second timer and a player who does not move, a bot moves for them and
     the log says so; the clock shows seconds."""
-    ctx, page, errors = new_page(browser, "ru", phone=True)
-    page.goto(server + "/")
-    page.wait_for_selector("#create-btn")
-    page.fill("#name", "Соня")
-    page.fill("#timer", "2")
-    page.click("#create-btn")
-    page.wait_for_selector('#status[data-my-turn="1"]')
+    ctx, page, errors = start_against_a_bot(browser, server, "Соня", phone=True, timer=2)
     assert re.fullmatch(r"[12] с", page.inner_text("#timer-secs"))
     page.wait_for_selector('#log li[data-by="timer"]', timeout=10_000, state="attached")
     text = page.locator('#log li[data-by="timer"]').first.text_content()
@@ -231,13 +239,7 @@ def test_turn_timer_counts_down_and_marks_the_bots_move(server: str, browser: An
 
 
 def test_hint_undo_chat_and_sound_against_bots(server: str, browser: Any) -> None:
-    ctx, page, errors = new_page(browser, "ru")
-    page.goto(server + "/")
-    page.wait_for_selector("#create-btn")
-    page.fill("#name", "Лиза")
-    page.select_option('.seat-kind[data-seat="1"]', "bot:1")
-    page.click("#create-btn")
-    page.wait_for_selector('#status[data-my-turn="1"]')
+    ctx, page, errors = start_against_a_bot(browser, server, "Лиза")
     # Sound on your turn is off until switched on.
     assert page.get_attribute("#sound", "aria-pressed") == "false"
     page.click("#sound")
