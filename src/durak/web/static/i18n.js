@@ -1,6 +1,6 @@
 // Russian and English from the project's message catalogue (src/durak/i18n/*.json,
 // served at /i18n/<domain>.json), the same files the terminal reads.
-// t("key", {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
+// t(key, {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
 // standard Intl.PluralRules (CLDR).
 
 const DOMAINS = ["common", "web", "howto"];
