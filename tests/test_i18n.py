@@ -104,3 +104,26 @@ def test_terms_are_the_standard_russian_ones() -> None:
     assert [i18n.t("ru", k) for k in ("term.match", "term.deal", "term.bout", "term.beaten",
                                       "term.discard")] == \
         ["Партия", "Сдача", "Кон", "Бито", "Отбой"]
+
+
+def test_every_key_the_browser_names_is_in_the_catalogue() -> None:
+    """The web client's literal keys (t("…"), tn("…")) all exist, so no page shows a raw key."""
+    from pathlib import Path
+
+    static = Path(i18n.__file__).resolve().parent.parent / "web" / "static"
+    keys = set()
+    for js in static.glob("*.js"):
+        keys |= set(re.findall(r"""\bt[n]?\(\s*["']([a-z_.-]+)["']\s*[,)]""", js.read_text()))
+    assert len(keys) > 80
+    missing = sorted(k for k in keys if not i18n.has(k))
+    assert not missing, missing
+    served = set(i18n.domain("common")) | set(i18n.domain("web")) | set(i18n.domain("howto"))
+    assert keys <= served
+    # Keys the browser builds from values: every phase, move kind and table status.
+    from durak.game import PHASES
+
+    built = [f"table.ph.{p}" for p in PHASES if p != "over"]
+    kinds = ["lead", "throw", "pile", "defend", "transfer", "show", "exchange", "take", "pass"]
+    built += [f"log.{k}" for k in kinds] + [f"log.you.{k}" for k in kinds]
+    built += [f"lobby.status.{s}" for s in ("waiting", "playing", "finished")]
+    assert [k for k in built if not i18n.has(k)] == []

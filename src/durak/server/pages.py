@@ -1,5 +1,6 @@
 """Routes for what the browser reads besides games: the message catalogue
-(``/i18n/<domain>.json``, the files of :mod:`durak.i18n` as they are)."""
+(``/i18n/<domain>.json``, the files of :mod:`durak.i18n` as they are) and a table's
+recent chat (``/api/chat/<table>``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import i18n
+from . import assist
 
 # The browser needs only these domains; the terminal's stay on the server.
 WEB_DOMAINS = ("common", "web", "howto")
@@ -24,4 +26,11 @@ async def catalogue(request: Request) -> Response:
                     headers={"Cache-Control": "no-cache"})
 
 
-ROUTES = [Route("/i18n/{domain}.json", catalogue)]
+async def chat(request: Request) -> Response:
+    t = request.app.state.lobby.tables.get(request.path_params["table_id"])
+    if t is None:
+        return JSONResponse({"error": "no such table"}, status_code=404)
+    return JSONResponse({"messages": assist.chat_history(t)})
+
+
+ROUTES = [Route("/i18n/{domain}.json", catalogue), Route("/api/chat/{table_id}", chat)]

@@ -23,7 +23,7 @@ from ..bots import Bot
 from ..game import Game
 from ..match import Match
 from ..rules import Rules
-from . import protocol, ratings
+from . import assist, protocol, ratings
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import TableRow
@@ -309,7 +309,7 @@ class LiveTable:
         try:
             await self.store.run(ratings.rate_deal, self.store.store, self.deal_id, self.id,
                                  self.rules, None if g.outcome.draw else g.outcome.durak,
-                                 [(s.kind, s.bot) for s in self.seats])
+                                 [(s.kind, s.bot) for s in self.seats], assist.assisted(self))
         except Exception:
             log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 

@@ -6,7 +6,7 @@
 import { getLang, loadCatalogue, optionHelp, optionLabel, presetLabel, rulesName, t,
   valueText } from "./i18n.js";
 import { howtoView } from "./howto.js";
-import { botLabel, botNames, resultWords, seatName } from "./names.js";
+import { botLabel, resultWords, seatName } from "./names.js";
 import { accountView, historyView, leaderboardView, linkSeat, loginBox } from "./people.js";
 import { replayView } from "./replay.js";
 import { tableView } from "./table.js";
@@ -218,12 +218,11 @@ function buildCreateForm(form) {
       if (el.dataset.type === "bool") { if (el.checked !== el.defaultChecked) options[k] = el.checked; }
       else if (el.value !== "") options[k] = el.dataset.type === "int" ? Number(el.value) : el.value;
     }
-    const names = botNames();
+    // Bots get the server's default names ("Bot 3"), which every page shows in its own
+    // language (names.js).
     const seats = [{ kind: "human" }];
     for (const s of seatsBox.querySelectorAll(".seat-kind")) {
-      const i = Number(s.dataset.seat);
-      seats.push(s.value === "human" ? { kind: "human" }
-        : { kind: "bot", level: Number(s.value.slice(4)), name: names[(i - 1) % names.length] });
+      seats.push(s.value === "human" ? { kind: "human" } : { kind: "bot", level: Number(s.value.slice(4)) });
     }
     const body = { preset: preset.value, options, seats, name: nameInput.value.trim(),
       deals: Number(deals.value) };

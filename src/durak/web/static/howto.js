@@ -1,14 +1,21 @@
 // "How to play": one page per variant for someone who has never played, from the
 // catalogue's howto domain (the terminal shows the same pages).
 
-import { entry, presetLabel, t } from "./i18n.js";
+import { entry, getLang, presetLabel, t } from "./i18n.js";
 import { h, pageHeader } from "./ui.js";
 
 const PRESETS = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"];
 
+// The English pages quote Russian terms («беру», «бито»): marked as Russian, as they are.
+function para(text) {
+  if (getLang() === "ru") return h("p", {}, text);
+  return h("p", {}, text.split(/([А-Яа-яЁё][А-Яа-яЁё, ]*[А-Яа-яЁё]|[А-Яа-яЁё])/).map((part, i) =>
+    (i % 2 ? h("span", { lang: "ru" }, part) : part)));
+}
+
 function sections(list) {
   return list.map((s) => h("section", { class: "howto-section" }, h("h3", {}, s.title),
-    s.text.map((p) => h("p", {}, p))));
+    s.text.map(para)));
 }
 
 export function howtoView(app, preset, rerender) {
@@ -19,12 +26,12 @@ export function howtoView(app, preset, rerender) {
   const body = h("article", { class: "panel howto", id: "howto" });
   if (!chosen) {
     body.append(h("h2", {}, t("howto.index_title")), h("p", {}, t("howto.index_intro")), nav,
-      h("h2", {}, t("howto.basics_title")), sections(entry("howto.basics")));
+      h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")));
   } else {
     const page = entry(`howto.${chosen}`);
     body.append(h("h2", {}, presetLabel(chosen)), nav, h("p", { class: "intro" }, page.intro),
-      h("h2", {}, t("howto.variant_title")), sections(page.sections),
-      h("h2", {}, t("howto.basics_title")), sections(entry("howto.basics")),
+      h("h2", {}, t("howto.variant_title")), ...sections(page.sections),
+      h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")),
       h("p", {}, h("a", { href: "#/", class: "button primary", id: "howto-play",
         onclick: () => localStorage.setItem("durak.preset", chosen) }, t("howto.play_this"))));
   }

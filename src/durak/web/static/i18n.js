@@ -1,6 +1,6 @@
 // Russian and English from the project's message catalogue (src/durak/i18n/*.json,
 // served at /i18n/<domain>.json), the same files the terminal reads.
-// t("key", {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
+// t(key, {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
 // standard Intl.PluralRules (CLDR).
 
 const DOMAINS = ["common", "web", "howto"];
@@ -45,6 +45,17 @@ export function t(key, args = {}) {
   }
   for (const [k, v] of Object.entries(args)) s = s.replaceAll(`{${k}}`, String(v));
   return s;
+}
+
+// Like t, but values may be elements (a person's name, marked translate="no"): the
+// result is a list of strings and elements to append.
+export function tn(key, args = {}) {
+  const plain = {};
+  const nodes = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v instanceof Node) { nodes[k] = v; plain[k] = `\u0000${k}\u0000`; } else plain[k] = v;
+  }
+  return t(key, plain).split("\u0000").map((part, i) => (i % 2 ? nodes[part] : part)).filter((x) => x !== "");
 }
 
 // Ranks as players of the language write them: В Д К Т in Russian.

@@ -1,7 +1,7 @@
 // How people and results are named on the page: bot names in the page's language,
 // the server's default names translated, results in words.
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export function botNames() { return t("bot.names").split(","); }
 
@@ -19,13 +19,23 @@ export function seatName(s, i) {
   return name || t("player.default", { n: i + 1 });
 }
 
+// A seat's name as an element: people's names are marked as not in the page's language.
+export function nameEl(s, i) {
+  const el = document.createElement("span");
+  el.className = "name";
+  const bot = (s && s.kind === "bot") || /^Bot \d+$/.test((s && s.name) || "");
+  if (!bot) el.setAttribute("translate", "no");
+  el.textContent = seatName(s, i);
+  return el;
+}
+
 // An engine result text ("durak 1", "durak 0 pogony 2", "draw") in words.
 export function resultWords(result, names) {
   if (!result) return "";
   if (result === "draw") return t("result.draw");
   const m = /^durak (\d+)(?: pogony (\d+))?/.exec(result);
   if (!m) return result;
-  const who = seatName({ name: names[Number(m[1])] }, Number(m[1]));
-  return t("result.durak_is", { name: who }) + (m[2] ? ` (${t("result.pogony", { n: Number(m[2]) })})` : "");
+  const who = nameEl({ name: names[Number(m[1])] }, Number(m[1]));
+  return [...tn("result.durak_is", { name: who }), m[2] ? ` (${t("result.pogony", { n: Number(m[2]) })})` : ""];
 }
 

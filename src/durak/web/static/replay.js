@@ -2,7 +2,7 @@
 
 import { cardEl } from "./cards.js";
 import { cardsText, cardText, getLang, rulesName, t } from "./i18n.js";
-import { resultWords, seatName } from "./names.js";
+import { nameEl, resultWords, seatName } from "./names.js";
 import { parseAction, sortHand } from "./table.js";
 import { api, h, iconButton, langToggle } from "./ui.js";
 
@@ -31,6 +31,7 @@ export function replayView(app, id) {
     const lang = getLang();
     document.documentElement.lang = lang;
     const names = data.names.map((n, s) => seatName({ name: n }, s));
+    const nameEls = () => data.names.map((n, s) => nameEl({ name: n }, s));
     root.innerHTML = "";
     root.dataset.step = i;
     root.dataset.lang = lang;
@@ -59,12 +60,12 @@ export function replayView(app, id) {
         h("div", { class: "label" }, t("table.talon_count", { n: f.talon })),
         h("div", { class: "label" }, t("table.trump_is", { card: cardText(data.trump) }))),
       pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))));
-    const say = f.action ? `${names[f.seat]}: ${moveWords(f.action)}` : t("replay.dealt");
+    const say = f.action ? [nameEls()[f.seat], `: ${moveWords(f.action)}`] : [t("replay.dealt")];
     const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: i,
       "aria-label": t("replay.step", { i, n: data.frames.length - 1 }),
       oninput: (e) => { stop(); go(Number(e.target.value)); } });
     root.append(h("div", { class: "status", id: "replay-step" },
-      `${t("replay.step", { i, n: data.frames.length - 1 })} · ${say}`),
+      `${t("replay.step", { i, n: data.frames.length - 1 })} · `, ...say),
     h("div", { class: "actions replay-controls" },
       iconButton("first", t("replay.first"), { id: "replay-first", onclick: () => { stop(); go(0); } }),
       iconButton("prev", t("replay.prev"), { id: "replay-prev", onclick: () => { stop(); go(i - 1); } }),

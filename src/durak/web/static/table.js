@@ -2,10 +2,10 @@
 // can do. The server sends this seat's Observation and nothing more.
 
 import { backEl, cardEl } from "./cards.js";
-import { cardsText, cardText, getLang, has, rulesName, t } from "./i18n.js";
-import { botLabel, seatName } from "./names.js";
+import { cardsText, cardText, getLang, has, rulesName, t, tn } from "./i18n.js";
+import { botLabel, nameEl, seatName } from "./names.js";
 import { linkSeat } from "./people.js";
-import { chatBox, extrasBar, kickButton } from "./play-extras.js";
+import { chatPanel, extrasBar, kickButton, voteNews } from "./play-extras.js";
 import { $, account, api, authHeaders, confirmDialog, dropSeat, h, heldSeat, holdSeat, icon,
   iconButton, langToggle, myName, toast } from "./ui.js";
 
@@ -59,7 +59,13 @@ export function tableView(app, tableId, rerender) {
   const view = {
     ws: null, state: null, seat: null, closed: false, retry: 0, selected: null,
     pending: false, shownTable: new Set(), timerStart: 0, timerFor: -1, tick: null,
-    chat: [], hint: null,
+    chat: [], hint: null, hintWaiting: false, votes: {},
+  };
+  const chat = chatPanel(view);
+  view.rerender = () => render();
+  view.describe = (text) => {
+    const x = parseAction(text);
+    return x.kind === "take" || x.kind === "pass" ? t(`table.${x.kind}`) : actionLabel(x);
   };
   const root = h("div", { class: "table-view" });
   app.append(root);
@@ -103,14 +109,20 @@ export function tableView(app, tableId, rerender) {
       if (view.state) { view.state.seats = m.seats; render(); }
       return;
     }
-    if (m.type === "chat") { view.chat.push(m); view.chat = view.chat.slice(-100); renderChat(); return; }
-    if (m.type === "hint") { view.hint = m; render(); return; }
+    if (m.type === "chat") { view.chat.push(m); view.chat = view.chat.slice(-100); chat.update(); return; }
+    if (m.type === "hint") { view.hint = m; view.hintWaiting = false; render(); return; }
+    if (m.type === "vote") { view.votes[m.seat] = m; render(); return; }
+    if (m.type === "voted_off") {
+      delete view.votes[m.seat];
+      if (view.state) toast(voteNews(m, view.state).map((x) => (typeof x === "string" ? x : x.textContent)).join(""));
+      return;
+    }
     if (m.type === "state") {
       const prev = view.state;
       view.state = m;
       view.seat = m.seat;
       view.pending = false;
-      if (!prev || prev.state !== m.state) { view.selected = null; view.hint = null; }
+      if (!prev || prev.state !== m.state) { view.selected = null; view.hint = null; view.hintWaiting = false; }
       const mine = (s) => s && s.obs && view.seat !== null && s.obs.to_act === view.seat && !s.result;
       if (mine(m) && !(prev && mine(prev) && prev.state === m.state) && soundOn()) beep();
       render();
@@ -125,7 +137,7 @@ export function tableView(app, tableId, rerender) {
     render();
   };
 
-  const nameOf = (i) => (i === view.seat ? t("table.you") : seatName(view.state.seats[i], i));
+  const nameOf = (i) => (i === view.seat ? t("table.you") : nameEl(view.state.seats[i], i));
 
   const leave = async () => {
     const held = heldSeat(tableId);
@@ -167,6 +179,7 @@ export function tableView(app, tableId, rerender) {
     document.documentElement.lang = lang;
     const obs = S.obs;
     if (view.tick) { clearInterval(view.tick); view.tick = null; }
+    const typing = document.activeElement === chat.input;
     root.innerHTML = "";
     const held = heldSeat(tableId);
     const invite = `${location.origin}/#/t/${tableId}`;
@@ -197,7 +210,7 @@ export function tableView(app, tableId, rerender) {
     if (S.status === "waiting" || !obs) {
       root.append(h("div", { class: "panel center waiting" }, h("p", {}, t("table.waiting")),
         h("p", {}, h("code", { id: "invite-link", translate: "no" }, invite)),
-        h("ol", {}, S.seats.map((s, i) => h("li", {}, s.taken || s.kind === "bot" ? seatName(s, i) : t("lobby.free"))))));
+        h("ol", {}, S.seats.map((s, i) => h("li", {}, s.taken || s.kind === "bot" ? nameEl(s, i) : t("lobby.free"))))));
       return;
     }
 
@@ -252,7 +265,7 @@ export function tableView(app, tableId, rerender) {
     let status;
     if (S.result) status = resultText(S);
     else if (myTurn) status = `${t("table.your_turn")}: ${t("table.ph." + obs.phase)}`;
-    else if (obs.to_act !== null) status = t("table.turn_of", { name: nameOf(obs.to_act) });
+    else if (obs.to_act !== null) status = tn("table.turn_of", { name: nameOf(obs.to_act) });
     else status = "";
     root.append(h("div", { class: "status" + (myTurn ? " mine" : ""), id: "status",
       dataset: { myTurn: myTurn ? "1" : "0", phase: obs.phase } }, status,
@@ -290,7 +303,7 @@ export function tableView(app, tableId, rerender) {
       root.append(h("div", { class: "me" + (obs.to_act === me ? " to-act" : "") },
         h("div", { class: "me-name" }, seatBadges(me), " ", h("span", { translate: "no" }, seatName(S.seats[me], me)),
           " · ", h("span", { class: "hand-size" }, t("count.cards", { n: obs.hand.length }))),
-        extrasBar(view, S, legal, send), bar, hand));
+        extrasBar(view, S, legal), bar, hand));
     }
 
     // The move log and the chat.
@@ -301,11 +314,11 @@ export function tableView(app, tableId, rerender) {
     root.append(h("div", { class: "below" },
       h("details", { class: "log-box", open: window.innerWidth > 700 ? true : null },
         h("summary", {}, t("table.log")), log),
-      chatBox(view, S)));
+      chat.el));
+    chat.update();
+    if (typing) chat.input.focus();
     log.scrollTop = log.scrollHeight;
   }
-
-  function renderChat() { const box = $("#chat-list", root); if (box) box.replaceWith(chatBox(view, view.state).querySelector("#chat-list") || box); }
 
   function seatBadges(i) {
     const obs = view.state.obs;
@@ -331,7 +344,7 @@ export function tableView(app, tableId, rerender) {
     for (const c of known) backs.append(cardEl(c, getLang(), "mini known"));
     return h("div", { class: "seat" + (obs.to_act === i ? " to-act" : "") + (s.online ? "" : " away"),
       dataset: { seat: i } },
-    h("div", { class: "seat-name" }, h("span", { translate: "no" }, seatName(s, i)),
+    h("div", { class: "seat-name" }, h("span", { translate: s.kind === "bot" ? null : "no" }, seatName(s, i)),
       s.online ? "" : h("small", {}, ` (${t("table.offline")})`)),
     h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("count.cards", { n: size })),
       s.kind === "bot" ? h("span", { class: "level" }, botLabel(s.bot)) : null,
@@ -343,13 +356,13 @@ export function tableView(app, tableId, rerender) {
     const r = S.result;
     if (r.draw) return t("result.draw");
     if (r.durak === view.seat) return t("result.you_lost");
-    return t("result.durak_is", { name: seatName(S.seats[r.durak], r.durak) }) +
-      (r.pogony ? ` (${t("result.pogony", { n: r.pogony })})` : "");
+    return [...tn("result.durak_is", { name: nameEl(S.seats[r.durak], r.durak) }),
+      r.pogony ? ` (${t("result.pogony", { n: r.pogony })})` : ""];
   }
 
   function resultPanel(S, held) {
     const m = S.match;
-    const rows = S.seats.map((s, i) => h("li", {}, `${seatName(s, i)}: ${m.durak_counts[i]}`));
+    const rows = S.seats.map((s, i) => h("li", {}, nameEl(s, i), `: ${m.durak_counts[i]}`));
     return h("div", { class: "panel result", id: "result" },
       h("h2", {}, resultText(S)),
       m && m.played > 0 ? h("div", {}, h("b", {}, t("table.tally")), h("ul", {}, rows)) : null,
@@ -445,15 +458,29 @@ export function tableView(app, tableId, rerender) {
     const x = parseAction(e.action);
     const mine = e.seat === view.seat;
     const kind = x.kind === "attack" ? (e.phase === "attack" ? "lead" : e.phase === "pile_on" ? "pile" : "throw") : x.kind;
-    const vals = { who: seatName(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
+    const vals = { who: nameEl(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
       card: cardText(x.cards[0] || ""), target: x.target ? cardText(x.target) : "" };
     if (e.by === "timer") {
       const move = kind === "take" || kind === "pass" ? t(`table.${kind}`) : actionLabel(x);
-      return t(mine ? "log.you_timeout" : "log.timeout", { who: vals.who, move });
+      return tn(mine ? "log.you_timeout" : "log.timeout", { who: vals.who, move });
     }
-    return t(mine ? `log.you.${kind}` : `log.${kind}`, vals);
+    return tn(mine ? `log.you.${kind}` : `log.${kind}`, vals);
   }
 
+  // Messages said before this page opened.
+  api(`/api/chat/${tableId}`).then((d) => { view.chat = d.messages.concat(view.chat); chat.update(); }, () => {});
+  // A seat on the move long enough becomes idle: redraw so that its vote button shows.
+  const idleCheck = setInterval(() => {
+    const S = view.state;
+    if (S && S.obs && S.obs.to_act !== null && S.obs.to_act !== view.seat &&
+        kickButton(view, S, S.obs.to_act) && !$(`.seat[data-seat="${S.obs.to_act}"] .kick`, root)) render();
+  }, 5000);
+
   connect();
-  return { stop: () => { view.closed = true; if (view.tick) clearInterval(view.tick); if (view.ws) view.ws.close(); } };
+  return { stop: () => {
+    view.closed = true;
+    clearInterval(idleCheck);
+    if (view.tick) clearInterval(view.tick);
+    if (view.ws) view.ws.close();
+  } };
 }
