@@ -554,8 +554,9 @@ def test_question_mark_opens_the_help_listing_every_key(tmp_path: Path) -> None:
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             text = str(app.screen.query_one("#help", Static).render())
+            flat = " ".join(text.split())  # long descriptions wrap beside their keys
             for keys, what in key_rows(screen.keys, "en"):
-                assert keys in text and what in text
+                assert keys in text and what in flat
             for key in ("Enter", "Esc", "← → Home End", "1…9 0 a…z", "↑ ↓ Tab", "space",
                         "t", "p", "r", "s", "x", "h", "u", "f", "l", "n", "q"):
                 assert key in text

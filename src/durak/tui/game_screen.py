@@ -61,7 +61,7 @@ def game_keys(rules: Rules) -> list[KeySpec]:
         key("x", "key_exchange", rules.trump_exchange, help="key_exchange_help"),
         key("h", "key_hint", help="key_hint_help"),
         key("u", "key_undo", help="key_undo_help"),
-        KeySpec("press('question_mark')", "question_mark,f1", "key_help"),
+        KeySpec("press('question_mark')", "question_mark,f1", "key_help", help="key_help_help"),
         key("q", "key_quit", help="key_quit_help"),
         KeySpec("press('q')", "ctrl+c", "key_quit", False, help="key_quit_help"),
         *(KeySpec(f"press({k!r})", k, "key_cursor", False) for k in ("left", "right",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from textual import events
@@ -14,13 +15,19 @@ from textual.widgets import Static
 from .i18n import tr
 from .keys import KeySpec, key_rows
 
+TEXT_W = 68  # the box's inner width
+
 
 def help_content(specs: Sequence[KeySpec], lang: str) -> Content:
     rows = key_rows(specs, lang)
     width = max(len(k) for k, _ in rows) + 2
     lines = [Content.styled(tr(lang, "help_title"), "bold underline"), Content("")]
-    lines += [Content.assemble(Content.styled(f"{keys:<{width}}", "bold #87d7ff"), text)
-              for keys, text in rows]
+    for keys, text in rows:
+        # the description wrapped beside its keys, not under them
+        wrapped = textwrap.wrap(text, max(20, TEXT_W - width)) or [""]
+        lines.append(Content.assemble(Content.styled(f"{keys:<{width}}", "bold #87d7ff"),
+                                      wrapped[0]))
+        lines += [Content(" " * width + more) for more in wrapped[1:]]
     lines += [Content(""), Content.styled(tr(lang, "help_close"), "italic")]
     return Content("\n").join(lines)
 
@@ -42,6 +49,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Static(help_content(self.specs, self.lang), id="help")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-box").focus()  # ↑ ↓ PgUp PgDn scroll a long list
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("escape", "question_mark", "q", "й", "enter", "f1"):
