@@ -11,7 +11,7 @@ import { accountView, historyView, leaderboardView, linkSeat, loginBox } from ".
 import { replayView } from "./replay.js";
 import { tableView } from "./table.js";
 import { $, account, ApiError, api, authHeaders, h, heldSeat, holdSeat, myName,
-  pageHeader } from "./ui.js";
+  pageHeader, serverRefused } from "./ui.js";
 
 const app = $("#app");
 let current = null; // the view in use: {stop()}
@@ -235,7 +235,7 @@ function buildCreateForm(form) {
       // The server's words are English: say where, and what, in the page's language.
       const name = e instanceof ApiError && e.field;
       const at = name && (errorEl(name) || errorEl({ deals: "deals", turn_timer: "timer" }[name]));
-      const text = t("form.server_refused", { reason: e.message });
+      const text = serverRefused(e.message);
       if (at) { at.textContent = text; at.closest(".field")?.classList.add("invalid"); }
       formError.textContent = text;
     }

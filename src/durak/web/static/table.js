@@ -7,7 +7,7 @@ import { botLabel, nameEl, seatName } from "./names.js";
 import { linkSeat } from "./people.js";
 import { chatPanel, extrasBar, kickButton, voteNews } from "./play-extras.js";
 import { $, account, api, authHeaders, confirmDialog, dropSeat, h, heldSeat, holdSeat, icon,
-  iconButton, langToggle, myName, toast } from "./ui.js";
+  iconButton, langToggle, myName, serverRefused, toast } from "./ui.js";
 
 const PROTOCOL = 1;
 const SUITS = "♠♥♦♣";
@@ -201,7 +201,7 @@ export function tableView(app, tableId, rerender) {
             holdSeat(tableId, r.seat, r.token);
             await linkSeat(tableId, r.token);
             hello(r.token);
-          } catch (e) { err.textContent = t("form.server_refused", { reason: e.message }); }
+          } catch (e) { err.textContent = serverRefused(e.message); }
         } }, t("table.take_seat"))));
     } else if (view.seat === null) {
       root.append(h("p", { class: "muted center" }, t("table.spectating")));

@@ -42,6 +42,11 @@ export async function api(path, body, headers = {}) {
   return data;
 }
 
+// A refusal in the page's words; the server's own reason (English) only on English pages.
+export function serverRefused(reason) {
+  return t("form.server_refused") + (getLang() === "en" && reason ? `: ${reason}` : ".");
+}
+
 export function toast(text, kind = "info") {
   const box = $("#toasts");
   const el = h("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
