@@ -183,6 +183,10 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     assert_in_language(page, "ru", "result")
     log = page.inner_text("#log")
     assert "You" not in log and "takes" not in log
+    # The log wraps inside its box; nothing runs off the right edge of the page.
+    assert page.evaluate("() => { const l = document.querySelector('#log');"
+                         " return l.scrollWidth <= l.clientWidth + 1; }")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
     # The leaderboard: the person and the bot both moved off the starting 1000.
     page.goto(server + "/#/top")
