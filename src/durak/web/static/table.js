@@ -285,7 +285,8 @@ export function tableView(app, tableId, rerender, invite = null) {
     // Fair deals: the seed, revealed once the deal is over, and how to check it.
     if (S.fair && S.fair.seed) {
       root.append(h("p", { class: "muted fair", id: "fair" },
-        t("table.fair", { seed: S.fair.seed, commit: S.fair.commit.slice(0, 16) }), " ",
+        ...tn("table.fair", { seed: h("code", { translate: "no" }, S.fair.seed),
+          commit: h("code", { translate: "no" }, S.fair.commit.slice(0, 16)) }), " ",
         h("code", { translate: "no" }, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}`)));
     }
 
