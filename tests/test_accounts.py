@@ -84,12 +84,13 @@ def test_rating_model_one_scale() -> None:
     assert teams[0] == teams[2] and teams[1] == teams[3] and teams[0][0] > teams[1][0]
 
 
-def play_against_bot(c: TestClient, token: str | None, rules: str) -> dict[str, Any]:
-    """Create a table against a level-1 bot, link the seat to an account if ``token``,
-    and play the first legal action until the deal ends; the final state."""
+def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1
+                     ) -> dict[str, Any]:
+    """Create a table against ``bots`` level-1 bots, link the seat to an account if
+    ``token``, and play the first legal action until the deal ends; the final state."""
     t = c.post("/api/tables", json={"rules": rules, "name": "x",
-                                    "seats": [{"kind": "human"},
-                                              {"kind": "bot", "level": 1}]}).json()
+                                    "seats": [{"kind": "human"}]
+                                    + [{"kind": "bot", "level": 1}] * bots}).json()
     if token is not None:
         r = c.post("/api/seat-account", json={"table": t["table"], "token": t["token"]},
                    headers=auth(token))
@@ -130,6 +131,18 @@ def test_rated_deal_moves_the_person_and_the_bot(client: TestClient) -> None:
     assert g["rating_after"] == person["rating"]
     assert client.get(f"/api/games/{g['deal']}").status_code == 200
     assert client.get(f"/api/players/{me['id']}").json()["games"][0]["deal"] == g["deal"]
+
+
+def test_one_bot_level_at_two_seats_takes_the_mean(client: TestClient) -> None:
+    me = register(client, "Даша")
+    end = play_against_bot(client, me["token"], "podkidnoy(players=3,deck=24)", bots=2)
+    r = end["result"]
+    start = (MODEL.mu, MODEL.sigma)
+    new = rate([start] * 3, sides=[0, 1, 2], loser_side=None if r["draw"] else r["durak"])
+    board = {p["kind"]: p for p in client.get("/api/leaderboard").json()["players"]}
+    assert board["bot"]["games"] == 1
+    assert board["bot"]["mu"] == pytest.approx((new[1][0] + new[2][0]) / 2, abs=1e-3)
+    assert board["person"]["mu"] == pytest.approx(new[0][0], abs=1e-3)
 
 
 def test_unsigned_people_make_a_deal_unrated(client: TestClient) -> None:

@@ -150,12 +150,14 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     page.wait_for_selector("#create-btn")
     assert page.input_value("#name") == name
 
-    # A rated game against a bot: podkidnoy, 24 cards, so that it is short.
+    # A rated game against a bot: podkidnoy, 24 cards, hands of 4, so that it is short.
     page.select_option("#deck", "24")
+    page.click("#more-rules summary")
+    page.fill('[data-opt="hand_size"]', "4")
     page.select_option('.seat-kind[data-seat="1"]', "bot:1")
     page.click("#create-btn")
     page.wait_for_selector("#hand .card")
-    assert page.inner_text("#rules-name") == "Подкидной, 2 игрока, 24 карты"
+    assert page.inner_text("#rules-name") == "Подкидной, 2 игрока, 24 карты, Карт на руках: 4"
     for _ in range(3):
         while not move(page):
             page.wait_for_timeout(20)
@@ -183,6 +185,10 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     assert_in_language(page, "ru", "result")
     log = page.inner_text("#log")
     assert "You" not in log and "takes" not in log
+    # The log wraps inside its box; nothing runs off the right edge of the page.
+    assert page.evaluate("() => { const l = document.querySelector('#log');"
+                         " return l.scrollWidth <= l.clientWidth + 1; }")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
     # The leaderboard: the person and the bot both moved off the starting 1000.
     page.goto(server + "/#/top")

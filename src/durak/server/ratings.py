@@ -91,13 +91,15 @@ def rate_deal(store: Store, deal_id: int, table_id: str, rules: Rules, durak: in
             sides = [rules.team_of(i) for i in order]
             loser = None if durak is None else rules.team_of(durak)
             new = rate([(who[i].mu, who[i].sigma) for i in order], sides, loser)
-            # A bot at two seats is one account: it is rated once, from its first seat.
-            done: set[int] = set()
+            # A bot level at several seats is one account: it takes the mean of the
+            # ratings its seats came out with.
+            by_account: dict[int, list[tuple[float, float]]] = {}
             for i, (mu, sigma) in zip(order, new, strict=True):
                 after[i] = (mu, sigma)
-                if who[i].id not in done:
-                    set_rating(c, who[i].id, mu, sigma, played=True)
-                    done.add(who[i].id)
+                by_account.setdefault(who[i].id, []).append((mu, sigma))
+            for account_id, results in by_account.items():
+                set_rating(c, account_id, sum(m for m, _ in results) / len(results),
+                           sum(s for _, s in results) / len(results), played=True)
         for i in people:
             a = who.get(i)
             if a is None:

@@ -11,7 +11,7 @@ import { accountView, historyView, leaderboardView, linkSeat, loginBox } from ".
 import { replayView } from "./replay.js";
 import { tableView } from "./table.js";
 import { $, account, ApiError, api, authHeaders, h, heldSeat, holdSeat, myName,
-  pageHeader } from "./ui.js";
+  pageHeader, serverRefused } from "./ui.js";
 
 const app = $("#app");
 let current = null; // the view in use: {stop()}
@@ -22,10 +22,10 @@ export function route() {
   document.documentElement.lang = getLang();
   document.title = `${t("game.title")} · ${t("game.subtitle")}`;
   const hash = location.hash.replace(/^#\/?/, "");
-  const [kind, id] = hash.split("/");
+  const [kind, id, secret] = hash.split("/");
   app.innerHTML = "";
   const views = {
-    t: () => tableView(app, id, route), r: () => replayView(app, Number(id), route),
+    t: () => tableView(app, id, route, secret || null), r: () => replayView(app, Number(id), route),
     howto: () => howtoView(app, id, route), top: () => leaderboardView(app, route),
     me: () => accountView(app, route), p: () => historyView(app, Number(id), route),
   };
@@ -99,7 +99,8 @@ function buildCreateForm(form) {
   const teams = h("select", { id: "teams" },
     ["none", "2x2", "3x3"].map((x) => option(x, valueText("teams", x))));
   const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 1, inputmode: "numeric" });
-  const timer = h("input", { id: "timer", type: "number", min: 0, max: 3600, value: 0, inputmode: "numeric" });
+  const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 0, inputmode: "numeric" });
+  const priv = h("input", { id: "private", type: "checkbox" });
   const seatsBox = h("div", { id: "seat-kinds", class: "seats" });
   const levels = META.bots.levels;
   const drawSeats = () => {
@@ -169,7 +170,7 @@ function buildCreateForm(form) {
     const r = chosen();
     if (!nameInput.value.trim()) out.name = t("form.need_name");
     if (!wholeIn(deals.value, 1, 100)) out.deals = t("form.whole_number", { lo: 1, hi: 100 });
-    if (!wholeIn(timer.value, 0, 3600)) out.timer = t("form.whole_number", { lo: 0, hi: 3600 });
+    if (!wholeIn(timer.value, 0, 600)) out.timer = t("form.whole_number", { lo: 0, hi: 600 });
     const need = { "2x2": 4, "3x3": 6 }[r.teams];
     if (need && r.players !== need) out.teams = t("form.teams_players", { teams: valueText("teams", r.teams), n: need });
     for (const el of extra.querySelectorAll('[data-type="int"]')) {
@@ -227,15 +228,17 @@ function buildCreateForm(form) {
     const body = { preset: preset.value, options, seats, name: nameInput.value.trim(),
       deals: Number(deals.value) };
     if (Number(timer.value) > 0) body.turn_timer = Number(timer.value);
+    if (priv.checked) body.private = true;
     try {
       const r = await api("/api/tables", body, authHeaders());
       if (r.token) { holdSeat(r.table, r.seat, r.token); await linkSeat(r.table, r.token); }
-      location.hash = `#/t/${r.table}`;
+      // A private table's invite carries its secret: "/#/t/<id>/<secret>".
+      location.hash = r.invite ? r.invite.replace(/^\/?#?/, "#") : `#/t/${r.table}`;
     } catch (e) {
       // The server's words are English: say where, and what, in the page's language.
       const name = e instanceof ApiError && e.field;
       const at = name && (errorEl(name) || errorEl({ deals: "deals", turn_timer: "timer" }[name]));
-      const text = t("form.server_refused", { reason: e.message });
+      const text = serverRefused(e.message);
       if (at) { at.textContent = text; at.closest(".field")?.classList.add("invalid"); }
       formError.textContent = text;
     }
@@ -263,7 +266,9 @@ function buildCreateForm(form) {
       field("deck", optionLabel("deck"), deck),
       field("teams", optionLabel("teams"), teams, optionHelp("teams")),
       field("deals", t("lobby.deals"), deals),
-      field("timer", t("lobby.turn_timer"), timer)),
+      field("timer", t("lobby.turn_timer"), timer),
+      h("div", { class: "field opt check", dataset: { field: "private" } },
+        h("label", {}, priv, " ", t("lobby.private")), h("small", { class: "help" }, t("lobby.private_help")))),
     h("h3", {}, t("lobby.seats")), seatsBox,
     h("details", { id: "more-rules" }, h("summary", {}, t("lobby.more_options")), extra),
     submit, formError);

@@ -3,7 +3,7 @@
 
 import { has, rulesName, t } from "./i18n.js";
 import { resultWords, seatName } from "./names.js";
-import { account, api, authHeaders, h, pageHeader, setAccount } from "./ui.js";
+import { account, api, authHeaders, h, pageHeader, serverRefused, setAccount } from "./ui.js";
 
 // The seat this browser holds now plays as its account (ratings, history).
 export async function linkSeat(table, token) {
@@ -11,7 +11,6 @@ export async function linkSeat(table, token) {
   try { await api("/api/seat-account", { table, token }, authHeaders()); } catch { /* unrated */ }
 }
 
-const errorWords = (e) => t("form.server_refused", { reason: e.message });
 
 // Sign in or register: name, password, two buttons; errors next to the field.
 export function loginBox(rerender) {
@@ -32,14 +31,14 @@ export function loginBox(rerender) {
       const data = await r.json().catch(() => ({}));
       if (!r.ok) {
         const words = has(`people.err.${data.code}`) ? t(`people.err.${data.code}`)
-          : t("form.server_refused", { reason: data.error || r.statusText });
+          : serverRefused(data.error || r.statusText);
         (data.field === "name" ? errName : errPass).textContent = words;
         return;
       }
       setAccount({ id: data.id, name: data.name, token: data.token });
       localStorage.setItem("durak.name", data.name);
       rerender();
-    } catch (e) { errPass.textContent = errorWords(e); }
+    } catch (e) { errPass.textContent = serverRefused(e.message); }
   };
   return h("section", { class: "panel account-box", id: "login" },
     h("h2", {}, t("people.sign_in_title")),

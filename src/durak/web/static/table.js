@@ -7,7 +7,7 @@ import { botLabel, nameEl, seatName } from "./names.js";
 import { linkSeat } from "./people.js";
 import { chatPanel, extrasBar, kickButton, voteNews } from "./play-extras.js";
 import { $, account, api, authHeaders, confirmDialog, dropSeat, h, heldSeat, holdSeat, icon,
-  iconButton, langToggle, myName, toast } from "./ui.js";
+  iconButton, langToggle, myName, serverRefused, toast } from "./ui.js";
 
 const PROTOCOL = 1;
 const SUITS = "♠♥♦♣";
@@ -55,7 +55,7 @@ function beep() {
 }
 const soundOn = () => localStorage.getItem("durak.sound") === "1";
 
-export function tableView(app, tableId, rerender) {
+export function tableView(app, tableId, rerender, invite = null) {
   const view = {
     ws: null, state: null, seat: null, closed: false, retry: 0, selected: null,
     pending: false, shownTable: new Set(), timerStart: 0, timerFor: -1, tick: null,
@@ -71,7 +71,9 @@ export function tableView(app, tableId, rerender) {
   app.append(root);
   root.append(h("p", { class: "muted center" }, t("table.connecting")));
 
-  const hello = (token) => view.ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token }));
+  // A private table's secret goes with every hello and join (only when there is one).
+  const withInvite = (msg) => (invite ? { ...msg, invite } : msg);
+  const hello = (token) => view.ws.send(JSON.stringify(withInvite({ type: "hello", v: PROTOCOL, table: tableId, token })));
   const connect = () => {
     const held = heldSeat(tableId);
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -109,6 +111,15 @@ export function tableView(app, tableId, rerender) {
       if (view.state) { view.state.seats = m.seats; render(); }
       return;
     }
+    if (m.type === "clock") {
+      if (view.state && view.state.state === m.state) { view.state.deadline = m.deadline; view.timerFor = -1; render(); }
+      return;
+    }
+    if (m.type === "deal") {
+      // Kept to check the deal later: durak verify-deal URL --commit <this>.
+      try { localStorage.setItem(`durak.commit.${m.deal_id}`, m.commit); } catch { /* full */ }
+      return;
+    }
     if (m.type === "chat") { view.chat.push(m); view.chat = view.chat.slice(-100); chat.update(); return; }
     if (m.type === "hint") { view.hint = m; view.hintWaiting = false; render(); return; }
     if (m.type === "vote") { view.votes[m.seat] = m; render(); return; }
@@ -139,6 +150,8 @@ export function tableView(app, tableId, rerender) {
 
   const nameOf = (i) => (i === view.seat ? t("table.you") : nameEl(view.state.seats[i], i));
 
+  const inviteLink = () => `${location.origin}/#/t/${tableId}${invite ? "/" + invite : ""}`;
+
   const leave = async () => {
     const held = heldSeat(tableId);
     const S = view.state;
@@ -151,7 +164,7 @@ export function tableView(app, tableId, rerender) {
 
   function header(S) {
     const held = heldSeat(tableId);
-    const invite = `${location.origin}/#/t/${tableId}`;
+    const link = inviteLink();
     const m = S.match;
     const deal = m && (m.deals > 1 ? t("term.deal_n_of", { n: m.deal, m: m.deals }) : t("term.deal_n", { n: m.deal }));
     return h("header", { class: "top table-top" },
@@ -166,7 +179,7 @@ export function tableView(app, tableId, rerender) {
         onclick: () => { localStorage.setItem("durak.sound", soundOn() ? "0" : "1"); if (soundOn()) beep(); render(); },
       }),
       iconButton("link", t("table.invite"), { class: "ghost iconic", id: "invite", onclick: () => {
-        navigator.clipboard?.writeText(invite).then(() => toast(t("table.copied")), () => prompt(t("table.invite"), invite));
+        navigator.clipboard?.writeText(link).then(() => toast(t("table.copied")), () => prompt(t("table.invite"), link));
       } }),
       held ? iconButton("leave", t("table.leave"), { class: "ghost iconic", id: "leave", onclick: leave }) : null,
       langToggle(() => render()));
@@ -182,7 +195,6 @@ export function tableView(app, tableId, rerender) {
     const typing = document.activeElement === chat.input;
     root.innerHTML = "";
     const held = heldSeat(tableId);
-    const invite = `${location.origin}/#/t/${tableId}`;
     root.append(header(S));
 
     // Free seat and no seat of ours: offer to sit down.
@@ -197,11 +209,11 @@ export function tableView(app, tableId, rerender) {
           if (!name.value.trim()) { err.textContent = t("form.need_name"); return; }
           localStorage.setItem("durak.name", name.value);
           try {
-            const r = await api(`/api/tables/${tableId}/join`, { name: name.value.trim() }, authHeaders());
+            const r = await api(`/api/tables/${tableId}/join`, withInvite({ name: name.value.trim() }), authHeaders());
             holdSeat(tableId, r.seat, r.token);
             await linkSeat(tableId, r.token);
             hello(r.token);
-          } catch (e) { err.textContent = t("form.server_refused", { reason: e.message }); }
+          } catch (e) { err.textContent = serverRefused(e.message); }
         } }, t("table.take_seat"))));
     } else if (view.seat === null) {
       root.append(h("p", { class: "muted center" }, t("table.spectating")));
@@ -209,7 +221,7 @@ export function tableView(app, tableId, rerender) {
 
     if (S.status === "waiting" || !obs) {
       root.append(h("div", { class: "panel center waiting" }, h("p", {}, t("table.waiting")),
-        h("p", {}, h("code", { id: "invite-link", translate: "no" }, invite)),
+        h("p", {}, h("code", { id: "invite-link", translate: "no" }, inviteLink())),
         h("ol", {}, S.seats.map((s, i) => h("li", {}, s.taken || s.kind === "bot" ? nameEl(s, i) : t("lobby.free"))))));
       return;
     }
@@ -269,7 +281,14 @@ export function tableView(app, tableId, rerender) {
     else status = "";
     root.append(h("div", { class: "status" + (myTurn ? " mine" : ""), id: "status",
       dataset: { myTurn: myTurn ? "1" : "0", phase: obs.phase } }, status,
-    S.turn_timer && !S.result && obs.to_act !== null ? timerBar(S) : null));
+    (S.deadline || S.turn_timer) && !S.result && obs.to_act !== null ? timerBar(S) : null));
+    // Fair deals: the seed, revealed once the deal is over, and how to check it.
+    if (S.fair && S.fair.seed) {
+      root.append(h("p", { class: "muted fair", id: "fair" },
+        ...tn("table.fair", { seed: h("code", { translate: "no" }, S.fair.seed),
+          commit: h("code", { translate: "no" }, S.fair.commit.slice(0, 16)) }), " ",
+        h("code", { translate: "no" }, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}`)));
+    }
 
     if (S.result) root.append(resultPanel(S, held));
 
@@ -372,17 +391,20 @@ export function tableView(app, tableId, rerender) {
       } }, t("table.rematch")) : null);
   }
 
-  // The clock: a bar and the seconds left, counted down here from when the turn began.
+  // The clock: a bar and the seconds left. The server's deadline (wall clock) when it
+  // sends one, else counted down here from when the turn began.
   function timerBar(S) {
     if (view.timerFor !== S.state) { view.timerFor = S.state; view.timerStart = performance.now(); }
+    const total = Math.max(1000, (S.turn_timer || 60) * 1000);
+    const leftNow = () => (S.deadline ? Math.max(0, S.deadline * 1000 - Date.now())
+      : Math.max(0, total - (performance.now() - view.timerStart)));
     const secs = h("span", { class: "secs", id: "timer-secs" });
     const fill = h("div", { class: "fill" });
     const bar = h("div", { class: "timer", role: "timer", "aria-label": t("table.timer_label") },
       h("div", { class: "track" }, fill), secs);
-    const total = S.turn_timer * 1000;
     const update = () => {
-      const left = Math.max(0, total - (performance.now() - view.timerStart));
-      fill.style.width = `${(100 * left) / total}%`;
+      const left = leftNow();
+      fill.style.width = `${Math.min(100, (100 * left) / total)}%`;
       secs.textContent = t("table.seconds_left", { n: Math.ceil(left / 1000) });
       bar.classList.toggle("low", left < 5000);
     };

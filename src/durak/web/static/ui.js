@@ -42,6 +42,11 @@ export async function api(path, body, headers = {}) {
   return data;
 }
 
+// A refusal in the page's words; the server's own reason (English) only on English pages.
+export function serverRefused(reason) {
+  return t("form.server_refused") + (getLang() === "en" && reason ? `: ${reason}` : ".");
+}
+
 export function toast(text, kind = "info") {
   const box = $("#toasts");
   const el = h("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
@@ -79,6 +84,7 @@ const PATHS = {
   user: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 20a8 8 0 0 1 16 0",
   chat: "M4 5h16v11H9l-5 4z",
   help: "M9 9a3 3 0 1 1 4 2.8c-.7.3-1 .9-1 1.7V14M12 17.5v.5",
+  top: "M5 20V11M12 20V4M19 20v-6",
 };
 const FILLED = new Set(["first", "prev", "next", "last", "play", "pause"]);
 
@@ -133,8 +139,9 @@ export function pageHeader(rerender, ...extra) {
     h("a", { href: "#/", class: "brand" }, h("h1", {}, t("game.title")),
       h("small", { class: "subtitle" }, t("game.subtitle"))),
     h("nav", { class: "links" },
-      h("a", { href: "#/howto", id: "howto-link" }, icon("help"), h("span", { class: "label" }, t("lobby.howto"))),
-      h("a", { href: "#/top", id: "top-link" }, h("span", { class: "label" }, t("people.leaderboard"))),
+      h("a", { href: "#/howto", id: "howto-link", title: t("lobby.howto") }, icon("help"), h("span", { class: "label" }, t("lobby.howto"))),
+      h("a", { href: "#/top", id: "top-link", title: t("people.leaderboard") }, icon("top"),
+        h("span", { class: "label" }, t("people.leaderboard"))),
       h("a", { href: "#/me", id: "me-link" }, icon("user"),
         h("span", { class: "label", translate: "no" }, account() ? account().name : t("people.sign_in")))),
     ...extra, langToggle(rerender));
