@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .argtypes import at_least
 from .bots import make
 from .game import Game
 from .rules import Rules, RulesError
@@ -428,10 +427,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "table when fewer than players)")
     parser.add_argument("--rules", default="podkidnoy",
                         help='a preset with options, e.g. "perevodnoy(players=4)"')
-    parser.add_argument("--games", type=at_least(1), default=200, help="games to play (about)")
+    parser.add_argument("--games", type=int, default=200, help="games to play (about)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--jobs", type=at_least(0), default=0,
-                        help="processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
     parser.add_argument("--json", default="", metavar="FILE",
                         help="write the results here as JSON (default: not written)")
     parser.add_argument("--png", "--chart", default="", metavar="FILE",
