@@ -25,9 +25,14 @@ with warnings.catch_warnings():
 import durak
 from durak.cards import deck_mask
 from durak.server import create_app
+from durak.server.limits import Limits
 
 pytestmark = [pytest.mark.timeout(120),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+# Tests play at machine speed, far above a person's message rate.
+FAST = Limits(messages_per_second=1e4, messages_burst=10_000,
+              address_messages_per_second=1e4, address_messages_burst=10_000)
 
 CARD = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
@@ -133,7 +138,7 @@ def true_games(c: TestClient, tid: str) -> dict[int, durak.Game]:
 def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, spec: dict[str, Any]
                                                      ) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", bot_pace=0,
-                               deal_pause=0)) as c:
+                               deal_pause=0, limits=FAST)) as c:
         tid, seen, tokens = play_recording(c, spec)
         by_state = true_games(c, tid)
     checked = 0
