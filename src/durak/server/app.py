@@ -230,9 +230,9 @@ async def stats(request: Request) -> Response:
 
 def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> int:
     text = request.query_params.get(key, "")
-    if not text.isdigit() or len(text) > 9:
+    if not text.isdigit():
         return default
-    return max(lo, min(hi, int(text)))
+    return hi if len(text) > 9 else max(lo, min(hi, int(text)))
 
 
 async def list_tables(request: Request) -> Response:
@@ -268,12 +268,14 @@ async def table_action(request: Request) -> Response:
         return JSONResponse({"error": "no such action: join, leave or again"}, status_code=404)
     try:
         _limited(guard.joins if action == "join" else guard.requests, request, "seats taken")
+        if not guard.token_tries.peek(address(request.scope)):
+            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
         body = await _body(request)
         try:
             return _json(await method(request.path_params["table_id"], body))
         except LobbyError as e:
             if e.status in (403, 404):  # a wrong token, invite or id: a guess, counted
-                _limited(guard.token_tries, request, "wrong tokens")
+                guard.token_tries.take(address(request.scope))
             raise
     except LobbyError as e:
         return _error(e)
@@ -384,17 +386,25 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
 
 
 def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
-    t = lobby.tables.get(m.table)
-    guessed = t is None or (m.token is None and not t.admits(m.invite))
-    seat: int | None = None
-    if t is not None and m.token is not None:
-        seat = t.seat_of_token(m.token)
-        guessed = seat is None
-    if guessed and not guard.token_tries.take(conn.address):
+    # While an address is over its limit of wrong guesses, nothing it shows is checked:
+    # a right guess among the refused ones would otherwise still get through.
+    if not guard.token_tries.peek(conn.address):
         raise ProtocolError("rate_limited", "too many wrong tables, tokens or invites")
+    try:
+        _check_hello(lobby, conn, m)
+    except ProtocolError as e:
+        if e.code in ("no_table", "bad_token"):
+            guard.token_tries.take(conn.address)
+        raise
+
+
+def _check_hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
+    t = lobby.tables.get(m.table)
     if t is None or (m.token is None and not t.admits(m.invite)):
         raise ProtocolError("no_table", f"no table {m.table!r}")
+    seat: int | None = None
     if m.token is not None:
+        seat = t.seat_of_token(m.token)
         if seat is None:
             raise ProtocolError("bad_token", "that token holds no seat at this table")
         if m.seat is not None and m.seat != seat:

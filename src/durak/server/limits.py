@@ -63,6 +63,12 @@ class Bucket:
         self._state[key] = (tokens - 1.0, t)
         return True
 
+    def peek(self, key: object, now: float | None = None) -> bool:
+        """True if ``key`` has a token to spend (spends none)."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._state.get(key, (self.burst, t))
+        return tokens + (t - last) * self.rate >= 1.0
+
     def _prune(self, now: float) -> None:
         """Forget keys whose bucket is full again (they would start full anyway)."""
         full = [k for k, (tok, last) in self._state.items()
