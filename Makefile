@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: test play serve bench bench-bots load lint typecheck browser clean
+.PHONY: test play serve bench bench-bots load lint typecheck browser postgres clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +25,12 @@ $(VENV)/.installed-%-$(SUM): pyproject.toml | $(BIN)/python
 browser:
 	@sh scripts/ensure-browser.sh
 
-test: $(STAMP) browser
+# Debian's PostgreSQL for the server's store tests, which start a throwaway one of their
+# own; `make test` fails without it unless DURAK_SKIP_POSTGRES=1.
+postgres:
+	@sh scripts/ensure-postgres.sh
+
+test: $(STAMP) browser postgres
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

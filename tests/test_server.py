@@ -4,7 +4,6 @@ every kind of bad message, stale states, tokens, spectators, restarts and reconn
 from __future__ import annotations
 
 import json
-import os
 import time
 import warnings
 from collections.abc import Iterator
@@ -495,31 +494,3 @@ def test_restart_between_deals_and_after_an_unrecorded_end(tmp_path: Path) -> No
             end = play_out([w], [m if m["result"] is None else next_of(w)])
         assert end[0]["status"] == "finished" and end[0]["match"]["played"] == 2
         assert len(c.get("/api/games").json()["games"]) == 2
-
-
-@pytest.mark.skipif(not os.environ.get("DURAK_TEST_DATABASE_URL"),
-                    reason="set DURAK_TEST_DATABASE_URL=postgresql+psycopg://... to run")
-def test_another_database_restart_mid_match() -> None:
-    """The same play and restart on another database, e.g. PostgreSQL."""
-    url = os.environ["DURAK_TEST_DATABASE_URL"]
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
-        t = new_table(c, [human(), human(), bot()], options={"players": 3}, deals=2)
-        tid = t["table"]
-        j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
-        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
-            s = sync([w0, w1], [hello(w0, tid, t["token"]), hello(w1, tid, j["token"])])
-            for _ in range(10):
-                for ws, m in zip((w0, w1), s, strict=True):
-                    if m["obs"]["legal"]:
-                        ws.send_json({"type": "act", "state": m["state"],
-                                      "action": m["obs"]["legal"][0]})
-                s = [next_of(w0), next_of(w1)]
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
-        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
-            s0, s1 = hello(w0, tid, t["token"]), hello(w1, tid, j["token"])
-            assert s0["state"] >= s[0]["state"]
-            end = play_out([w0, w1], sync([w0, w1], [s0, s1]))
-        assert end[0]["status"] == "finished" and end[0]["match"]["played"] == 2
-        games = [g for g in c.get("/api/games").json()["games"] if g["table_id"] == tid]
-        assert len(games) == 2
-        assert c.get(f"/api/games/{games[0]['id']}").json()["frames"]
