@@ -83,9 +83,9 @@ function route() {
   current = null;
   document.documentElement.lang = getLang();
   const hash = location.hash.replace(/^#\/?/, "");
-  const [kind, id] = hash.split("/");
+  const [kind, id, secret] = hash.split("/");
   app.innerHTML = "";
-  if (kind === "t" && id) current = tableView(id);
+  if (kind === "t" && id) current = tableView(id, secret || null);
   else if (kind === "r" && id) current = replayView(Number(id));
   else current = lobbyView();
   document.body.dataset.view = kind === "t" ? "table" : kind === "r" ? "replay" : "lobby";
@@ -142,7 +142,8 @@ function buildCreateForm(form) {
   const deck = h("select", { id: "deck" }, [24, 36, 52].map((n) => option(n, n, n === 36)));
   const teams = h("select", { id: "teams" }, ["none", "2x2", "3x3"].map((x) => option(x, x)));
   const deals = h("input", { id: "deals", type: "number", min: 1, max: 100, value: 1 });
-  const timer = h("input", { id: "timer", type: "number", min: 0, max: 3600, value: 0 });
+  const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 0 });
+  const priv = h("input", { id: "private", type: "checkbox" });
   const seatsBox = h("div", { id: "seat-kinds", class: "seats" });
   const levels = META.bots.levels;
   const drawSeats = () => {
@@ -191,10 +192,11 @@ function buildCreateForm(form) {
     const body = { preset: preset.value, options, seats, name: $("#name").value,
       deals: Number(deals.value) || 1 };
     if (Number(timer.value) > 0) body.turn_timer = Number(timer.value);
+    if (priv.checked) body.private = true;
     try {
       const r = await api("/api/tables", body);
       if (r.token) holdSeat(r.table, r.seat, r.token);
-      location.hash = `#/t/${r.table}`;
+      location.hash = r.invite.slice(1);
     } catch (e) { error.textContent = e.message; }
   });
   for (const el of extra.querySelectorAll("input[type=checkbox]")) {
@@ -216,7 +218,8 @@ function buildCreateForm(form) {
     h("div", { class: "grid" },
       h("label", {}, t("preset"), preset), h("label", {}, t("players"), players),
       h("label", {}, t("deck"), deck), h("label", {}, t("teams"), teams),
-      h("label", {}, t("deals"), deals), h("label", {}, t("turn_timer"), timer)),
+      h("label", {}, t("deals"), deals), h("label", {}, t("turn_timer"), timer),
+      h("label", {}, getLang() === "ru" ? "Приватный стол" : "Private table", priv)),
     h("h3", {}, t("seats")), seatsBox,
     h("details", {}, h("summary", {}, t("more_options")), extra),
     submit, error);
@@ -261,7 +264,7 @@ function renderGames(box, games) {
 
 // -- the table -------------------------------------------------------------------------
 
-function tableView(tableId) {
+function tableView(tableId, invite) {
   const view = {
     ws: null, state: null, seat: null, closed: false, retry: 0, selected: null,
     pending: false, shownTable: new Set(), timerStart: 0, timerFor: -1,
@@ -276,7 +279,7 @@ function tableView(tableId) {
     view.ws = ws;
     ws.onopen = () => {
       view.retry = 0;
-      ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token: held ? held.token : null }));
+      ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token: held ? held.token : null, invite }));
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
@@ -293,7 +296,7 @@ function tableView(tableId) {
       view.pending = false;
       if (m.code === "bad_token" && heldSeat(tableId)) {
         localStorage.removeItem(seatKey(tableId));
-        view.ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token: null }));
+        view.ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token: null, invite }));
       } else if (m.code === "no_table") {
         root.innerHTML = "";
         root.append(h("p", { class: "error center" }, m.message), h("a", { href: "#/", class: "button" }, t("lobby")));
@@ -304,6 +307,15 @@ function tableView(tableId) {
     }
     if (m.type === "seats") {
       if (view.state) { view.state.seats = m.seats; render(); }
+      return;
+    }
+    if (m.type === "clock") {
+      if (view.state && view.state.state === m.state) { view.state.deadline = m.deadline; view.timerFor = -1; render(); }
+      return;
+    }
+    if (m.type === "deal") {
+      // Kept to check the deal later: durak verify-deal URL --commit <this>.
+      try { localStorage.setItem(`durak.commit.${m.deal_id}`, m.commit); } catch (e) { /* full */ }
       return;
     }
     if (m.type === "state") {
@@ -337,7 +349,7 @@ function tableView(tableId) {
     const obs = S.obs;
     root.innerHTML = "";
     const held = heldSeat(tableId);
-    const invite = `${location.origin}/#/t/${tableId}`;
+    const inviteLink = `${location.origin}/#/t/${tableId}${invite ? "/" + invite : ""}`;
     root.append(h("header", { class: "top" },
       h("a", { href: "#/", class: "button ghost" }, "← " + t("lobby")),
       h("span", { class: "rules", title: S.rules }, S.rules),
@@ -345,7 +357,7 @@ function tableView(tableId) {
         : S.match && h("span", { class: "deal" }, t("deal_n", { n: S.match.deal })),
       h("span", { class: "conn" }),
       h("button", { class: "ghost", id: "invite", onclick: () => {
-        navigator.clipboard?.writeText(invite).then(() => toast(t("copied")), () => prompt(t("invite"), invite));
+        navigator.clipboard?.writeText(inviteLink).then(() => toast(t("copied")), () => prompt(t("invite"), inviteLink));
       } }, t("invite")),
       held ? h("button", { class: "ghost", id: "leave", onclick: async () => {
         try { await api(`/api/tables/${tableId}/leave`, { token: held.token }); } catch (e) { /* gone already */ }
@@ -363,7 +375,7 @@ function tableView(tableId) {
         h("button", { class: "primary", id: "join-btn", onclick: async () => {
           localStorage.setItem("durak.name", name.value);
           try {
-            const r = await api(`/api/tables/${tableId}/join`, { name: name.value });
+            const r = await api(`/api/tables/${tableId}/join`, { name: name.value, invite });
             holdSeat(tableId, r.seat, r.token);
             view.ws.send(JSON.stringify({ type: "hello", v: PROTOCOL, table: tableId, token: r.token }));
           } catch (e) { toast(e.message, "error"); }
@@ -435,7 +447,13 @@ function tableView(tableId) {
     else status = "";
     root.append(h("div", { class: "status" + (myTurn ? " mine" : ""), id: "status",
       dataset: { myTurn: myTurn ? "1" : "0", phase: obs.phase } }, status,
-    S.turn_timer && !S.result && obs.to_act !== null ? timerBar(S) : null));
+    S.deadline && !S.result && obs.to_act !== null ? timerBar(S) : null));
+    // Fair deals: the seed, revealed once the deal is over, and how to check it.
+    if (S.fair && S.fair.seed) {
+      root.append(h("p", { class: "muted fair", id: "fair" },
+        `seed ${S.fair.seed} · sha256(seed:salt) = ${S.fair.commit.slice(0, 16)}… · `,
+        h("code", {}, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}`)));
+    }
 
     // Result and match.
     if (S.result) root.append(resultPanel(S, held));
@@ -529,8 +547,11 @@ function tableView(tableId) {
     if (view.timerFor !== S.state) { view.timerFor = S.state; view.timerStart = performance.now(); }
     const bar = h("div", { class: "timer" }, h("div", { class: "fill" }));
     const fill = bar.firstChild;
-    const total = S.turn_timer * 1000;
-    const left = Math.max(0, total - (performance.now() - view.timerStart));
+    // The server's deadline (wall clock): the turn clock, or what is left of the grace
+    // period of a player who is away.
+    const left = Math.max(0, S.deadline * 1000 - Date.now());
+    const total = Math.max(left, (S.turn_timer || 60) * 1000);
+    bar.title = `${Math.ceil(left / 1000)} s`;
     fill.style.width = `${(100 * left) / total}%`;
     requestAnimationFrame(() => {
       fill.style.transition = `width ${left}ms linear`;
