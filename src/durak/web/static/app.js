@@ -386,7 +386,7 @@ function tableView(tableId, invite) {
 
     if (S.status === "waiting" || !obs) {
       root.append(h("div", { class: "panel center waiting" }, h("p", {}, t("waiting")),
-        h("p", {}, h("code", { id: "invite-link" }, invite)),
+        h("p", {}, h("code", { id: "invite-link" }, inviteLink)),
         h("ol", {}, S.seats.map((s) => h("li", {}, seatText(s))))));
       return;
     }
