@@ -256,13 +256,27 @@ def test_5_a_repeated_hello_announces_nothing(client: TestClient) -> None:
 
 
 def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
-    lim = Limits(messages_per_second=1, messages_burst=5)
-    with TestClient(app_at(tmp_path, lim)) as c, c.websocket_connect("/ws") as w:
-        codes = []
-        for i in range(8):
-            w.send_json({"type": "ping", "id": i})
-            codes.append(w.receive_json().get("code", "pong"))
-        assert codes[:5] == ["pong"] * 5 and codes[5:] == ["rate_limited"] * 3
+    lim = Limits(messages_per_second=0.5, messages_burst=5)
+    with TestClient(app_at(tmp_path, lim)) as c:
+        with c.websocket_connect("/ws") as w:
+            for i in range(5):
+                w.send_json({"type": "ping", "id": i})
+                assert w.receive_json() == {"type": "pong", "id": i}
+            for i in range(20):  # over the rate: dropped, and told once
+                w.send_json({"type": "ping", "id": i})
+            w.send_json({"type": "ping", "id": "x"})
+            assert w.receive_json()["code"] == "rate_limited"
+            time.sleep(2.1)  # one token back
+            w.send_json({"type": "ping", "id": "later"})
+            assert w.receive_json() == {"type": "pong", "id": "later"}
+        with c.websocket_connect("/ws") as w:  # a flood that goes on is cut off
+            for i in range(60):
+                w.send_json({"type": "ping", "id": i})
+            got = [w.receive_json() for _ in range(7)]  # 5 pongs, told once, goodbye
+            assert got[-1] == {"type": "error", "code": "rate_limited",
+                               "message": "too many messages; goodbye"}
+            with pytest.raises(WebSocketDisconnect):
+                w.receive_json()
 
 
 # -- 6. paging -----------------------------------------------------------------------------
@@ -433,6 +447,9 @@ def test_10_private_tables_need_their_invite(client: TestClient) -> None:
         end = play_out([w0, w1], [hello(w0, tid, t["token"]), hello(w1, tid, j["token"])])
     assert end[0]["status"] == "finished"
     assert client.get("/api/games").json()["games"] == []  # its games are not listed either
+    deal_id = end[0]["fair"]["deal_id"]  # nor shown by id without the invite
+    assert client.get(f"/api/games/{deal_id}").status_code == 404
+    assert client.get(f"/api/games/{deal_id}?invite={secret}").json()["table"] == tid
 
 
 # -- fair deals -------------------------------------------------------------------------------

@@ -294,7 +294,7 @@ async def get_game(request: Request) -> Response:
     if not text.isdigit() or len(text) > 19 or int(text) > MAX_DEAL_ID:
         return JSONResponse({"error": f"no finished game {text[:32]!r}"}, 404)
     try:
-        return _json(await _lobby(request).game(int(text)))
+        return _json(await _lobby(request).game(int(text), request.query_params.get("invite")))
     except LobbyError as e:
         return _error(e)
 
@@ -321,7 +321,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if not origin_allowed(ws, lim.allowed_origins):
         await ws.close(code=1008)
         return
-    if not guard.connect(addr):
+    # A new connection costs a handshake and a state message: counted as a request.
+    if not guard.requests.take(addr) or not guard.connect(addr):
         await ws.close(code=1008)
         return
     try:
@@ -339,6 +340,8 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + lim.hello_deadline
     greeted = False
+    refused = 0  # messages over the rate in a row
+    told = -1.0  # when this connection was last told it is over the rate
     try:
         while not conn.closed:
             if greeted:
@@ -356,9 +359,21 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
             data = msg.get("text")
             if data is None:
                 data = msg.get("bytes") or b""
+            if not mine.take(0) or not guard.messages.take(addr):
+                # Over the rate the message is dropped unread: a flood costs the server
+                # as little as can be. The client is told at most once a second, and a
+                # connection that keeps on is closed.
+                refused += 1
+                if refused > 10 * lim.messages_burst:
+                    conn.push(protocol.error("rate_limited", "too many messages; goodbye"))
+                    conn.stop()
+                    break
+                if loop.time() - told >= 1.0:
+                    told = loop.time()
+                    conn.push(protocol.error("rate_limited", "too many messages; slow down"))
+                continue
+            refused = 0
             try:
-                if not mine.take(0) or not guard.messages.take(addr):
-                    raise ProtocolError("rate_limited", "too many messages; slow down")
                 m = protocol.parse_client(data)
                 if isinstance(m, Hello):
                     _hello(lobby, guard, conn, m)

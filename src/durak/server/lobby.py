@@ -9,6 +9,7 @@ Tables do not pile up: a table nobody is connected to closes after a while (see
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import secrets
 import time
@@ -272,12 +273,15 @@ class Lobby:
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
 
-    async def game(self, deal_id: int) -> dict[str, Any]:
+    async def game(self, deal_id: int, invite: object = None) -> dict[str, Any]:
+        """A finished deal; one of a private table only with the table's invite."""
         try:
             d = await self.store.run(self.store.store.deal, deal_id)
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
-        if d is None or d["record"] is None:
+        secret = d.get("invite_hash") if d is not None else None
+        if d is None or d["record"] is None or (secret is not None and not (
+                isinstance(invite, str) and hmac.compare_digest(secret, hash_token(invite)))):
             raise LobbyError(f"no finished game {deal_id}", 404)
         return replay_json(d)
 

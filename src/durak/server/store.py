@@ -275,6 +275,8 @@ class Store:
                 return None
             d = dict(r)
             d["names"] = json.loads(d["names"])
+            d["invite_hash"] = c.execute(select(tables_t.c.invite_hash).where(
+                tables_t.c.id == d["table_id"])).scalar_one_or_none()
             d["actions"] = [(a.seat, a.action) for a in c.execute(
                 select(actions_t.c.seat, actions_t.c.action)
                 .where(actions_t.c.deal_id == deal_id).order_by(actions_t.c.ply))]

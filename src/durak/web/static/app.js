@@ -452,7 +452,7 @@ function tableView(tableId, invite) {
     if (S.fair && S.fair.seed) {
       root.append(h("p", { class: "muted fair", id: "fair" },
         `seed ${S.fair.seed} · sha256(seed:salt) = ${S.fair.commit.slice(0, 16)}… · `,
-        h("code", {}, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}`)));
+        h("code", {}, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}${invite ? "?invite=" + invite : ""}`)));
     }
 
     // Result and match.
