@@ -23,9 +23,8 @@ import argparse
 import json
 from typing import Any
 
-from ..cards import Card
 from ..game import Game
-from ..record import RecordError, parse_headers
+from ..record import RecordError, game_headers, parse_headers
 from .table import commitment
 
 
@@ -53,7 +52,7 @@ def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
         out.append(f"the record's seed {headers.get('Seed')} is not the revealed {seed}")
     fresh = Game(recorded.rules, seed=seed, dealer=recorded.dealer, leader=recorded.leader,
                  pagon=recorded._pagon or None)
-    dealt = " ".join(str(Card.from_index(c)) for c in fresh.deck)
+    dealt = game_headers(fresh)["Deck"]
     if headers.get("Deck") != dealt:
         out.append("the recorded deck is not the deck the revealed seed deals:\n"
                    f"  recorded: {headers.get('Deck')}\n  re-dealt: {dealt}")

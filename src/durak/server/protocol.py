@@ -128,11 +128,15 @@ _TAGS: Final = {"hello", "act", "ping", "claim"}
 
 
 def json_schemas() -> dict[str, Any]:
-    """The JSON Schema of every client message (published as docs/protocol.schema.json)."""
-    (union,), components = msgspec.json.schema_components([ClientMessage])
+    """The JSON Schema of every message, both ways (docs/protocol.schema.json):
+    ``client`` what a client may send, ``server`` what the server sends."""
+    from .messages import ServerMessage
+
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage])
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": f"durak web table protocol v{PROTOCOL_VERSION}: client messages",
-            **union, "$defs": components}
+            "title": f"durak web table protocol v{PROTOCOL_VERSION}",
+            "properties": {"client": client, "server": server}, "$defs": components}
 
 
 def decode_body(raw: bytes) -> Any:
