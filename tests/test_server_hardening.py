@@ -504,5 +504,6 @@ def test_the_published_schema_is_the_one_the_server_uses() -> None:
     published = json.loads((Path(__file__).resolve().parent.parent / "docs" /
                             "protocol.schema.json").read_text(encoding="utf-8"))
     assert published == json.loads(json.dumps(json_schemas()))
-    assert {"Hello", "Act", "Ping", "Claim", "Welcome", "State", "Seats", "Clock", "Deal",
-            "Error", "Pong"} <= set(published["$defs"])
+    assert {"Hello", "Act", "Ping", "Claim", "Chat", "Vote", "Hint", "Undo", "Welcome",
+            "State", "Seats", "Clock", "Deal", "Error", "Pong", "ChatLine", "HintAnswer",
+            "VoteCount", "VotedOff"} <= set(published["$defs"])

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import protocol, seatbots
+from . import assist, pages, people, protocol, seatbots
 from .limits import Bucket, Guard, Limits
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
@@ -96,6 +96,8 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/games/{deal_id}", get_game),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *pages.ROUTES,
+        *people.ROUTES,
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.guard = Guard(lim)
@@ -149,7 +151,9 @@ class Shield:
                                 headers={"Retry-After": "1"})
         if scope["method"] == "POST":
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if kind != "application/json":
+            # A cross-site form can send neither this type nor an Authorization header
+            # without the browser asking first: either one rules out a forged request.
+            if kind != "application/json" and "authorization" not in headers:
                 return JSONResponse({"error": "POST bodies are application/json"}, 415)
             length = headers.get("content-length")
             if length is not None:
@@ -387,6 +391,8 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
                         await conn.table.claim(conn)
                 elif isinstance(m, Ping):
                     conn.push(protocol.dumps({"type": "pong", "id": m.id}))
+                else:
+                    await assist.handle(conn, m)
             except ProtocolError as e:
                 state = conn.table.state if conn.table is not None else None
                 conn.push(protocol.error(e.code, e.message, state))

@@ -101,5 +101,36 @@ class Pong(_Msg, tag="pong"):
     id: int | str | None
 
 
-ServerMessage = Welcome | State | Seats | Clock | Deal | Error | Pong
+class ChatLine(_Msg, tag="chat"):
+    """A player's chat message, to everyone at the table."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+
+
+class HintAnswer(_Msg, tag="hint"):
+    """The searcher's move, to the player who asked."""
+
+    state: int
+    action: str
+    cards: list[str]
+    value: float
+
+
+class VoteCount(_Msg, tag="vote"):
+    """Votes to hand an idle person's seat to a bot."""
+
+    seat: int
+    votes: int
+    need: int
+
+
+class VotedOff(_Msg, tag="voted_off"):
+    seat: int
+
+
+ServerMessage = (Welcome | State | Seats | Clock | Deal | Error | Pong | ChatLine | HintAnswer
+                 | VoteCount | VotedOff)
 SERVER_DECODER: Final = msgspec.json.Decoder(ServerMessage)

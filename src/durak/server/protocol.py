@@ -87,7 +87,31 @@ class Claim(msgspec.Struct, tag_field="type", tag="claim", forbid_unknown_fields
     """Claim the win: every other person has been away past the forfeit time."""
 
 
-ClientMessage = Hello | Act | Ping | Claim
+class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=True,
+           frozen=True):
+    """A player's chat message to the table."""
+
+    text: Annotated[str, Meta(max_length=200)]
+
+
+class Vote(msgspec.Struct, tag_field="type", tag="vote", forbid_unknown_fields=True,
+           frozen=True):
+    """Vote to hand the idle person at ``seat`` over to a bot."""
+
+    seat: Annotated[int, Meta(ge=0, le=5)]
+
+
+class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=True,
+           frozen=True):
+    """Ask for the searcher's move (only against bots alone)."""
+
+
+class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=True,
+           frozen=True):
+    """Take back your last move (only against bots alone)."""
+
+
+ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 
@@ -124,7 +148,7 @@ def _classify(text: str) -> str:
     return "malformed"
 
 
-_TAGS: Final = {"hello", "act", "ping", "claim"}
+_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "undo"}
 
 
 def json_schemas() -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ..bots import Bot
 from ..game import Game
 from ..match import Match
 from ..rules import Rules
-from . import protocol
+from . import assist, protocol, ratings
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
@@ -345,7 +345,10 @@ class LiveTable:
                                     "not played; try again") from None
         self.lobby.timings.append(time.perf_counter() - t0)
 
-    async def _act(self, seat: int, state: int, action: Action) -> None:
+    async def _act(self, seat: int, state: int, action: Action, by: str | None = None
+                   ) -> None:
+        """``by``: who moved for the seat when not its player ("timer": the turn timer
+        ran out; "stand_in": nobody holds the seat), shown as such in the log."""
         g = self.game
         if self.status != "playing" or g is None or g.is_over or self.pending is not None:
             raise ProtocolError("not_playing", "no deal is in play")
@@ -364,9 +367,14 @@ class LiveTable:
         # that fails leaves everything as it was.
         await self.store.run(self.store.store.add_action, self.deal_id, len(g.history),
                              seat, str(action))
+        phase = g.phase
         g.apply(action)
         self.state += 1
-        self.log.append({"seat": seat, "action": str(action), "bout": g.bout})
+        entry: dict[str, Any] = {"seat": seat, "action": str(action), "bout": g.bout,
+                                 "phase": phase}
+        if by is not None:
+            entry["by"] = by
+        self.log.append(entry)
         if g.is_over:
             await self._deal_over()
         for s in self.seats:
@@ -389,6 +397,17 @@ class LiveTable:
         assert self.deal_id is not None
         await self._store_or_retry(self.store.store.finish_deal, self.deal_id, str(g.outcome),
                                    g.record(self.names(), Table=self.id), self.id, status)
+        await self._rate(g)
+
+    async def _rate(self, g: Game) -> None:
+        """Personal history and ratings (server/ratings.py); never stops the game."""
+        assert g.outcome is not None and self.deal_id is not None
+        try:
+            await self.store.run(ratings.rate_deal, self.store.store, self.deal_id, self.id,
+                                 self.rules, None if g.outcome.draw else g.outcome.durak,
+                                 [(s.kind, s.bot) for s in self.seats], assist.assisted(self))
+        except Exception:
+            log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 
     async def _store_or_retry(self, fn: Callable[..., Any], *args: Any) -> None:
         """A write that records what already happened (the actions are stored): if the
@@ -612,12 +631,13 @@ class LiveTable:
                 rest = delay - (loop.time() - t0)
                 if rest > 0:
                     await asyncio.sleep(rest)
+            by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
             for retry in (*RETRY_DELAYS, None):
                 async with self.lock:
                     if self.state != state:
                         return
                     try:
-                        await self._act(seat, state, action)
+                        await self._act(seat, state, action, by)
                         return
                     except StoreUnavailable:
                         if retry is None:
@@ -691,8 +711,10 @@ class LiveTable:
                 if g.to_act != seat:
                     raise ValueError(f"table {self.id}: stored action {text} by seat {seat}, "
                                      f"but seat {g.to_act} is to act")
+                phase = g.phase
                 g.apply(text)
-                self.log.append({"seat": seat, "action": text, "bout": g.bout})
+                self.log.append({"seat": seat, "action": text, "bout": g.bout,
+                                 "phase": phase})
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
             if d.result is not None and d.result.startswith("forfeit"):
                 self.forfeit = {"durak": None, "draw": False, "out_order": [], "pogony": 0,
@@ -718,4 +740,5 @@ class LiveTable:
                 await self.store.run(self.store.store.finish_deal, self.deal_id,
                                      str(g.outcome), g.record(self.names(), Table=self.id),
                                      self.id, self.status)
+                await self._rate(g)
             self._schedule()
