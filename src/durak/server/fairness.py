@@ -61,7 +61,8 @@ def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a finished game: URL of /api/games/{id}, or a JSON file")
-    parser.add_argument("--commit", help="the commitment your browser was sent before the deal")
+    parser.add_argument("--commit", help="the commitment your browser was sent before the deal "
+                        "(default: none; then only the server's own record is checked)")
 
 
 def run(args: argparse.Namespace) -> int:
