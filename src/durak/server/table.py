@@ -271,7 +271,7 @@ class LiveTable:
         # Stored first: a crash after this line replays the action on restart.
         await self.store.run(self.store.store.add_action, self.deal_id, len(g.history),
                              seat, str(action))
-        phase = g.phase_name
+        phase = g.phase
         g.apply(action)
         self.state += 1
         entry: dict[str, Any] = {"seat": seat, "action": str(action), "bout": g.bout,
@@ -484,7 +484,7 @@ class LiveTable:
                 if g.to_act != seat:
                     raise ValueError(f"table {self.id}: stored action {text} by seat {seat}, "
                                      f"but seat {g.to_act} is to act")
-                phase = g.phase_name
+                phase = g.phase
                 g.apply(text)
                 self.log.append({"seat": seat, "action": text, "bout": g.bout,
                                  "phase": phase})
