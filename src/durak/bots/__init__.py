@@ -26,6 +26,7 @@ Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
@@ -58,9 +59,8 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
 }
 
 
-
 def register(name: str, target: str) -> None:
-    """Add a bot: ``target`` is ``"module:callable"`` taking the keyword budgets."""
+    """Add a bot: ``target`` is ``"module:callable"`` taking the keyword options."""
     REGISTRY[name] = target
 
 
@@ -72,17 +72,106 @@ def level(n: int, seed: int | None = None, **options: Any) -> Bot:
     return make(name, **{**opts, "seed": seed, **options})
 
 
-def make(name: str, **options: Any) -> Bot:
-    """A bot by name, e.g. ``make("ismcts", time=0.1, seed=1)``; ``"level1"`` .. ``"level5"``
-    are the difficulty levels."""
+def parse(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec as (name, options): ``name`` or ``name:key=value,key=value``.
+
+    Values ``on``/``off`` (``true``/``false``, ``yes``/``no``) are booleans, numbers are
+    numbers. A level is ``level3`` or ``level:3``.
+
+    >>> parse("ismcts:iterations=600,solver=off")
+    ('ismcts', {'iterations': 600, 'solver': False})
+    >>> parse("level:3")
+    ('level3', {})
+    >>> parse("ismcts:iterations")
+    Traceback (most recent call last):
+    ...
+    ValueError: bot option 'iterations' in 'ismcts:iterations': expected key=value
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot spec is text like 'level3', not {type(spec).__name__}")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip()
+    if name == "level" and rest.strip().isdigit():
+        return f"level{rest.strip()}", {}
+    opts: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, val = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ValueError(f"bot option {item!r} in {spec!r}: expected key=value")
+        if key in opts:
+            raise ValueError(f"bot option {key!r} given twice in {spec!r}")
+        opts[key] = _value(val.strip())
+    return name, opts
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("on", "true", "yes"):
+        return True
+    if low in ("off", "false", "no"):
+        return False
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
+    """ValueError for an option the bot does not take, or a value of the wrong kind."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: cannot check
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return  # a registered bot that takes anything
+    known = [k for k, p in params.items() if p.kind is not inspect.Parameter.VAR_POSITIONAL]
+    for key, value in options.items():
+        if key not in params:
+            raise ValueError(
+                f"bot {name!r} has no option {key!r}; its options: {', '.join(known) or 'none'}"
+            )
+        default = params[key].default
+        if value is None or default is inspect.Parameter.empty or default is None:
+            continue
+        if isinstance(default, bool) and not isinstance(value, bool | int):
+            raise ValueError(f"bot {name!r}: option {key!r} is on/off, not {value!r}")
+        if isinstance(default, int | float) and not isinstance(default, bool) and (
+            isinstance(value, bool) or not isinstance(value, int | float)
+        ):
+            raise ValueError(f"bot {name!r}: option {key!r} is a number, not {value!r}")
+
+
+def make(spec: str, **options: Any) -> Bot:
+    """A bot from its spec, the one parser of bot specs (the arena, the terminal game and
+    the server all come here): a name (``"greedy"``), a level (``"level3"`` or
+    ``"level:3"``) or a name with options (``"ismcts:iterations=600,seed=1"``).
+    Keyword ``options`` are added to the spec's (and override them). An option the bot
+    does not take is refused.
+
+    >>> make("ismcts:iterations=50", seed=1).iterations
+    50
+    >>> make("level3").name
+    'heuristic'
+    >>> make("ismcts", iteratons=5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bot 'ismcts' has no option 'iteratons'; its options: time, iterations, ...
+    """
+    name, opts = parse(spec)
+    opts.update(options)
     if name.startswith("level") and name[5:].isdigit() and name not in REGISTRY:
-        return level(int(name[5:]), **options)
+        return level(int(name[5:]), **opts)
     target = REGISTRY.get(name)
     if target is None:
-        raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}")
+        levels = ", ".join(f"level{n}" for n in LEVELS)
+        raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}, {levels}")
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
-    bot: Bot = factory(**options)
+    _check_options(name, factory, opts)
+    bot: Bot = factory(**opts)
     return bot
 
 

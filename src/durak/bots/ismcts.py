@@ -38,6 +38,8 @@ from .memory import PlainReader, Tracker
 from .policy import CLUB, PLAIN, SIMPLE, rollout
 from .solver import Solver, Unsolved
 
+# The hard limit of a move in seconds (wall clock), unless ``cap=`` says otherwise.
+CAP = 0.5
 # Solver nodes per rollout of budget: one rollout costs about as much CPU as this many
 # solver nodes (measured: about 6,000 rollouts and 65,000 nodes a second).
 NODES_PER_ROLLOUT = 10
@@ -67,11 +69,17 @@ class ISMCTSBot:
         solver: bool = True,
         mixed: float = 0.0,
         plain: float = 0.5,
-        **_: Any,
+        cap: float = CAP,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
+        for label, v in (("time", time), ("cap", cap)):
+            if v is not None and v < 0:
+                raise ValueError(f"ismcts: {label} must be >= 0 seconds, not {v}")
         self.time = time
+        # A hard wall-clock limit a move, whatever the budget: a person waits at most this
+        # long (0 = none). The search stops at the deadline and plays its best so far.
+        self.cap = float(cap)
         self.iterations = iterations
         self.rng = random.Random(seed)
         self.use_solver = bool(solver)
@@ -125,6 +133,10 @@ class ISMCTSBot:
             raise ValueError("not this seat's turn: no legal actions")
         start = _time.perf_counter()
         deadline = start + self.time if self.time is not None else None
+        if self.cap > 0:
+            # The cap less a margin for what follows the last check (one world of rollouts).
+            hard = start + self.cap * 0.9
+            deadline = hard if deadline is None else min(deadline, hard)
         budget = self.iterations if self.iterations is not None else 10**9
         if obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
             # Nothing is hidden: every sampled world is the same, so Monte Carlo would
@@ -144,10 +156,9 @@ class ISMCTSBot:
     ) -> tuple[list[tuple[Action, float]] | None, int]:
         """Exact values if the solver finishes within the budget; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
+        nodes = max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
-            nodes = max(200, int((deadline - _time.perf_counter()) * NODES_PER_SECOND))
-        else:
-            nodes = max(200, budget * NODES_PER_ROLLOUT)
+            nodes = min(nodes, max(200, int((deadline - _time.perf_counter()) * NODES_PER_SECOND)))
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
         fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
@@ -158,6 +169,7 @@ class ISMCTSBot:
             self._solver_for = fingerprint
         solver = self._solver
         solver.max_nodes = nodes
+        solver.deadline = deadline
         try:
             if every_value:
                 values = solver.action_values(g)
@@ -218,7 +230,7 @@ class ISMCTSBot:
                 break
             if worlds >= 4 and len(alive) > 1:
                 alive = self._prune(alive, results, worlds)
-                if len(alive) == 1 and deadline is None:
+                if len(alive) == 1 and self.time is None:
                     break
         n_alive = {a: i for i, a in enumerate(alive)}
 

@@ -13,6 +13,8 @@ side is durak.
 
 from __future__ import annotations
 
+from time import perf_counter
+
 from ..actions import Action
 from ..game import OVER, Game
 from .policy import rollout_action
@@ -47,6 +49,9 @@ class Solver:
         self.seat = seat
         self.max_nodes = max_nodes
         self.nodes = 0
+        # A wall-clock deadline (``time.perf_counter``), checked every 256 nodes: the
+        # node budget is an estimate of time that a loaded machine can overrun.
+        self.deadline: float | None = None
         self.table: dict[tuple[object, ...], tuple[int, int]] = {}
         # Positions on the current line: with transfers the cards can go round and round
         # (taken, transferred back, taken again) and a position can repeat. A repeat is
@@ -76,6 +81,8 @@ class Solver:
             return outcome_value(g, self.seat)
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise Unsolved
+        if self.deadline is not None and not self.nodes & 255 and perf_counter() > self.deadline:
             raise Unsolved
         key = self._key(g)
         if key in self.path:
