@@ -55,7 +55,8 @@ def play_game(
     clock: list[list[float]] | None = None,
 ) -> Game:
     """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
-    ``clock``, if given, gets per seat ``[moves, seconds, longest move]`` (wall clock)."""
+    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
+    the time its bot took choosing, by the wall clock and in this process's CPU time."""
     bots = [make_bot(spec, bot_seed * 7919 + i) for i, spec in enumerate(seats)]
     for b in bots:
         reset = getattr(b, "reset", None)
@@ -73,14 +74,16 @@ def play_game(
             if i != s:
                 observe(g.observation(i))
         obs = g.observation(s)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bots[s].choose(obs)
         if clock is not None:
-            dt = time.perf_counter() - t0
+            dt, dc = time.perf_counter() - t0, time.process_time() - c0
             c = clock[s]
             c[0] += 1
             c[1] += dt
             c[2] = max(c[2], dt)
+            c[3] += dc
+            c[4] = max(c[4], dc)
         g.apply(action)
     return g
 
@@ -102,7 +105,7 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
     results = []
     for k, seats in enumerate(ups):
         t0 = time.perf_counter()
-        clock = [[0, 0.0, 0.0] for _ in seats]
+        clock = [[0, 0.0, 0.0, 0.0, 0.0] for _ in seats]
         g = play_game(rules, seats, deal_seed, deal_seed + k, clock)
         o = g.outcome
         assert o is not None
@@ -115,8 +118,8 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
             "out_order": list(o.out_order),
             "moves": len(g.history),
             "seconds": round(time.perf_counter() - t0, 4),
-            # per seat: [moves, seconds choosing them, the longest one]
-            "clock": [[int(n), round(t, 5), round(m, 5)] for n, t, m in clock],
+            # per seat: moves; seconds choosing them and the longest, wall clock and CPU
+            "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
         })
     return results
 
@@ -138,6 +141,8 @@ class Entrant:
     moves: int = 0
     sec_mean: float = 0.0  # seconds a move (wall clock), mean and longest
     sec_max: float = 0.0
+    cpu_mean: float = 0.0  # the same in CPU seconds (what a busy machine does not inflate)
+    cpu_max: float = 0.0
     per_deal: dict[int, list[float]] = field(default_factory=dict, repr=False)
 
 
@@ -155,7 +160,8 @@ class ArenaResult:
     def table(self) -> str:
         """The results as a text table."""
         head = f"{'bot':<32} {'seat-games':>10}  {'durak rate [95% CI]':<24} " \
-               f"{'score [95% CI]':<22} {'rating':>7}  {'s/move mean':>11} {'max':>6}"
+               f"{'score [95% CI]':<22} {'rating':>7}  {'ms/move':>8} {'max':>7}  " \
+               f"{'cpu ms':>7} {'max':>7}"
         lines = [head, "-" * len(head)]
         for e in sorted(self.entrants, key=lambda e: -e.rating):
             lo, hi = e.durak_ci
@@ -164,12 +170,14 @@ class ArenaResult:
                 f"{e.name:<32} {e.seat_games:>10}  "
                 f"{100 * e.durak_rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]{'':<6} "
                 f"{e.score:.3f} [{slo:.3f}, {shi:.3f}]  {e.rating:+7.0f}  "
-                f"{e.sec_mean:11.4f} {e.sec_max:6.3f}"
+                f"{1e3 * e.sec_mean:8.2f} {1e3 * e.sec_max:7.1f}  "
+                f"{1e3 * e.cpu_mean:7.2f} {1e3 * e.cpu_max:7.1f}"
             )
         draws = sum(1 for r in self.records if r["draw"])
         lines.append(
             f"{self.games} games ({draws} draws), {self.rules}, {self.seconds:.1f} s; "
-            "score: 1 not durak, 1/2 draw, 0 durak; ratings: Bradley-Terry on the Elo scale"
+            "score: 1 not durak, 1/2 draw, 0 durak; ratings: Bradley-Terry on the Elo scale; "
+            "milliseconds a move, mean and longest, wall clock and CPU"
         )
         return "\n".join(lines)
 
@@ -279,10 +287,12 @@ def summarize(
                 pts = 1.0
             e.per_deal.setdefault(r["deal"], []).append(pts)
             if "clock" in r:
-                n, t, m = r["clock"][i]
+                n, t, m, ct, cm = r["clock"][i]
                 e.moves += n
-                e.sec_mean += t  # a total until divided below
+                e.sec_mean += t  # totals until divided below
                 e.sec_max = max(e.sec_max, m)
+                e.cpu_mean += ct
+                e.cpu_max = max(e.cpu_max, cm)
         # Pairwise: everyone on the other side beats the durak; a draw is half each.
         for i, a in enumerate(seats):
             for j, b in enumerate(seats):
@@ -302,6 +312,7 @@ def summarize(
         e.score_ci = (lo, hi)
         e.rating = ratings[e.name]
         e.sec_mean = e.sec_mean / e.moves if e.moves else 0.0
+        e.cpu_mean = e.cpu_mean / e.moves if e.moves else 0.0
     return ArenaResult(str(rules), list(specs), len(records), seed, seconds,
                        list(ents.values()), records, rules.players)
 

@@ -46,6 +46,7 @@ REGISTRY: dict[str, str] = {
     "greedy": "durak.bots.greedy:GreedyBot",
     "heuristic": "durak.bots.heuristic:HeuristicBot",
     "ismcts": "durak.bots.ismcts:ISMCTSBot",
+    "expert": "durak.bots.expert:ExpertBot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays
