@@ -134,12 +134,13 @@ def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
             raise ValueError(
                 f"bot {name!r} has no option {key!r}; its options: {', '.join(known) or 'none'}"
             )
-        default = params[key].default
-        if value is None or default is inspect.Parameter.empty or default is None:
+        if value is None:
             continue
-        if isinstance(default, bool) and not isinstance(value, bool | int):
+        # The annotation as written (text under ``from __future__ import annotations``).
+        kind = str(params[key].annotation)
+        if kind.startswith("bool") and not isinstance(value, bool | int):
             raise ValueError(f"bot {name!r}: option {key!r} is on/off, not {value!r}")
-        if isinstance(default, int | float) and not isinstance(default, bool) and (
+        if kind.startswith(("int", "float")) and (
             isinstance(value, bool) or not isinstance(value, int | float)
         ):
             raise ValueError(f"bot {name!r}: option {key!r} is a number, not {value!r}")

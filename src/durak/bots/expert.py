@@ -31,19 +31,22 @@ from __future__ import annotations
 
 import itertools
 import random
-from time import perf_counter
 
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask, iter_bits
 from ..determinize import sample
 from ..observation import Observation
-from .solver import Solver, Unsolved
+from .solver import Deadline, Solver, Unsolved, perfect_information
 
 JACK = 9  # rank indices: 2 = 0 .. ace = 12
 QUEEN = 10
 KING = 11
-TEMPO = 7.0  # what losing the turn by taking costs, in the units of ``keep``
-SOLVE_SECONDS = 0.3  # the endgame search's wall-clock limit a move
+# Throw in plain cards up to this rank index while the talon is thick (a ten), and pile
+# on up to a jack for a defender who takes.
+THROW_LIMIT = 8
+PILE_LIMIT = 9
+TEMPO = 11.0  # what losing the turn by taking costs, in the units of ``keep``
+SOLVE_SECONDS = 0.3  # the endgame search's limit a move, in CPU seconds
 LOOP_BOUTS = 150  # no real deal lasts this many bouts: break a circle of play at random
 
 
@@ -92,7 +95,7 @@ class ExpertBot:
         for a in legal:
             if a.k == EXCHANGE:
                 return a  # the lowest trump for the face-up one: never worse
-        if obs.talon_size == 0 and sum(not o for o in obs.out) == 2 and self.nodes:
+        if self.nodes and perfect_information(obs):
             solved = self._solve(obs)
             if solved is not None:
                 return solved
@@ -119,7 +122,7 @@ class ExpertBot:
             self._solver = Solver(obs.seat)
             self._solver_for = key
         self._solver.max_nodes = self.nodes
-        self._solver.deadline = perf_counter() + SOLVE_SECONDS
+        self._solver.deadline = Deadline(cpu=SOLVE_SECONDS)
         try:
             action, _ = self._solver.best_action(sample(obs, self.rng))
         except Unsolved:
@@ -169,7 +172,7 @@ class ExpertBot:
         elif talon <= 4:
             limit = QUEEN
         else:
-            limit = JACK if piling else JACK - 1
+            limit = PILE_LIMIT if piling else THROW_LIMIT
         best: Action | None = None
         best_score = 1e9
         for a in obs.legal:

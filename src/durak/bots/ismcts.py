@@ -36,9 +36,9 @@ from ..observation import Observation
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import PlainReader, Tracker
 from .policy import CLUB, PLAIN, SIMPLE, rollout
-from .solver import Solver, Unsolved
+from .solver import Deadline, Solver, Unsolved, perfect_information
 
-# The hard limit of a move in seconds (wall clock), unless ``cap=`` says otherwise.
+# The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
 CAP = 0.5
 # Solver nodes per rollout of budget: one rollout costs about as much CPU as this many
 # solver nodes (measured: about 6,000 rollouts and 65,000 nodes a second).
@@ -70,6 +70,7 @@ class ISMCTSBot:
         mixed: float = 0.0,
         plain: float = 0.5,
         cap: float = CAP,
+        margin: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -77,8 +78,9 @@ class ISMCTSBot:
             if v is not None and v < 0:
                 raise ValueError(f"ismcts: {label} must be >= 0 seconds, not {v}")
         self.time = time
-        # A hard wall-clock limit a move, whatever the budget: a person waits at most this
-        # long (0 = none). The search stops at the deadline and plays its best so far.
+        # A hard limit a move in CPU seconds, whatever the budget (0 = none): the search
+        # stops there and plays its best so far. CPU time, not the wall clock, so that a
+        # level plays the same on a busy machine; on a free core the two are equal.
         self.cap = float(cap)
         self.iterations = iterations
         self.rng = random.Random(seed)
@@ -94,6 +96,9 @@ class ISMCTSBot:
         # rollouts, benchmarks/bots/README.md); the CLUB half hedges against opponents
         # who play better than that.
         self.plain = float(plain)
+        # Play the prior's (the rules of thumb's) move unless the best scores more than
+        # this above it.
+        self.margin = float(margin)
         self.tracker = Tracker()
         self.reader = PlainReader()
         self.prior = HeuristicBot()
@@ -132,13 +137,13 @@ class ISMCTSBot:
         if not legal:
             raise ValueError("not this seat's turn: no legal actions")
         start = _time.perf_counter()
-        deadline = start + self.time if self.time is not None else None
-        if self.cap > 0:
-            # The cap less a margin for what follows the last check (one world of rollouts).
-            hard = start + self.cap * 0.9
-            deadline = hard if deadline is None else min(deadline, hard)
+        # The cap less a margin for what follows the last check (one world of rollouts).
+        cpu = self.cap * 0.9 if self.cap > 0 else None
+        deadline: Deadline | None = None
+        if self.time is not None or cpu is not None:
+            deadline = Deadline(wall=self.time, cpu=cpu)
         budget = self.iterations if self.iterations is not None else 10**9
-        if obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
+        if perfect_information(obs):
             # Nothing is hidden: every sampled world is the same, so Monte Carlo would
             # only repeat one rollout. Give the solver the whole budget; if it cannot
             # finish, one rollout per action is all the sampling can tell.
@@ -152,13 +157,13 @@ class ISMCTSBot:
         return self._pimc(obs, legal, deadline, budget, start)
 
     def _solve(
-        self, obs: Observation, deadline: float | None, budget: int, every_value: bool
+        self, obs: Observation, deadline: Deadline | None, budget: int, every_value: bool
     ) -> tuple[list[tuple[Action, float]] | None, int]:
         """Exact values if the solver finishes within the budget; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
         nodes = max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
-            nodes = min(nodes, max(200, int((deadline - _time.perf_counter()) * NODES_PER_SECOND)))
+            nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
         fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
@@ -184,7 +189,7 @@ class ISMCTSBot:
         self,
         obs: Observation,
         legal: list[Action],
-        deadline: float | None,
+        deadline: Deadline | None,
         budget: int,
         start: float,
     ) -> list[tuple[Action, float]]:
@@ -225,7 +230,7 @@ class ISMCTSBot:
                 results[a].append(score(g, seat))
                 rollouts += 1
             if rollouts >= budget or (
-                deadline is not None and _time.perf_counter() >= deadline
+                deadline is not None and deadline.passed()
             ):
                 break
             if worlds >= 4 and len(alive) > 1:
@@ -243,6 +248,13 @@ class ISMCTSBot:
             order,
             key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
         )
+        if self.margin > 0 and first in n_alive and ranked[0] is not first and (
+            mean(first) >= mean(ranked[0]) - self.margin
+        ):
+            # Within the margin of the best: the prior's move (what the search cannot
+            # tell apart from the best is as likely noise as strength).
+            ranked.remove(first)
+            ranked.insert(0, first)
         self.last_stats = {
             "solver": False,
             "worlds": worlds,
