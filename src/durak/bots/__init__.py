@@ -14,9 +14,11 @@ deal and ``observe(obs)`` to follow a game when it is another seat's turn. Budge
 (``time`` in seconds a move, ``iterations``) and ``seed`` are given to ``make``.
 
 The bots, weakest first: ``random``; ``greedy`` (cheapest legal card, trumps last);
-``heuristic`` (card memory and a club player's rules of thumb); ``ismcts``
-(determinized Monte Carlo search over the seat's information set, rollouts by the
-heuristic, an exact :mod:`~durak.bots.solver` once the talon is empty and two are left).
+``heuristic`` (card memory and a club player's rules of thumb); ``expert`` (a careful
+player written apart from the searcher: card counting, trump economy, take-or-beat by
+cost, exact two-player endgames); ``ismcts`` (determinized Monte Carlo search over the
+seat's information set, rollouts by the heuristic, an exact :mod:`~durak.bots.solver`
+once two are left and nothing is hidden).
 Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
 
 >>> [make(f"level{n}").name for n in range(1, 6)]
