@@ -41,11 +41,12 @@ from .solver import Deadline, Solver, Unsolved, perfect_information
 JACK = 9  # rank indices: 2 = 0 .. ace = 12
 QUEEN = 10
 KING = 11
-# Throw in plain cards up to this rank index while the talon is thick (a ten), and pile
-# on up to a jack for a defender who takes.
-THROW_LIMIT = 8
-PILE_LIMIT = 9
-TEMPO = 11.0  # what losing the turn by taking costs, in the units of ``keep``
+# Throw in plain cards up to this rank index while the talon is thick, and pile on up to
+# this one for a defender who takes (12: any plain card). Measured against greedy, 200
+# games on the same deals: a ten / a jack 0.64, any 0.73 (with TEMPO 9).
+THROW_LIMIT = 12
+PILE_LIMIT = 12
+TEMPO = 9.0  # what losing the turn by taking costs, in the units of ``keep`` (5: 0.51, 7: 0.56)
 SOLVE_SECONDS = 0.3  # the endgame search's limit a move, in CPU seconds
 LOOP_BOUTS = 150  # no real deal lasts this many bouts: break a circle of play at random
 
