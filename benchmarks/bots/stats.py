@@ -89,15 +89,22 @@ def main() -> None:
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     tasks = [(args.rules, args.bots, d, args.seed) for d in range(args.games)]
+    rows: list[dict[str, Any]] = []
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             rows = [r for res in pool.map(play, tasks) for r in res]
-    else:
-        rows = [r for t in tasks for r in play(t)]
+        report(args, rows, len(tasks))
+        return
+    for i, t in enumerate(tasks):  # report after every deal: a run cut short still counts
+        rows.extend(play(t))
+        report(args, rows, i + 1)
+
+
+def report(args: argparse.Namespace, rows: list[dict[str, Any]], deals: int) -> None:
     summary: dict[str, Any] = {}
-    print(f"{args.rules}, {args.games} deals x 2, seed {args.seed}")
-    print(f"{'bot':<28} {'games':>5} {'dear leads/game':>16} {'trumps at empty talon':>22} "
-          f"{'takes/game':>11}")
+    lines = [f"{args.rules}, {deals} deals x 2, seed {args.seed}",
+             f"{'bot':<28} {'games':>5} {'dear leads/game':>16} {'trumps at empty talon':>22} "
+             f"{'takes/game':>11}"]
     for spec in args.bots:
         for label, sel in (("all", lambda r: True), ("lost", lambda r: r["lost"])):
             rs = [r for r in rows if r["bot"] == spec and sel(r)]
@@ -112,12 +119,16 @@ def main() -> None:
             }
             summary[f"{spec} ({label})"] = d
             t = f"{d['trumps_at_empty_talon']:.2f}" if tr else "-"
-            print(f"{spec + ' (' + label + ')':<28} {d['games']:>5} {d['dear_leads']:>16.2f} "
-                  f"{t:>22} {d['takes']:>11.2f}")
+            lines.append(f"{spec + ' (' + label + ')':<28} {d['games']:>5} "
+                         f"{d['dear_leads']:>16.2f} {t:>22} {d['takes']:>11.2f}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"rules": args.rules, "seed": args.seed, "deals": args.games,
+            json.dump({"rules": args.rules, "seed": args.seed, "deals": deals,
                        "bots": args.bots, "summary": summary}, f, indent=1)
+        with open(args.json.removesuffix(".json") + ".txt", "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+    else:
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":

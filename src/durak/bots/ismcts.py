@@ -70,7 +70,6 @@ class ISMCTSBot:
         mixed: float = 0.0,
         plain: float = 0.5,
         cap: float = CAP,
-        margin: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -96,9 +95,6 @@ class ISMCTSBot:
         # rollouts, benchmarks/bots/README.md); the CLUB half hedges against opponents
         # who play better than that.
         self.plain = float(plain)
-        # Play the prior's (the rules of thumb's) move unless the best scores more than
-        # this above it.
-        self.margin = float(margin)
         self.tracker = Tracker()
         self.reader = PlainReader()
         self.prior = HeuristicBot()
@@ -248,13 +244,6 @@ class ISMCTSBot:
             order,
             key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
         )
-        if self.margin > 0 and first in n_alive and ranked[0] is not first and (
-            mean(first) >= mean(ranked[0]) - self.margin
-        ):
-            # Within the margin of the best: the prior's move (what the search cannot
-            # tell apart from the best is as likely noise as strength).
-            ranked.remove(first)
-            ranked.insert(0, first)
         self.last_stats = {
             "solver": False,
             "worlds": worlds,
