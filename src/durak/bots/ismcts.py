@@ -15,11 +15,13 @@ probability ``plain``, as PLAIN players (cheapest card first; :data:`policy.PLAI
 then dealt hands that agree with what their moves reveal under that model
 (:class:`~durak.bots.memory.PlainReader`).
 
-When the talon is empty and two players are left, nothing is hidden: the
-:class:`~durak.bots.solver.Solver` plays exactly if it finishes within the budget.
+When two players are left and nothing is hidden (the talon empty, or only the face-up
+trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
+within the budget.
 
 Budgets: ``time`` (seconds a move) or ``iterations`` (rollouts a move; deterministic
 and independent of machine load, so benchmarks use it). ``seed`` fixes the sampling.
+``cap`` (default 0.5) is a hard limit of CPU seconds a move whatever the budget.
 """
 
 from __future__ import annotations

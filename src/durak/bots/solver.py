@@ -1,10 +1,12 @@
-"""Exact play for endgames of perfect information: the talon is empty and two players
-are left, so every card is known (each seat's hand is the cards it cannot see).
+"""Exact play for endgames of perfect information: two players are left and the talon
+is empty or holds only the face-up trump, so every card is known (each seat's hand is
+the cards it cannot see; :func:`perfect_information`).
 
 Alpha-beta over the engine's own :class:`~durak.game.Game` (so every rule and option
 holds exactly), with a transposition table keyed on everything that decides the rest
 of the deal, moves ordered by the rule-of-thumb policy, and a node budget: when the
-budget runs out :class:`Unsolved` is raised and the caller falls back to search.
+budget or the :class:`Deadline` runs out :class:`Unsolved` is raised and the caller
+falls back to search.
 
 Values are from one seat's side: +1 the other side is durak, 0 a draw, -1 its own
 side is durak.
