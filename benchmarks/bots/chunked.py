@@ -26,7 +26,7 @@ from durak.rules import Rules
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
-    ap.add_argument("--bots", nargs="+", required=True)
+    ap.add_argument("--bots", nargs="+", default=[])
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--rules", default="podkidnoy")
     ap.add_argument("--seed", type=int, default=41)
@@ -38,6 +38,8 @@ def main() -> None:
         merge(args.out, args.merge)
         return
     specs = list(args.bots)
+    if not specs:
+        ap.error("--bots is needed to play")
     for s in specs:
         make_bot(s, 0)
     ups = lineups(specs, rules.players)
