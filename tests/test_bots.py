@@ -46,7 +46,7 @@ def play(rules: Rules, bots: list, seed: int) -> Game:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 def test_every_bot_finishes_every_variant(rules: Rules) -> None:
-    kinds = ["random", "greedy", "heuristic", "ismcts"]
+    kinds = ["random", "greedy", "heuristic", "ismcts", "expert"]
     bots = [
         make(kinds[i % len(kinds)], seed=i, **FAST.get(kinds[i % len(kinds)], {}))
         for i in range(rules.players)
@@ -69,7 +69,7 @@ def hidden_variant(g: Game, seat: int, rng: random.Random) -> Game | None:
     raise AssertionError("could not deal the hidden cards differently")
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts", "expert"])
 @pytest.mark.parametrize(
     "rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str
 )
@@ -266,3 +266,92 @@ def test_plain_reader_never_rules_out_a_card_the_greedy_bot_holds(preset: str) -
             s = g.to_act or 0
             g.apply((me if s == 0 else greedy).choose(g.observation(s)))
     assert inferred > 50
+
+
+def test_make_is_the_one_spec_parser_and_refuses_unknown_options() -> None:
+    bot = make("ismcts:iterations=40,solver=off,seed=3")
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.use_solver) == (40, False)
+    assert make("ismcts:iterations=40", iterations=7).iterations == 7  # type: ignore[attr-defined]
+    assert make("level:3").name == make("level3").name == "heuristic"
+    with pytest.raises(ValueError, match="no option 'iteratons'"):
+        make("ismcts", iteratons=5)
+    with pytest.raises(ValueError, match="no option 'iteratons'"):
+        make("ismcts:iteratons=5")
+    with pytest.raises(ValueError, match="no option 'depth'"):
+        make("greedy:depth=3")
+    with pytest.raises(ValueError, match="no option 'speed'"):
+        make("level5:speed=2")
+    with pytest.raises(ValueError, match="is a number"):
+        make("ismcts:iterations=many")
+    with pytest.raises(ValueError, match="given twice"):
+        make("ismcts:seed=1,seed=2")
+    with pytest.raises(ValueError, match="expected key=value"):
+        make("ismcts:fast")
+    with pytest.raises(ValueError, match="no bot 'nobody'"):
+        make("nobody:seed=1")
+
+
+def test_arena_reports_seconds_a_move_per_bot() -> None:
+    from durak.arena import run_match
+
+    r = run_match(Rules(), ["ismcts:iterations=20", "greedy"], games=2, seed=3, jobs=1)
+    for rec in r.records:
+        assert len(rec["clock"]) == 2 and all(c[0] > 0 for c in rec["clock"])
+    by = {e.name: e for e in r.entrants}
+    search = by["ismcts:iterations=20"]
+    assert search.moves == sum(rec["clock"][rec["seats"].index(search.name)][0]
+                               for rec in r.records)
+    assert 0 < search.sec_mean <= search.sec_max
+    assert 0 <= search.cpu_mean <= search.cpu_max
+    assert "ms/move" in r.table()
+
+
+def test_ismcts_cap_stops_the_search_whatever_the_budget() -> None:
+    g = Game(Rules.preset("perevodnoy", players=3), seed=4)
+    bot = ISMCTSBot(iterations=10**8, seed=1, cap=0.05)
+    obs = g.observation(g.to_act or 0)
+    assert bot.choose(obs) in obs.legal
+    assert 0 < bot.last_stats["rollouts"] < 10**8  # stopped by the cap, not the budget
+    with pytest.raises(ValueError, match="cap"):
+        ISMCTSBot(cap=-1)
+
+
+def test_expert_takes_a_small_card_rather_than_spend_a_big_trump_early() -> None:
+    # Seat 0: 6♥ 7♣ 8♣ 9♣ 10♣ J♣; seat 1: Q♠ 6♦ 7♦ 8♦ 9♦ 10♦; trump 7♠ (spades).
+    deck = "6H QS 7C 6D 8C 7D 9C 8D 10C 9D JC 10D 7S"
+    g = Game(Rules(), deck=deck, dealer=1, leader=0)
+    bot = make("expert")
+    assert str(bot.choose(g.observation(0))) == "6♥"  # the cheapest plain card
+    g.apply("6♥")
+    obs = g.observation(1)
+    assert [a.kind for a in obs.legal if a.kind == "defend"] == ["defend"]  # only Q♠ beats
+    assert bot.choose(obs).kind == "take"
+    # With a small heart it beats instead.
+    g = Game(Rules(), deck=deck.replace("6D", "7H"), dealer=1, leader=0)
+    g.apply("6♥")
+    assert str(make("expert").choose(g.observation(1))) == "6♥/7♥"
+
+
+def test_one_talon_card_left_is_perfect_information() -> None:
+    """With two players and only the face-up trump under the talon, the opponent holds
+    exactly the unseen cards: the searchers solve such positions exactly."""
+    from durak.bots.solver import perfect_information
+
+    seen = 0
+    driver = make("random", seed=2)
+    for seed in range(200):
+        if seen >= 5:
+            break
+        g = Game(Rules(), seed=seed)
+        while not g.is_over and g.talon_size > 1:
+            g.apply(driver.choose(g.observation(g.to_act or 0)))
+        if g.is_over or g.talon_size != 1:
+            continue
+        obs = g.observation(g.to_act or 0)
+        assert perfect_information(obs)
+        world = sample(obs, random.Random(seed))
+        assert world.hands == g.hands
+        seen += 1
+    assert seen >= 5
+    assert not perfect_information(Game(Rules(), seed=1).observation(0))

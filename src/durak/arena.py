@@ -28,45 +28,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .bots import make
+from .bots import make, parse
 from .game import Game
 from .rules import Rules, RulesError
 
-
 # -- bot specs -----------------------------------------------------------------------
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:time=0.1,seed=2"`` -> ``("ismcts", {"time": 0.1, "seed": 2})``.
-
-    >>> parse_spec("ismcts:time=0.1,solver=off")
-    ('ismcts', {'time': 0.1, 'solver': False})
-    """
-    name, _, rest = spec.partition(":")
-    opts: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, val = item.partition("=")
-        if not eq:
-            raise ValueError(f"bot option {item!r} in {spec!r}: expected key=value")
-        opts[key.strip()] = _value(val.strip())
-    return name.strip(), opts
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("on", "true", "yes"):
-        return True
-    if low in ("off", "false", "no"):
-        return False
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
+# A bot spec is parsed by durak.bots.parse / durak.bots.make, the one parser of specs.
+parse_spec = parse
 
 
 def make_bot(spec: str, seed: int) -> Any:
     """A fresh bot from its spec; ``seed`` is used unless the spec fixes one."""
-    name, opts = parse_spec(spec)
+    name, opts = parse(spec)
     opts.setdefault("seed", seed)
     return make(name, **opts)
 
@@ -74,8 +47,16 @@ def make_bot(spec: str, seed: int) -> Any:
 MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 
 # -- playing ---------------------------------------------------------------------------
-def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int) -> Game:
-    """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game."""
+def play_game(
+    rules: Rules,
+    seats: Sequence[str],
+    deal_seed: int,
+    bot_seed: int,
+    clock: list[list[float]] | None = None,
+) -> Game:
+    """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
+    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
+    the time its bot took choosing, by the wall clock and in this process's CPU time."""
     bots = [make_bot(spec, bot_seed * 7919 + i) for i, spec in enumerate(seats)]
     for b in bots:
         reset = getattr(b, "reset", None)
@@ -92,7 +73,18 @@ def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int)
         for i, observe in watchers:
             if i != s:
                 observe(g.observation(i))
-        g.apply(bots[s].choose(g.observation(s)))
+        obs = g.observation(s)
+        t0, c0 = time.perf_counter(), time.process_time()
+        action = bots[s].choose(obs)
+        if clock is not None:
+            dt, dc = time.perf_counter() - t0, time.process_time() - c0
+            c = clock[s]
+            c[0] += 1
+            c[1] += dt
+            c[2] = max(c[2], dt)
+            c[3] += dc
+            c[4] = max(c[4], dc)
+        g.apply(action)
     return g
 
 
@@ -113,7 +105,8 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
     results = []
     for k, seats in enumerate(ups):
         t0 = time.perf_counter()
-        g = play_game(rules, seats, deal_seed, deal_seed + k)
+        clock = [[0, 0.0, 0.0, 0.0, 0.0] for _ in seats]
+        g = play_game(rules, seats, deal_seed, deal_seed + k, clock)
         o = g.outcome
         assert o is not None
         results.append({
@@ -125,6 +118,8 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
             "out_order": list(o.out_order),
             "moves": len(g.history),
             "seconds": round(time.perf_counter() - t0, 4),
+            # per seat: moves; seconds choosing them and the longest, wall clock and CPU
+            "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
         })
     return results
 
@@ -143,6 +138,11 @@ class Entrant:
     score: float = 0.0  # 1 not durak, 0.5 draw, 0 durak (the win rate in 2-player games)
     score_ci: tuple[float, float] = (0.0, 0.0)
     rating: float = 0.0
+    moves: int = 0
+    sec_mean: float = 0.0  # seconds a move (wall clock), mean and longest
+    sec_max: float = 0.0
+    cpu_mean: float = 0.0  # the same in CPU seconds (what a busy machine does not inflate)
+    cpu_max: float = 0.0
     per_deal: dict[int, list[float]] = field(default_factory=dict, repr=False)
 
 
@@ -160,7 +160,8 @@ class ArenaResult:
     def table(self) -> str:
         """The results as a text table."""
         head = f"{'bot':<32} {'seat-games':>10}  {'durak rate [95% CI]':<24} " \
-               f"{'score [95% CI]':<22} {'rating':>7}"
+               f"{'score [95% CI]':<22} {'rating':>7}  {'ms/move':>8} {'max':>7}  " \
+               f"{'cpu ms':>7} {'max':>7}"
         lines = [head, "-" * len(head)]
         for e in sorted(self.entrants, key=lambda e: -e.rating):
             lo, hi = e.durak_ci
@@ -168,12 +169,15 @@ class ArenaResult:
             lines.append(
                 f"{e.name:<32} {e.seat_games:>10}  "
                 f"{100 * e.durak_rate:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]{'':<6} "
-                f"{e.score:.3f} [{slo:.3f}, {shi:.3f}]  {e.rating:+7.0f}"
+                f"{e.score:.3f} [{slo:.3f}, {shi:.3f}]  {e.rating:+7.0f}  "
+                f"{1e3 * e.sec_mean:8.2f} {1e3 * e.sec_max:7.1f}  "
+                f"{1e3 * e.cpu_mean:7.2f} {1e3 * e.cpu_max:7.1f}"
             )
         draws = sum(1 for r in self.records if r["draw"])
         lines.append(
             f"{self.games} games ({draws} draws), {self.rules}, {self.seconds:.1f} s; "
-            "score: 1 not durak, 1/2 draw, 0 durak; ratings: Bradley-Terry on the Elo scale"
+            "score: 1 not durak, 1/2 draw, 0 durak; ratings: Bradley-Terry on the Elo scale; "
+            "milliseconds a move, mean and longest, wall clock and CPU"
         )
         return "\n".join(lines)
 
@@ -282,6 +286,13 @@ def summarize(
             else:
                 pts = 1.0
             e.per_deal.setdefault(r["deal"], []).append(pts)
+            if "clock" in r:
+                n, t, m, ct, cm = r["clock"][i]
+                e.moves += n
+                e.sec_mean += t  # totals until divided below
+                e.sec_max = max(e.sec_max, m)
+                e.cpu_mean += ct
+                e.cpu_max = max(e.cpu_max, cm)
         # Pairwise: everyone on the other side beats the durak; a draw is half each.
         for i, a in enumerate(seats):
             for j, b in enumerate(seats):
@@ -300,6 +311,8 @@ def summarize(
         e.score, lo, hi = clustered_ci(e.per_deal)
         e.score_ci = (lo, hi)
         e.rating = ratings[e.name]
+        e.sec_mean = e.sec_mean / e.moves if e.moves else 0.0
+        e.cpu_mean = e.cpu_mean / e.moves if e.moves else 0.0
     return ArenaResult(str(rules), list(specs), len(records), seed, seconds,
                        list(ents.values()), records, rules.players)
 

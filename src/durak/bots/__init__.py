@@ -14,9 +14,11 @@ deal and ``observe(obs)`` to follow a game when it is another seat's turn. Budge
 (``time`` in seconds a move, ``iterations``) and ``seed`` are given to ``make``.
 
 The bots, weakest first: ``random``; ``greedy`` (cheapest legal card, trumps last);
-``heuristic`` (card memory and a club player's rules of thumb); ``ismcts``
-(determinized Monte Carlo search over the seat's information set, rollouts by the
-heuristic, an exact :mod:`~durak.bots.solver` once the talon is empty and two are left).
+``heuristic`` (card memory and a club player's rules of thumb); ``expert`` (a careful
+player written apart from the searcher: card counting, trump economy, take-or-beat by
+cost, exact two-player endgames); ``ismcts`` (determinized Monte Carlo search over the
+seat's information set, rollouts by the heuristic, an exact :mod:`~durak.bots.solver`
+once two are left and nothing is hidden).
 Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
 
 >>> [make(f"level{n}").name for n in range(1, 6)]
@@ -26,6 +28,7 @@ Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
@@ -45,6 +48,7 @@ REGISTRY: dict[str, str] = {
     "greedy": "durak.bots.greedy:GreedyBot",
     "heuristic": "durak.bots.heuristic:HeuristicBot",
     "ismcts": "durak.bots.ismcts:ISMCTSBot",
+    "expert": "durak.bots.expert:ExpertBot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays
@@ -54,13 +58,12 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     2: ("greedy", {}),
     3: ("heuristic", {}),
     4: ("ismcts", {"iterations": 60, "solver": False, "plain": 0.0}),
-    5: ("ismcts", {"iterations": 800}),
+    5: ("ismcts", {"iterations": 500}),
 }
 
 
-
 def register(name: str, target: str) -> None:
-    """Add a bot: ``target`` is ``"module:callable"`` taking the keyword budgets."""
+    """Add a bot: ``target`` is ``"module:callable"`` taking the keyword options."""
     REGISTRY[name] = target
 
 
@@ -72,17 +75,107 @@ def level(n: int, seed: int | None = None, **options: Any) -> Bot:
     return make(name, **{**opts, "seed": seed, **options})
 
 
-def make(name: str, **options: Any) -> Bot:
-    """A bot by name, e.g. ``make("ismcts", time=0.1, seed=1)``; ``"level1"`` .. ``"level5"``
-    are the difficulty levels."""
+def parse(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec as (name, options): ``name`` or ``name:key=value,key=value``.
+
+    Values ``on``/``off`` (``true``/``false``, ``yes``/``no``) are booleans, numbers are
+    numbers. A level is ``level3`` or ``level:3``.
+
+    >>> parse("ismcts:iterations=600,solver=off")
+    ('ismcts', {'iterations': 600, 'solver': False})
+    >>> parse("level:3")
+    ('level3', {})
+    >>> parse("ismcts:iterations")
+    Traceback (most recent call last):
+    ...
+    ValueError: bot option 'iterations' in 'ismcts:iterations': expected key=value
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot spec is text like 'level3', not {type(spec).__name__}")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip()
+    if name == "level" and rest.strip().isdigit():
+        return f"level{rest.strip()}", {}
+    opts: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, val = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ValueError(f"bot option {item!r} in {spec!r}: expected key=value")
+        if key in opts:
+            raise ValueError(f"bot option {key!r} given twice in {spec!r}")
+        opts[key] = _value(val.strip())
+    return name, opts
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("on", "true", "yes"):
+        return True
+    if low in ("off", "false", "no"):
+        return False
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
+    """ValueError for an option the bot does not take, or a value of the wrong kind."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: cannot check
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return  # a registered bot that takes anything
+    known = [k for k, p in params.items() if p.kind is not inspect.Parameter.VAR_POSITIONAL]
+    for key, value in options.items():
+        if key not in params:
+            raise ValueError(
+                f"bot {name!r} has no option {key!r}; its options: {', '.join(known) or 'none'}"
+            )
+        if value is None:
+            continue
+        # The annotation as written (text under ``from __future__ import annotations``).
+        kind = str(params[key].annotation)
+        if kind.startswith("bool") and not isinstance(value, bool | int):
+            raise ValueError(f"bot {name!r}: option {key!r} is on/off, not {value!r}")
+        if kind.startswith(("int", "float")) and (
+            isinstance(value, bool) or not isinstance(value, int | float)
+        ):
+            raise ValueError(f"bot {name!r}: option {key!r} is a number, not {value!r}")
+
+
+def make(spec: str, **options: Any) -> Bot:
+    """A bot from its spec, the one parser of bot specs (the arena, the terminal game and
+    the server all come here): a name (``"greedy"``), a level (``"level3"`` or
+    ``"level:3"``) or a name with options (``"ismcts:iterations=600,seed=1"``).
+    Keyword ``options`` are added to the spec's (and override them). An option the bot
+    does not take is refused.
+
+    >>> make("ismcts:iterations=50", seed=1).iterations
+    50
+    >>> make("level3").name
+    'heuristic'
+    >>> make("ismcts", iteratons=5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bot 'ismcts' has no option 'iteratons'; its options: time, iterations, ...
+    """
+    name, opts = parse(spec)
+    opts.update(options)
     if name.startswith("level") and name[5:].isdigit() and name not in REGISTRY:
-        return level(int(name[5:]), **options)
+        return level(int(name[5:]), **opts)
     target = REGISTRY.get(name)
     if target is None:
-        raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}")
+        levels = ", ".join(f"level{n}" for n in LEVELS)
+        raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}, {levels}")
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
-    bot: Bot = factory(**options)
+    _check_options(name, factory, opts)
+    bot: Bot = factory(**opts)
     return bot
 
 

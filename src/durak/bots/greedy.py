@@ -7,8 +7,6 @@ cheaper than beating; passes rather than throwing in trumps or high cards.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..actions import Action
 from ..observation import Observation
 
@@ -21,8 +19,8 @@ def card_cost(index: int, trump: int) -> int:
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, **_: Any) -> None:
-        pass
+    def __init__(self, seed: int | None = None) -> None:
+        pass  # deterministic: the seed every bot takes changes nothing here
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal

@@ -11,7 +11,6 @@ themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts)
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..actions import Action
 from ..cards import beats_mask
@@ -58,7 +57,7 @@ def table_masks(obs: Observation) -> tuple[int, int]:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, **_: Any) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.tracker = Tracker()
         self.rng = random.Random(seed)
 

@@ -56,6 +56,7 @@ def hint(
         raise ValueError(f"seat {obs.seat} is not to act in this position")
     if time is None and iterations is None:
         iterations = 2000
+    options.setdefault("cap", 0.0)  # a hint may think as long as it is told
     bot = ISMCTSBot(time=time, iterations=iterations, seed=seed, **options)
     return bot.evaluate(obs)
 

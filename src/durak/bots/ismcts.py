@@ -15,11 +15,13 @@ probability ``plain``, as PLAIN players (cheapest card first; :data:`policy.PLAI
 then dealt hands that agree with what their moves reveal under that model
 (:class:`~durak.bots.memory.PlainReader`).
 
-When the talon is empty and two players are left, nothing is hidden: the
-:class:`~durak.bots.solver.Solver` plays exactly if it finishes within the budget.
+When two players are left and nothing is hidden (the talon empty, or only the face-up
+trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
+within the budget.
 
 Budgets: ``time`` (seconds a move) or ``iterations`` (rollouts a move; deterministic
 and independent of machine load, so benchmarks use it). ``seed`` fixes the sampling.
+``cap`` (default 0.5) is a hard limit of CPU seconds a move whatever the budget.
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ from ..observation import Observation
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import PlainReader, Tracker
 from .policy import CLUB, PLAIN, SIMPLE, rollout
-from .solver import Solver, Unsolved
+from .solver import Deadline, Solver, Unsolved, perfect_information
 
+# The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
+CAP = 0.5
 # Solver nodes per rollout of budget: one rollout costs about as much CPU as this many
 # solver nodes (measured: about 6,000 rollouts and 65,000 nodes a second).
 NODES_PER_ROLLOUT = 10
@@ -67,11 +71,18 @@ class ISMCTSBot:
         solver: bool = True,
         mixed: float = 0.0,
         plain: float = 0.5,
-        **_: Any,
+        cap: float = CAP,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
+        for label, v in (("time", time), ("cap", cap)):
+            if v is not None and v < 0:
+                raise ValueError(f"ismcts: {label} must be >= 0 seconds, not {v}")
         self.time = time
+        # A hard limit a move in CPU seconds, whatever the budget (0 = none): the search
+        # stops there and plays its best so far. CPU time, not the wall clock, so that a
+        # level plays the same on a busy machine; on a free core the two are equal.
+        self.cap = float(cap)
         self.iterations = iterations
         self.rng = random.Random(seed)
         self.use_solver = bool(solver)
@@ -124,9 +135,13 @@ class ISMCTSBot:
         if not legal:
             raise ValueError("not this seat's turn: no legal actions")
         start = _time.perf_counter()
-        deadline = start + self.time if self.time is not None else None
+        # The cap less a margin for what follows the last check (one world of rollouts).
+        cpu = self.cap * 0.9 if self.cap > 0 else None
+        deadline: Deadline | None = None
+        if self.time is not None or cpu is not None:
+            deadline = Deadline(wall=self.time, cpu=cpu)
         budget = self.iterations if self.iterations is not None else 10**9
-        if obs.talon_size == 0 and sum(not o for o in obs.out) == 2:
+        if perfect_information(obs):
             # Nothing is hidden: every sampled world is the same, so Monte Carlo would
             # only repeat one rollout. Give the solver the whole budget; if it cannot
             # finish, one rollout per action is all the sampling can tell.
@@ -140,14 +155,13 @@ class ISMCTSBot:
         return self._pimc(obs, legal, deadline, budget, start)
 
     def _solve(
-        self, obs: Observation, deadline: float | None, budget: int, every_value: bool
+        self, obs: Observation, deadline: Deadline | None, budget: int, every_value: bool
     ) -> tuple[list[tuple[Action, float]] | None, int]:
         """Exact values if the solver finishes within the budget; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
+        nodes = max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
-            nodes = max(200, int((deadline - _time.perf_counter()) * NODES_PER_SECOND))
-        else:
-            nodes = max(200, budget * NODES_PER_ROLLOUT)
+            nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
         fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
@@ -158,6 +172,7 @@ class ISMCTSBot:
             self._solver_for = fingerprint
         solver = self._solver
         solver.max_nodes = nodes
+        solver.deadline = deadline
         try:
             if every_value:
                 values = solver.action_values(g)
@@ -172,7 +187,7 @@ class ISMCTSBot:
         self,
         obs: Observation,
         legal: list[Action],
-        deadline: float | None,
+        deadline: Deadline | None,
         budget: int,
         start: float,
     ) -> list[tuple[Action, float]]:
@@ -213,12 +228,12 @@ class ISMCTSBot:
                 results[a].append(score(g, seat))
                 rollouts += 1
             if rollouts >= budget or (
-                deadline is not None and _time.perf_counter() >= deadline
+                deadline is not None and deadline.passed()
             ):
                 break
             if worlds >= 4 and len(alive) > 1:
                 alive = self._prune(alive, results, worlds)
-                if len(alive) == 1 and deadline is None:
+                if len(alive) == 1 and self.time is None:
                     break
         n_alive = {a: i for i, a in enumerate(alive)}
 

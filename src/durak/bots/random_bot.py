@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..actions import Action
 from ..observation import Observation
@@ -12,7 +11,7 @@ from ..observation import Observation
 class RandomBot:
     name = "random"
 
-    def __init__(self, seed: int | None = None, **_: Any) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, obs: Observation) -> Action:

@@ -1,10 +1,12 @@
-"""Exact play for endgames of perfect information: the talon is empty and two players
-are left, so every card is known (each seat's hand is the cards it cannot see).
+"""Exact play for endgames of perfect information: two players are left and the talon
+is empty or holds only the face-up trump, so every card is known (each seat's hand is
+the cards it cannot see; :func:`perfect_information`).
 
 Alpha-beta over the engine's own :class:`~durak.game.Game` (so every rule and option
 holds exactly), with a transposition table keyed on everything that decides the rest
 of the deal, moves ordered by the rule-of-thumb policy, and a node budget: when the
-budget runs out :class:`Unsolved` is raised and the caller falls back to search.
+budget or the :class:`Deadline` runs out :class:`Unsolved` is raised and the caller
+falls back to search.
 
 Values are from one seat's side: +1 the other side is durak, 0 a draw, -1 its own
 side is durak.
@@ -13,8 +15,11 @@ side is durak.
 
 from __future__ import annotations
 
+from time import perf_counter, thread_time
+
 from ..actions import Action
 from ..game import OVER, Game
+from ..observation import Observation
 from .policy import rollout_action
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -23,6 +28,49 @@ MAX_DEPTH = 300  # deeper lines count as unsolved (and keep clear of Python's re
 
 class Unsolved(Exception):
     """The node budget ran out before the position was solved."""
+
+
+class Deadline:
+    """When a move must be decided: ``wall`` seconds by the clock on the wall and/or
+    ``cpu`` seconds of this thread's CPU time from now (None: no such limit).
+
+    The CPU limit is what a move costs on this class of machine whatever else it runs,
+    so that a level plays the same on a busy machine; the wall limit is what a person
+    waits.
+
+    >>> d = Deadline(wall=None, cpu=10.0)
+    >>> d.passed(), 9.0 < d.left() <= 10.0
+    (False, True)
+    """
+
+    __slots__ = ("wall", "cpu")
+
+    def __init__(self, wall: float | None = None, cpu: float | None = None) -> None:
+        self.wall = perf_counter() + wall if wall is not None else None
+        self.cpu = thread_time() + cpu if cpu is not None else None
+
+    def passed(self) -> bool:
+        return (self.wall is not None and perf_counter() >= self.wall) or (
+            self.cpu is not None and thread_time() >= self.cpu
+        )
+
+    def left(self) -> float:
+        """Seconds left (the smaller of the two limits; infinity without either)."""
+        out = float("inf")
+        if self.wall is not None:
+            out = self.wall - perf_counter()
+        if self.cpu is not None:
+            out = min(out, self.cpu - thread_time())
+        return out
+
+
+def perfect_information(obs: Observation) -> bool:
+    """True when ``obs``'s seat can place every card: two players left and nothing hidden
+    in the talon (empty, or only the face-up trump left under it), so the opponent
+    holds exactly the cards this seat cannot see."""
+    if sum(not o for o in obs.out) != 2 or obs.phase == "over":
+        return False
+    return obs.talon_size == 0 or (obs.talon_size == 1 and obs.trump_under_talon)
 
 
 def solvable(g: Game) -> bool:
@@ -47,6 +95,9 @@ class Solver:
         self.seat = seat
         self.max_nodes = max_nodes
         self.nodes = 0
+        # Checked every 256 nodes: the node budget is an estimate of time that a slow
+        # position or a loaded machine can overrun.
+        self.deadline: Deadline | None = None
         self.table: dict[tuple[object, ...], tuple[int, int]] = {}
         # Positions on the current line: with transfers the cards can go round and round
         # (taken, transferred back, taken again) and a position can repeat. A repeat is
@@ -76,6 +127,8 @@ class Solver:
             return outcome_value(g, self.seat)
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise Unsolved
+        if self.deadline is not None and not self.nodes & 255 and self.deadline.passed():
             raise Unsolved
         key = self._key(g)
         if key in self.path:

@@ -1,8 +1,6 @@
 """The bots that sit at web tables: by level (``durak.bots.level``) or by registry name.
 
 A seat's bot is written as text so that it can be stored: ``"level:3"`` or ``"greedy"``.
-Until ``durak.bots.level`` exists, levels fall back on the registry: level 1 plays
-at random, higher levels play greedy.
 """
 
 from __future__ import annotations
@@ -19,29 +17,10 @@ MAX_LEVEL = 10
 STAND_IN = "greedy"  # moves for a person who is away when a turn timer runs out
 
 
-def _fallback_level(n: int) -> str:
-    return "random" if n <= 1 else "greedy"
-
-
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """The bot a seat spec names; ValueError for an unknown one."""
-    if spec.startswith("level:"):
-        try:
-            n = int(spec[6:])
-        except ValueError:
-            raise ValueError(f"bad bot level {spec[6:]!r}") from None
-        if not 1 <= n <= MAX_LEVEL:
-            raise ValueError(f"bot level 1..{MAX_LEVEL}, not {n}")
-        level = getattr(bots, "level", None)
-        if level is not None:
-            made: Any = level(n, seed=seed)
-            if isinstance(made, str):
-                return bots.make(made, seed=seed)
-            if isinstance(made, tuple):  # (name, options)
-                name, opts = made
-                return bots.make(name, seed=seed, **opts)
-            return made  # type: ignore[no-any-return]
-        return bots.make(_fallback_level(n), seed=seed)
+    """The bot a seat spec names (``level:3``, ``greedy``, ``ismcts:iterations=300``),
+    made by ``durak.bots.make``, the one parser of bot specs; ValueError for an unknown
+    one."""
     return bots.make(spec, seed=seed)
 
 

@@ -96,17 +96,8 @@ def check_spec(spec: str) -> None:
 
 
 def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
-    """A bot from a spec: ``level:N`` or a registered name."""
-    if spec.startswith("level:"):
-        level = _level_fn()
-        n = int(spec.partition(":")[2])
-        if level is not None:
-            try:
-                bot: bots_pkg.Bot = level(n, seed=seed)
-            except TypeError:
-                bot = level(n)
-            return bot
-        spec = "random" if n <= 1 else "greedy"
+    """A bot from a spec (``level:N``, a registered name, options after a colon), made by
+    ``durak.bots.make``, the one parser of bot specs."""
     return bots_pkg.make(spec, seed=seed)
 
 
