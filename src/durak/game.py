@@ -20,8 +20,9 @@ listed choice is a real one; replaying the same actions gives the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .actions import (
     ATTACK,
@@ -98,6 +99,20 @@ class Outcome:
         return s + (f" pogony {self.pogony}" if self.pogony else "")
 
 
+# Every field of a Game. clone() copies each one (a test checks that none is missed).
+FIELDS: Final = (
+    "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
+    "_hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
+    "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
+    "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
+    "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
+    "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
+    "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
+    "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
+    "_pagon_mask", "_last_att", "passed", "_opening_rank",
+)
+
+
 class Game:
     """One deal of Durak under ``rules``.
 
@@ -108,17 +123,7 @@ class Game:
     holder of the lowest trump.
     """
 
-    __slots__ = (
-        "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
-        "_hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
-        "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
-        "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
-        "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
-        "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
-        "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-        "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-        "_pagon_mask", "_last_att", "passed", "_opening_rank",
-    )
+    __slots__ = FIELDS
 
     rules: Rules
     _hands: list[int]
@@ -132,9 +137,15 @@ class Game:
         dealer: int | None = None,
         leader: int | None = None,
         pagon: Sequence[int] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
         rules = rules or Rules()
         self.rules = rules
+        if _blank:
+            # The one way to make a Game without dealing: clone() and from_view() fill
+            # in every field themselves (compiled classes cannot skip __init__).
+            return
         n = self.n = rules.players
         self.hand_size = rules.hand_size
         self.teams = rules.teams != "none"
@@ -791,9 +802,69 @@ class Game:
     # -- copies, undo, views ---------------------------------------------------------
     def clone(self) -> Game:
         """A copy that shares nothing mutable with this game."""
-        g = object.__new__(Game)
-        _copy_into(self, g)
+        g = Game(self.rules, _blank=True)
+        self._copy_to(g)
         return g
+
+    def _copy_to(self, g: Game) -> None:
+        """Every field of this game into ``g``, lists copied (one plain assignment per
+        field: clone() is on every searcher's hot path)."""
+        g.rules = self.rules
+        g.seed = self.seed
+        g.deck = self.deck
+        g.dealer = self.dealer
+        g.leader = self.leader
+        g.n = self.n
+        g.hand_size = self.hand_size
+        g.teams = self.teams
+        g._hands = self._hands[:]
+        g._talon = self._talon
+        g._tp = self._tp
+        g._bottom = self._bottom
+        g.trump_card = self.trump_card
+        g.trump_suit = self.trump_suit
+        g._lowest_trump = self._lowest_trump
+        g._att = self._att[:]
+        g._beat = self._beat[:]
+        g._unbeaten = self._unbeaten
+        g._allowed = self._allowed
+        g._n_beaten = self._n_beaten
+        g.cap = self.cap
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.attacker = self.attacker
+        g.first_attacker = self.first_attacker
+        g.defender = self.defender
+        g._throwers = self._throwers
+        g._tpos = self._tpos
+        g._shown = self._shown
+        g.bout = self.bout
+        g.out = self.out[:]
+        g.out_order = self.out_order[:]
+        g.known = self.known[:]
+        g.discard_mask = self.discard_mask
+        g.tally = self.tally[:]
+        g._last_lay = self._last_lay[:]
+        g.history = self.history[:]
+        g.outcome = self.outcome
+        g._rng_lead = self._rng_lead
+        g._pagon = self._pagon
+        g._forced_take = self._forced_take
+        g._open_max = self._open_max
+        g._no_open = self._no_open
+        g._exchange_on = self._exchange_on
+        g._tmask = self._tmask
+        g._table_ranks = self._table_ranks
+        g._pogonny = self._pogonny
+        g._legal = self._legal
+        g._transfer_on = self._transfer_on
+        g._outm = self._outm
+        g._tcache = self._tcache
+        g._first_limit = self._first_limit
+        g._pagon_mask = self._pagon_mask
+        g._last_att = self._last_att
+        g.passed = self.passed[:]
+        g._opening_rank = self._opening_rank
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
@@ -809,8 +880,7 @@ class Game:
         g = self.fresh()
         for a in self.history[:-1]:
             g._apply(a)
-        for name in Game.__slots__:
-            setattr(self, name, getattr(g, name))
+        g._copy_to(self)
         return last
 
     def observation(self, seat: int) -> Observation:
@@ -850,6 +920,74 @@ class Game:
             last_attack=self._last_att,
             passed=tuple(self.passed),
         )
+
+    @staticmethod
+    def _from_view(obs: Observation, hands: list[int], talon: Sequence[int]) -> Game:
+        """The full game that ``obs`` shows, with the hidden cards placed: ``hands`` every
+        seat's hand, ``talon`` the talon top first (:func:`durak.determinize.sample`
+        deals them). Its history starts here."""
+        r = obs.rules
+        n = r.players
+        seat = obs.seat
+        g = Game(r, _blank=True)
+        g.seed = 0
+        g.n = n
+        g.hand_size = r.hand_size
+        g.teams = r.teams != "none"
+        g.dealer = obs.dealer
+        g.leader = obs.first_attacker if obs.first_attacker is not None else 0
+        g.deck = ()
+        g._hands = hands
+        g.known = [int(k) for k in obs.known]
+        g.known[seat] = 0
+        g._talon = tuple(talon)
+        g._tp = 0
+        g._bottom = obs.trump.index if obs.trump_under_talon else -1
+        g.trump_card = obs.trump.index
+        g.trump_suit = obs.trump_suit
+        g._forced_take = obs.forced_take
+        g._derive()
+        g._set_pagon(obs.pagon if obs.pagon else None)
+        g._last_att = obs.last_attack
+        g.passed = list(obs.passed)
+        g._outm = sum(1 << s for s in range(n) if obs.out[s])
+        g.out = list(obs.out)
+        g.out_order = list(obs.out_order)
+        g.discard_mask = int(obs.discard)
+        g.tally = list(obs.pogony)
+        g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
+        g.history = []
+        g.outcome = None
+        g.bout = obs.bout
+        g._rng_lead = 0
+        g._att = [a.index for a, _ in obs.table]
+        g._beat = [b.index if b is not None else -1 for _, b in obs.table]
+        g._unbeaten = 0
+        g._allowed = 0
+        g._n_beaten = 0
+        g._tmask = 0
+        g._legal = None
+        for a, b in obs.table:
+            g._tmask |= a.bit | (b.bit if b else 0)
+            if b is None:
+                g._unbeaten |= a.bit
+            else:
+                g._n_beaten += 1
+        if r.throw_in == "table_ranks":
+            for a, b in obs.table:
+                g._allowed |= RANK_MASK[a.rank] | (RANK_MASK[b.rank] if b else 0)
+        elif r.throw_in == "opening_rank" and obs.table:
+            g._allowed = RANK_MASK[obs.table[0][0].rank]
+        g.cap = obs.cap
+        g.phase = PHASES.index(obs.phase)
+        g.to_act = obs.to_act
+        g.attacker = obs.attacker if obs.attacker is not None else 0
+        g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0
+        g.defender = obs.defender if obs.defender is not None else 0
+        g._throwers = obs.throwers
+        g._tpos = obs.thrower_pos
+        g._shown = sum(1 << s for s in obs.shown_seats)
+        return g
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
         """The deal as text a person can read; ``Game.from_record`` replays it."""
@@ -920,18 +1058,3 @@ _DRAW_ORDER = tuple(
     for n in range(7)
 )
 
-
-# clone() is on every searcher's hot path: a function with one plain assignment per
-# slot (lists copied) is several times faster than a getattr/setattr loop.
-_MUTABLE = {"_hands", "known", "out", "out_order", "tally", "_last_lay", "passed", "_att",
-            "_beat", "history"}
-_namespace: dict[str, object] = {}
-exec(  # the source is generated from the slot names above, no outside input
-    "def _copy_into(self, g):\n"
-    + "".join(
-        f"    g.{n} = self.{n}[:]\n" if n in _MUTABLE else f"    g.{n} = self.{n}\n"
-        for n in Game.__slots__
-    ),
-    _namespace,
-)
-_copy_into: Callable[[Game, Game], None] = _namespace["_copy_into"]  # type: ignore[assignment]
