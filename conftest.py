@@ -5,5 +5,5 @@ DURAK_PURE=1 (see the Makefile), where the engine is the pure one."""
 from durak import build
 
 collect_ignore = (
-    [f"src/durak/{m}.py" for m in build.ENGINE] if build.is_compiled() else []
+    [f"src/durak/{m.replace('.', '/')}.py" for m in build.ENGINE] if build.is_compiled() else []
 )

@@ -63,11 +63,11 @@ class BuildEngine(build_ext):
 def remove_compiled() -> None:
     """Delete compiled engine modules an earlier editable install left beside the
     sources: Python would import them before the pure sources."""
-    here = os.path.join("src", "durak")
-    for name in os.listdir(here):
-        stem = name.split(".")[0]
-        if name.endswith((".so", ".pyd")) and stem in (*engine_modules(), "engine__mypyc"):
-            os.remove(os.path.join(here, name))
+    for module in (*engine_modules(), "engine__mypyc"):
+        here, _, stem = os.path.join("src", "durak", *module.split(".")).rpartition(os.sep)
+        for name in os.listdir(here):
+            if name.split(".")[0] == stem and name.endswith((".so", ".pyd")):
+                os.remove(os.path.join(here, name))
 
 
 def engine_extensions() -> list[Any]:
@@ -83,7 +83,7 @@ def engine_extensions() -> list[Any]:
         return []
     try:
         return mypycify(
-            [os.path.join("src", "durak", f"{m}.py") for m in engine_modules()],
+            [os.path.join("src", "durak", *m.split(".")) + ".py" for m in engine_modules()],
             opt_level="3",
             group_name="durak.engine",
         )

@@ -14,6 +14,7 @@ they play the same games and prints the ratios.
 from __future__ import annotations
 
 import argparse
+import importlib
 import platform
 import random
 import time
@@ -45,7 +46,7 @@ def run_games(rules: Rules, games: int, seed: int = 0,
 def run_loop(rules: Rules, games: int, seed: int = 0,
              package: ModuleType = durak) -> tuple[int, float]:
     """The same deals (same seeds, same choices) played by ``package``'s playout loop."""
-    random_games = package.playout.random_games
+    random_games = importlib.import_module(package.__name__ + ".playout").random_games
     start = time.process_time()
     actions: int = random_games(rules, games, seed)
     return actions, time.process_time() - start

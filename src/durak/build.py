@@ -33,9 +33,10 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Final
 
-# The compiled modules (setup.py reads this list). They are compiled as one group and
+# The compiled modules (setup.py and the Makefile read this list): the engine, its
+# playout loops and the searchers' rollout policy. They are compiled as one group and
 # must be loaded together: compiled code expects its partners compiled too.
-ENGINE: Final = ("cards", "actions", "rules", "observation", "game", "determinize", "playout")
+ENGINE: Final = ("cards", "actions", "rules", "observation", "game", "determinize", "playout", "bots.policy")  # noqa: E501
 PURE_ENV: Final = "DURAK_PURE"
 PURE_PACKAGE: Final = "_pure"
 
@@ -76,9 +77,10 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
             )
         if not fullname.startswith(self.prefix + "."):
             return None
-        parts = fullname[len(self.prefix) + 1:].split(".")
-        if self.only is not None and (len(parts) != 1 or parts[0] not in self.only):
+        rest = fullname[len(self.prefix) + 1:]
+        if self.only is not None and rest not in self.only:
             return None
+        parts = rest.split(".")
         where = os.path.join(_DIR, *parts)
         if os.path.isfile(os.path.join(where, "__init__.py")):
             return importlib.util.spec_from_file_location(

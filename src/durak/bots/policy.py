@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 
+from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask
-from ..game import DEFENCE, OPEN, OVER, PILE, Game
+from ..game import DEFENCE, OPEN, PILE, Game
 
 # VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps.
 VAL: tuple[tuple[int, ...], ...] = tuple(
@@ -299,13 +301,10 @@ def rollout(
     nobody beats may be taken round the table for ever), so after ``max_moves`` moves the
     rollout finishes with random moves, which always end a deal.
     """
-    apply = g._apply
-    while g.phase != OVER and max_moves > 0:
-        apply(rollout_action(g, styles))
-        max_moves -= 1
-    rng = rng or random.Random(0)
-    while g.phase != OVER:
-        apply(rng.choice(g._generate()))
+    # The loop runs in the compiled engine (durak.playout): only the policy is called
+    # from there, once an action.
+    policy = rollout_action if styles is None else partial(rollout_action, styles=styles)
+    playout.rollout(g, policy, rng or random.Random(0), max_moves)
 
 
 __all__ = ["VAL", "decide", "rollout", "rollout_action", "OPEN", "DEFENCE"]
