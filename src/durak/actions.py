@@ -59,7 +59,14 @@ from .cards import Card, cards_of, lowest_rank
 if TYPE_CHECKING:
     from .rules import Rules
 
-ATTACK, DEFEND, TRANSFER, SHOW, TAKE, PASS, EXCHANGE = range(7)
+# Final: the compiled engine reads these as constants, not as module globals.
+ATTACK: Final = 0
+DEFEND: Final = 1
+TRANSFER: Final = 2
+SHOW: Final = 3
+TAKE: Final = 4
+PASS: Final = 5
+EXCHANGE: Final = 6
 KINDS: Final = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 _KIND_OF: Final = {k: i for i, k in enumerate(KINDS)}
 
@@ -190,7 +197,7 @@ def _parse_group(text: str) -> int:
     return mask
 
 
-_INTERN: dict[int, Action] = {}
+_INTERN: Final[dict[int, Action]] = {}
 
 
 def _key(k: int, mask: int, t: int) -> int:
@@ -267,7 +274,7 @@ class Encoding:
         return make(DEFEND, 1 << (i + self.lo), j + self.lo)
 
 
-_ENCODINGS: dict[int, Encoding] = {}
+_ENCODINGS: Final[dict[int, Encoding]] = {}
 
 
 def encoding(rules: Rules) -> Encoding:

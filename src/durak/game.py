@@ -41,15 +41,20 @@ from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, l
 from .observation import Observation
 from .rules import Rules
 
-OPEN, DEFENCE, THROW, PILE, OVER = range(5)
-PHASES = ("attack", "defend", "throw_in", "pile_on", "over")
+# Final: the compiled engine reads these as constants, not as module globals.
+OPEN: Final = 0
+DEFENCE: Final = 1
+THROW: Final = 2
+PILE: Final = 3
+OVER: Final = 4
+PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
-SUBSETS: tuple[tuple[int, ...], ...] = tuple(
+SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted((s for s in range(1, 16) if s & g == s), key=lambda s: (s.bit_count(), s)))
     for g in range(16)
 )
-_SIX_MASK = RANK_MASK[6]
+_SIX_MASK: Final = RANK_MASK[6]
 
 
 def pagon_ladder(deck: int) -> tuple[int, ...]:
@@ -58,7 +63,7 @@ def pagon_ladder(deck: int) -> tuple[int, ...]:
     return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
 
 
-_QUEEN_SUIT = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+_QUEEN_SUIT: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 
 
 def pagon_cards(rules: Rules, step: int, trump: int) -> int:
@@ -1009,16 +1014,16 @@ class Game:
 
 
 # Interned actions looked up by the hot path without building keys.
-_TAKE = make(TAKE, 0, -1)
-_BEATS = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
+_TAKE: Final = make(TAKE, 0, -1)
+_BEATS: Final = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
 # _DEFENDS[target][card]: the defence laying card on target.
-_DEFENDS = tuple(
+_DEFENDS: Final = tuple(
     # (a card never beats itself: that slot holds a placeholder never looked up)
     tuple(make(DEFEND, 1 << c, t) if c != t else _TAKE for c in range(52)) for t in range(52)
 )
 # _GROUPS[rank][suits][limit]: attacks with the non-empty subsets of those suits of that
 # rank (ranks counted from 2 as 0), at most ``limit`` cards each.
-_GROUPS = tuple(
+_GROUPS: Final = tuple(
     tuple(
         tuple(
             tuple(make(ATTACK, sub << (4 * r), -1) for sub in SUBSETS[g] if sub.bit_count() <= lim)
@@ -1028,7 +1033,7 @@ _GROUPS = tuple(
     )
     for r in range(13)
 )
-_TGROUPS = tuple(
+_TGROUPS: Final = tuple(
     tuple(
         tuple(
             tuple(make(TRANSFER, sub << (4 * r), -1) for sub in SUBSETS[g]
@@ -1039,18 +1044,18 @@ _TGROUPS = tuple(
     )
     for r in range(13)
 )
-_SHOWS = tuple(make(SHOW, 1 << c, -1) for c in range(52))
-_PASS = make(PASS, 0, -1)
+_SHOWS: Final = tuple(make(SHOW, 1 << c, -1) for c in range(52))
+_PASS: Final = make(PASS, 0, -1)
 # Thrower orders, per (throwers, teams, players), keyed by attacker | defender << 3 |
 # out-mask << 6: shared by every game with those rules.
-_THROWERS: dict[tuple[str, str, int], dict[int, tuple[int, ...]]] = {}
+_THROWERS: Final[dict[tuple[str, str, int], dict[int, tuple[int, ...]]]] = {}
 
 
 def _thrower_cache(rules: Rules) -> dict[int, tuple[int, ...]]:
     return _THROWERS.setdefault((rules.throwers, rules.teams, rules.players), {})
 # _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
 # the defender last.
-_DRAW_ORDER = tuple(
+_DRAW_ORDER: Final = tuple(
     tuple(
         tuple(
             tuple([s for s in ((fa + i) % n for i in range(n)) if s != d] + [d]) if n else ()
