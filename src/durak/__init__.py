@@ -16,6 +16,7 @@ if _build.pure_requested():  # DURAK_PURE=1: the Python sources, not the compile
 from .actions import Action, IllegalActionError
 from .cards import Card, CardSet
 from .game import Game, Outcome
+from .match import Match
 from .observation import Observation
 from .record import RecordError
 from .rules import PRESETS, Rules, RulesError
@@ -26,6 +27,7 @@ __all__ = [
     "CardSet",
     "Game",
     "IllegalActionError",
+    "Match",
     "Observation",
     "Outcome",
     "PRESETS",

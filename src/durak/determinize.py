@@ -63,7 +63,7 @@ def sample(
 
 
 def _all_cards(g: Game) -> int:
-    m = g.discard_mask
+    m = g._discard
     for h in g._hands:
         m |= h
     for c in g._att + g._beat:

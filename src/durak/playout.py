@@ -34,7 +34,7 @@ def random_playout(g: Game, rng: random.Random) -> int:
     as ``durak bench``'s public path: ``legal[int(rng.random() * len(legal))]``).
     Returns the number of actions played."""
     played = 0
-    while g.phase != OVER:
+    while g._phase != OVER:
         legal = g._generate()
         g._apply(legal[int(rng.random() * len(legal))])
         played += 1
@@ -72,10 +72,10 @@ def rollout(
     (True, True)
     """
     played = 0
-    while g.phase != OVER and played < max_moves:
+    while g._phase != OVER and played < max_moves:
         g._apply(policy(g))
         played += 1
-    while g.phase != OVER:
+    while g._phase != OVER:
         g._apply(rng.choice(g._generate()))
         played += 1
     return played

@@ -263,7 +263,7 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
     seat = g.to_act
     assert seat is not None
     style = styles[seat] if styles is not None else CLUB
-    phase = g.phase
+    phase = g._phase
     if style == PLAIN:
         return _plain(legal, phase, g.trump_suit)
     table = 0
