@@ -149,7 +149,7 @@ class Action:
         return self.cards[0].rank if self.cards else None
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: object) -> Action:
         """Read an action from its notation (see the module docstring).
 
         >>> Action.parse("6S+6S")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeGuard
 
 from .actions import (
     ATTACK,
@@ -148,15 +148,17 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | None = None,
-        seed: int | None = None,
+        rules: Rules | None | object = None,
+        seed: int | None | object = None,
         deck: str | Sequence[Card | str] | None = None,
-        dealer: int | None = None,
-        leader: int | None = None,
+        dealer: int | None | object = None,
+        leader: int | None | object = None,
         pagon: Sequence[int] | None = None,
         *,
         _blank: bool = False,
     ) -> None:
+        # (``object`` in the types above: the compiled engine would refuse a wrong type
+        # before these checks could name the argument)
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
@@ -199,8 +201,7 @@ class Game:
         lot_dealer = lots.randrange(n)
         if dealer is None:
             dealer = lot_dealer
-        _check_seat("dealer", dealer, n)
-        self.dealer = dealer
+        self.dealer = dealer = _check_seat("dealer", dealer, n)
         self._rng_lead = lots.randrange(n)
         # The deal: one card at a time, clockwise from the dealer's left.
         hands = [0] * n
@@ -241,10 +242,7 @@ class Game:
         self.bout = 0
         self._att: list[int] = []
         self._beat: list[int] = []
-        if leader is None:
-            leader = self._first_leader()
-        else:
-            _check_seat("leader", leader, n)
+        leader = self._first_leader() if leader is None else _check_seat("leader", leader, n)
         self.leader = leader
         self._start_bout(leader)
 
@@ -615,8 +613,8 @@ class Game:
         """Every seat's hand: ``hands[seat]`` iterates that hand's Cards, lowest first."""
         return tuple(CardSet(h) for h in self._hands)
 
-    def hand(self, seat: int) -> CardSet:
-        _check_seat("seat", seat, self.n)
+    def hand(self, seat: object) -> CardSet:
+        seat = _check_seat("seat", seat, self.n)
         return CardSet(self._hands[seat])
 
     @property
@@ -725,20 +723,22 @@ class Game:
         return action in self.legal_actions()
 
     # -- applying --------------------------------------------------------------------
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str | object) -> None:
         """Play ``action`` (or its notation) for ``to_act``.
 
         Raises IllegalActionError, saying why, and leaves the game as it was.
         """
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
         if isinstance(action, str):
             action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(
+                f"not an action: {action!r} (an Action or its text, e.g. 'take')")
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
         if action not in legal:
-            if not isinstance(action, Action):
-                raise IllegalActionError(
-                    f"not an action: {action!r} (an Action or its text, e.g. 'take')")
             raise IllegalActionError(self._why_illegal(action, legal[:]))
         self._apply(action)
 
@@ -922,9 +922,9 @@ class Game:
         g._copy_to(self)
         return last
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What ``seat`` may know, and nothing else."""
-        _check_seat("seat", seat, self.n)
+        seat = _check_seat("seat", seat, self.n)
         known = [CardSet(k) for k in self._known]
         by, cards, onto = self._last_att
         last = LastAttack(by, CardSet(cards), onto) if by >= 0 else None
@@ -1039,27 +1039,27 @@ class Game:
         return write_record(self, names, headers)
 
     @staticmethod
-    def from_record(text: str) -> Game:
+    def from_record(text: object) -> Game:
         """The game a record (:meth:`record`) describes, replayed move by move."""
         from .record import read_record
 
-        return read_record(text)
+        return read_record(text)  # which refuses what is not text
 
     def __repr__(self) -> str:
         return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_seat(name: str, v: object, n: int) -> None:
-    """TypeError or ValueError, naming the argument, unless ``v`` is a seat 0..n-1."""
+def _check_seat(name: str, v: object, n: int) -> int:
+    """``v``, if it is a seat 0..n-1; else TypeError or ValueError naming the argument."""
     if not _is_int(v):
         raise TypeError(f"{name}: a seat number, not {type(v).__name__}")
-    assert isinstance(v, int)
     if not 0 <= v < n:
         raise ValueError(f"{name}: a seat 0..{n - 1}, not {v}")
+    return v
 
 
 def _deck_cards(deck: object) -> list[Card]:

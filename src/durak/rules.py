@@ -156,7 +156,7 @@ class Rules:
         return Rules(**opts)
 
     @staticmethod
-    def parse(text: str) -> Rules:
+    def parse(text: object) -> Rules:
         """Read the text form ``name(option=value,...)``; values as :meth:`__str__` writes them.
 
         >>> Rules.parse("podkidnoy(players=3,pile_on=off)").pile_on
