@@ -11,14 +11,14 @@ ENGINE_MODULES := $(shell sed -n 's/^ENGINE: Final = (\(.*\)).*/\1/p' src/durak/
 ENGINE := $(VENV)/.engine-built
 ENGINE_SRC := setup.py src/durak/build.py $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
-.PHONY: test play serve bench bench-bots load lint typecheck browser clean engine
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser clean engine
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[dev,tui,web,arena]"
+	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl]"
 	rm -f $(ENGINE)
 	touch $(STAMP)
 
@@ -61,6 +61,10 @@ bench: $(STAMP) $(ENGINE)
 # The bot benchmarks (about an hour of CPU) and the web table under load.
 bench-bots: $(STAMP) $(ENGINE)
 	sh benchmarks/bots/run.sh
+
+# The learning environments' steps/s beside the raw engine's (benchmarks/envs/README.md).
+bench-envs: $(STAMP) $(ENGINE)
+	$(BIN)/python benchmarks/envs/run.py
 
 load: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60

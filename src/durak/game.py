@@ -85,6 +85,8 @@ class Outcome:
     ``losers``: seats still holding cards; ``losing_team``: the losing side in
     team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
     pagony with the move that ended the deal (``hung_cards`` of them), else None.
+    ``truncated``: the deal was cut off by ``rules.action_limit`` (then also a
+    ``draw``, with no durak).
     """
 
     durak: int | None
@@ -96,8 +98,11 @@ class Outcome:
     losing_team: int | None = None
     hung: int | None = None
     hung_cards: int = 0
+    truncated: bool = False
 
     def __str__(self) -> str:
+        if self.truncated:
+            return "truncated"
         if self.draw:
             return "draw"
         s = f"durak {self.durak}"
@@ -114,7 +119,7 @@ FIELDS: Final = (
     "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
     "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
     "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-    "_pagon_mask", "_last_att", "_passed", "_opening_rank",
+    "_pagon_mask", "_last_att", "_passed", "_opening_rank", "_action_limit",
 )
 
 
@@ -258,6 +263,7 @@ class Game:
         self._transfer_on = rules.transfer
         self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
         self._tcache = _thrower_cache(rules)
+        self._action_limit = rules.action_limit
 
     # -- pagony ---------------------------------------------------------------
     def _set_pagon(self, steps: Sequence[int] | None) -> None:
@@ -806,6 +812,21 @@ class Game:
             self._known[seat] &= ~(1 << lt)
             self._bottom = lt
             self._trump_card = lt
+        if self._action_limit and len(self.history) >= self._action_limit and self._phase != OVER:
+            self._truncate()
+
+    def _truncate(self) -> None:
+        """``action_limit`` reached (RULES.md 5): the deal ends, cut off, with no durak."""
+        self._phase = OVER
+        self.to_act = None
+        self.outcome = Outcome(
+            durak=None,
+            draw=True,
+            truncated=True,
+            out_order=tuple(self.out_order),
+            tally=tuple(self.tally),
+            losers=tuple(s for s in range(self.n) if not self.out[s]),
+        )
 
     def _why_illegal(self, a: Action, legal: list[Action]) -> str:
         if self._phase == OVER:
@@ -904,6 +925,7 @@ class Game:
         g._last_att = self._last_att
         g._passed = self._passed[:]
         g._opening_rank = self._opening_rank
+        g._action_limit = self._action_limit
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
@@ -972,6 +994,7 @@ class Game:
         n = r.players
         seat = obs.seat
         g = Game(r, _blank=True)
+        g._action_limit = r.action_limit
         g.seed = 0
         g.n = n
         g.hand_size = r.hand_size
