@@ -146,3 +146,19 @@ def test_durak_pure_loads_the_python_sources() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout
     assert out.split()[0].endswith("game.py") and out.strip().endswith("pure Python")
+
+
+def test_games_views_and_outcomes_pickle() -> None:
+    # Process pools, Ray and OpenSpiel send them between processes (compiled frozen
+    # dataclasses and classes with constructor arguments need their own __reduce__).
+    import pickle
+
+    from durak.actions import encoding
+
+    g = durak.Game(durak.Rules.preset("pagony", players=4), seed=5)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    for x in (g.outcome, g.observation(0), g.rules, g.history[0], g.hand(0)):
+        assert pickle.loads(pickle.dumps(x)) == x
+    assert snapshot(pickle.loads(pickle.dumps(g))) == snapshot(g)
+    assert pickle.loads(pickle.dumps(encoding(g.rules))).size == g.rules.num_actions

@@ -242,6 +242,10 @@ class Encoding:
         self.defend0 = self.show0 + self.n
         self.size = self.defend0 + self.n * self.n
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # (the compiled class cannot be rebuilt without its constructor's argument)
+        return Encoding, (self.n,)
+
     def index_of(self, a: Action) -> int:
         k = a.k
         if k == TAKE:

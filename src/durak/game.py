@@ -38,7 +38,7 @@ from .actions import (
     make,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
-from .observation import LastAttack, Observation, Passed
+from .observation import LastAttack, Observation, Passed, dataclass_reduce
 from .rules import Rules
 
 # Final: the compiled engine reads these as constants, not as module globals.
@@ -99,6 +99,9 @@ class Outcome:
     hung: int | None = None
     hung_cards: int = 0
     truncated: bool = False
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return dataclass_reduce(self)
 
     def __str__(self) -> str:
         if self.truncated:
