@@ -5,21 +5,36 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
+# The compiled engine (setup.py, mypyc): rebuilt only when its sources change. The
+# installs below skip it (DURAK_PURE=1) and drop this stamp, so it is built once, here.
+ENGINE_MODULES := $(shell sed -n 's/^ENGINE: Final = (\(.*\)).*/\1/p' src/durak/build.py | tr -d '",')
+ENGINE := $(VENV)/.engine-built
+ENGINE_SRC := setup.py src/durak/build.py $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
-.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean engine
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl,postgres]"
+	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl,postgres]"
+	rm -f $(ENGINE)
 	touch $(STAMP)
 
 # play and serve install only what they need, so a new player waits less.
 $(VENV)/.installed-%-$(SUM): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[$*]"
+	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[$*]"
+	rm -f $(ENGINE)
 	touch $@
+
+# Compiles the engine in place (a minute or two; pure Python if there is no C compiler).
+$(ENGINE): $(ENGINE_SRC) | $(BIN)/python
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@$(BIN)/python -c "from durak import build; print('durak engine:', build.engine_name())"
+	touch $@
+
+engine: $(ENGINE)
 
 # Debian's Chromium for the browser tests: installed, or `make test` fails (opt out on
 # purpose with DURAK_NO_BROWSER=1).
@@ -31,29 +46,32 @@ browser:
 postgres:
 	@sh scripts/ensure-postgres.sh
 
-test: $(STAMP) browser postgres
+test: $(STAMP) $(ENGINE) browser postgres
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+	# The engine's rules cases, invariants and examples once more on its pure-Python modules.
+	DURAK_PURE=1 $(BIN)/python -m pytest -q tests/test_conformance.py tests/test_invariants.py \
+		$(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
-play: $(VENV)/.installed-tui-$(SUM)
+play: $(VENV)/.installed-tui-$(SUM) $(ENGINE)
 	$(BIN)/durak play
 
-serve: $(VENV)/.installed-web-$(SUM)
+serve: $(VENV)/.installed-web-$(SUM) $(ENGINE)
 	$(BIN)/durak serve
 
-bench: $(STAMP)
+bench: $(STAMP) $(ENGINE)
 	$(BIN)/durak bench
 
 # The bot benchmarks (about an hour of CPU) and the web table under load.
-bench-bots: $(STAMP)
+bench-bots: $(STAMP) $(ENGINE)
 	sh benchmarks/bots/run.sh
 
 # The learning environments' steps/s beside the raw engine's (benchmarks/envs/README.md).
-bench-envs: $(STAMP)
+bench-envs: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/envs/run.py
 
-load: $(STAMP)
+load: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
 
 lint: $(STAMP)
@@ -63,4 +81,4 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build *.egg-info src/*.egg-info src/durak/*.so src/durak/*.pyd

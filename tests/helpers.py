@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from durak import Game, Rules, RulesError
 from durak.cards import deck_mask
+from durak.game import FIELDS
 
 PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny"]
 
@@ -25,7 +26,7 @@ def all_configs() -> Iterator[Rules]:
 def snapshot(g: Game) -> tuple[object, ...]:
     """Everything a game holds, as plain values, to check it did not change."""
     out = []
-    for name in Game.__slots__:
+    for name in FIELDS:
         if name == "_legal":
             continue
         v = getattr(g, name)

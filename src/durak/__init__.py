@@ -8,6 +8,11 @@
 True
 """
 
+from . import build as _build
+
+if _build.pure_requested():  # DURAK_PURE=1: the Python sources, not the compiled engine
+    _build.force_pure()
+
 from .actions import Action, IllegalActionError
 from .cards import Card, CardSet
 from .game import Game, Outcome

@@ -59,7 +59,14 @@ from .cards import Card, cards_of, lowest_rank
 if TYPE_CHECKING:
     from .rules import Rules
 
-ATTACK, DEFEND, TRANSFER, SHOW, TAKE, PASS, EXCHANGE = range(7)
+# Final: the compiled engine reads these as constants, not as module globals.
+ATTACK: Final = 0
+DEFEND: Final = 1
+TRANSFER: Final = 2
+SHOW: Final = 3
+TAKE: Final = 4
+PASS: Final = 5
+EXCHANGE: Final = 6
 KINDS: Final = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 _KIND_OF: Final = {k: i for i, k in enumerate(KINDS)}
 
@@ -91,7 +98,38 @@ class Action:
         mask = 0
         for c in cards:
             mask |= c.bit
-        return make(k, mask, target.index if target is not None else -1)
+        t = target.index if target is not None else -1
+        key = _key(k, mask, t)
+        a = _INTERN.get(key)
+        if a is not None:
+            return a
+        cards = tuple(cards_of(mask))
+        if k in (ATTACK, TRANSFER) and (not cards or len({c.rank for c in cards}) != 1):
+            raise IllegalActionError(f"{KINDS[k]} needs cards of one rank")
+        if k in (DEFEND, SHOW, EXCHANGE) and len(cards) != 1:
+            raise IllegalActionError(f"{KINDS[k]} needs exactly one card")
+        if (k == DEFEND) != (t >= 0):
+            raise IllegalActionError("only a defence has a target")
+        group = "+".join(str(c) for c in cards)
+        text = {
+            ATTACK: group,
+            DEFEND: f"{target}/{group}",
+            TRANSFER: ">" + group,
+            SHOW: "!" + group,
+            TAKE: "take",
+            PASS: "pass",
+            EXCHANGE: "x" + group,
+        }[k]
+        a = object.__new__(cls)
+        object.__setattr__(a, "kind", KINDS[k])
+        object.__setattr__(a, "cards", cards)
+        object.__setattr__(a, "target", target)
+        object.__setattr__(a, "k", k)
+        object.__setattr__(a, "mask", mask)
+        object.__setattr__(a, "t", t)
+        object.__setattr__(a, "_text", text)
+        _INTERN[key] = a
+        return a
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Action is immutable")
@@ -111,7 +149,7 @@ class Action:
         return self.cards[0].rank if self.cards else None
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: object) -> Action:
         """Read an action from its notation (see the module docstring).
 
         >>> Action.parse("6S+6S")
@@ -169,39 +207,21 @@ def _parse_group(text: str) -> int:
     return mask
 
 
-_INTERN: dict[int, Action] = {}
+_INTERN: Final[dict[int, Action]] = {}
+
+
+def _key(k: int, mask: int, t: int) -> int:
+    return (mask << 9) | ((t + 1) << 3) | k
 
 
 def make(k: int, mask: int, t: int) -> Action:
     """The interned action of kind ``k`` with these cards and target index (-1: none)."""
-    key = (mask << 9) | ((t + 1) << 3) | k
-    a = _INTERN.get(key)
+    a = _INTERN.get(_key(k, mask, t))
     if a is not None:
         return a
-    cards = tuple(cards_of(mask))
-    if k in (ATTACK, TRANSFER) and (not cards or len({c.rank for c in cards}) != 1):
-        raise IllegalActionError(f"{KINDS[k]} needs cards of one rank")
-    if k in (DEFEND, SHOW, EXCHANGE) and len(cards) != 1:
-        raise IllegalActionError(f"{KINDS[k]} needs exactly one card")
-    if (k == DEFEND) != (t >= 0):
-        raise IllegalActionError("only a defence has a target")
-    target = Card.from_index(t) if t >= 0 else None
-    group = "+".join(str(c) for c in cards)
-    text = {
-        ATTACK: group,
-        DEFEND: f"{target}/{group}",
-        TRANSFER: ">" + group,
-        SHOW: "!" + group,
-        TAKE: "take",
-        PASS: "pass",
-        EXCHANGE: "x" + group,
-    }[k]
-    a = object.__new__(Action)
-    for name, value in (("kind", KINDS[k]), ("cards", cards), ("target", target), ("k", k),
-                        ("mask", mask), ("t", t), ("_text", text)):
-        object.__setattr__(a, name, value)
-    _INTERN[key] = a
-    return a
+    if not 0 <= k < len(KINDS) or not -1 <= t < 52:
+        raise IllegalActionError(f"no such action: kind {k}, target {t}")
+    return Action(KINDS[k], tuple(cards_of(mask)), Card.from_index(t) if t >= 0 else None)
 
 
 TAKE_ACTION: Final = make(TAKE, 0, -1)
@@ -221,6 +241,10 @@ class Encoding:
         self.show0 = 6 + 30 * self.r
         self.defend0 = self.show0 + self.n
         self.size = self.defend0 + self.n * self.n
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # (the compiled class cannot be rebuilt without its constructor's argument)
+        return Encoding, (self.n,)
 
     def index_of(self, a: Action) -> int:
         k = a.k
@@ -264,7 +288,7 @@ class Encoding:
         return make(DEFEND, 1 << (i + self.lo), j + self.lo)
 
 
-_ENCODINGS: dict[int, Encoding] = {}
+_ENCODINGS: Final[dict[int, Encoding]] = {}
 
 
 def encoding(rules: Rules) -> Encoding:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 SUITS: Final = ("♠", "♥", "♦", "♣")
 SUIT_LETTERS: Final = ("S", "H", "D", "C")
 RANK_NAMES: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -59,12 +61,11 @@ class Card:
     def __new__(cls, rank: int, suit: int) -> Card:
         if not (2 <= rank <= 14 and 0 <= suit <= 3):
             raise ValueError(f"no such card: rank {rank}, suit {suit}")
-        return _CARDS[(rank - 2) * 4 + suit]
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
+        index = (rank - 2) * 4 + suit
+        if len(_CARDS) == NUM_CARDS:
+            return _CARDS[index]
+        # Making the 52 cards, once, at import.
         card = object.__new__(cls)
-        rank, suit = index // 4 + 2, index % 4
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
@@ -81,16 +82,17 @@ class Card:
         return _CARDS[index]
 
     @staticmethod
-    def parse(text: str) -> Card:
+    def parse(text: object) -> Card:
         """Read a card: ``10S``, ``TS`` (T is the ace), ``10♠``, ``10s``, ``ДЧ``.
 
         >>> Card.parse("Jc"), Card.parse("ВК"), Card.parse("AS")
         (Card('J♣'), Card('J♣'), Card('A♠'))
         """
-        try:
-            t = text.strip().upper()
-        except AttributeError:
-            raise TypeError(f"a card as text such as '10S', not {type(text).__name__}") from None
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
+        if not isinstance(text, str):
+            raise TypeError(f"a card as text such as '10S', not {type(text).__name__}")
+        t = text.strip().upper()
         if len(t) < 2:
             raise ValueError(f"not a card: {text!r}")
         rank = _RANK_ALIASES.get(t[:-1])
@@ -125,7 +127,8 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
-_CARDS: Final = tuple(Card._make(i) for i in range(NUM_CARDS))
+_CARDS: Final[list[Card]] = []
+_CARDS.extend([Card(i // 4 + 2, i % 4) for i in range(NUM_CARDS)])
 
 RANK_MASK: Final = tuple(0xF << ((r - 2) * 4) if r >= 2 else 0 for r in range(15))
 SUIT_MASK: Final = tuple(sum(1 << (i * 4 + s) for i in range(13)) for s in range(4))
@@ -182,6 +185,8 @@ def beats_mask(index: int, trump: int) -> int:
     return (higher & SUIT_MASK[suit]) | SUIT_MASK[trump]
 
 
+# A plain Python class even in the compiled engine: compiled classes cannot extend int.
+@mypyc_attr(native_class=False)
 class CardSet(int):
     """A set of cards: an int bitmask that iterates as Cards, lowest first.
 
@@ -191,7 +196,7 @@ class CardSet(int):
     """
 
     @staticmethod
-    def parse(text: str) -> CardSet:
+    def parse(text: object) -> CardSet:
         """Cards separated by spaces or commas, each once.
 
         >>> CardSet.parse("6S 6S")

@@ -20,8 +20,9 @@ listed choice is a real one; replaying the same actions gives the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final, TypeGuard
 
 from .actions import (
     ATTACK,
@@ -37,18 +38,23 @@ from .actions import (
     make,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
-from .observation import LastAttack, Observation, Passed
+from .observation import LastAttack, Observation, Passed, dataclass_reduce
 from .rules import Rules
 
-OPEN, DEFENCE, THROW, PILE, OVER = range(5)
-PHASES = ("attack", "defend", "throw_in", "pile_on", "over")
+# Final: the compiled engine reads these as constants, not as module globals.
+OPEN: Final = 0
+DEFENCE: Final = 1
+THROW: Final = 2
+PILE: Final = 3
+OVER: Final = 4
+PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
-SUBSETS: tuple[tuple[int, ...], ...] = tuple(
+SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted((s for s in range(1, 16) if s & g == s), key=lambda s: (s.bit_count(), s)))
     for g in range(16)
 )
-_SIX_MASK = RANK_MASK[6]
+_SIX_MASK: Final = RANK_MASK[6]
 
 
 def pagon_ladder(deck: int) -> tuple[int, ...]:
@@ -57,7 +63,7 @@ def pagon_ladder(deck: int) -> tuple[int, ...]:
     return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
 
 
-_QUEEN_SUIT = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+_QUEEN_SUIT: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 
 
 def pagon_cards(rules: Rules, step: int, trump: int) -> int:
@@ -94,6 +100,9 @@ class Outcome:
     hung_cards: int = 0
     truncated: bool = False
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return dataclass_reduce(self)
+
     def __str__(self) -> str:
         if self.truncated:
             return "truncated"
@@ -101,6 +110,20 @@ class Outcome:
             return "draw"
         s = f"durak {self.durak}"
         return s + (f" pogony {self.pogony}" if self.pogony else "")
+
+
+# Every field of a Game. clone() copies each one (a test checks that none is missed).
+FIELDS: Final = (
+    "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
+    "_hands", "_talon", "_tp", "_bottom", "_trump_card", "trump_suit", "_lowest_trump",
+    "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
+    "_phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
+    "_shown", "bout", "out", "out_order", "_known", "_discard", "tally",
+    "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
+    "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
+    "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
+    "_pagon_mask", "_last_att", "_passed", "_opening_rank", "_action_limit",
+)
 
 
 class Game:
@@ -125,17 +148,7 @@ class Game:
     ValueError: dealer: a seat 0..1, not 2
     """
 
-    __slots__ = (
-        "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
-        "_hands", "_talon", "_tp", "_bottom", "_trump_card", "trump_suit", "_lowest_trump",
-        "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
-        "_phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
-        "_shown", "bout", "out", "out_order", "_known", "_discard", "tally",
-        "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
-        "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-        "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-        "_pagon_mask", "_last_att", "_passed", "_opening_rank", "_action_limit",
-    )
+    __slots__ = FIELDS
 
     rules: Rules
     _hands: list[int]
@@ -143,19 +156,27 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | None = None,
-        seed: int | None = None,
+        rules: Rules | None | object = None,
+        seed: int | None | object = None,
         deck: str | Sequence[Card | str] | None = None,
-        dealer: int | None = None,
-        leader: int | None = None,
+        dealer: int | None | object = None,
+        leader: int | None | object = None,
         pagon: Sequence[int] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
+        # (``object`` in the types above: the compiled engine would refuse a wrong type
+        # before these checks could name the argument)
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
             raise TypeError("rules: a durak.Rules (Rules.parse(text) reads text), "
                             f"not {type(rules).__name__}")
         self.rules = rules
+        if _blank:
+            # The one way to make a Game without dealing: clone() and _from_view() fill
+            # in every field themselves (compiled classes cannot skip __init__).
+            return
         n = self.n = rules.players
         self.hand_size = rules.hand_size
         self.teams = rules.teams != "none"
@@ -188,8 +209,7 @@ class Game:
         lot_dealer = lots.randrange(n)
         if dealer is None:
             dealer = lot_dealer
-        _check_seat("dealer", dealer, n)
-        self.dealer = dealer
+        self.dealer = dealer = _check_seat("dealer", dealer, n)
         self._rng_lead = lots.randrange(n)
         # The deal: one card at a time, clockwise from the dealer's left.
         hands = [0] * n
@@ -230,10 +250,7 @@ class Game:
         self.bout = 0
         self._att: list[int] = []
         self._beat: list[int] = []
-        if leader is None:
-            leader = self._first_leader()
-        else:
-            _check_seat("leader", leader, n)
+        leader = self._first_leader() if leader is None else _check_seat("leader", leader, n)
         self.leader = leader
         self._start_bout(leader)
 
@@ -605,8 +622,8 @@ class Game:
         """Every seat's hand: ``hands[seat]`` iterates that hand's Cards, lowest first."""
         return tuple(CardSet(h) for h in self._hands)
 
-    def hand(self, seat: int) -> CardSet:
-        _check_seat("seat", seat, self.n)
+    def hand(self, seat: object) -> CardSet:
+        seat = _check_seat("seat", seat, self.n)
         return CardSet(self._hands[seat])
 
     @property
@@ -715,20 +732,22 @@ class Game:
         return action in self.legal_actions()
 
     # -- applying --------------------------------------------------------------------
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str | object) -> None:
         """Play ``action`` (or its notation) for ``to_act``.
 
         Raises IllegalActionError, saying why, and leaves the game as it was.
         """
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
         if isinstance(action, str):
             action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(
+                f"not an action: {action!r} (an Action or its text, e.g. 'take')")
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
         if action not in legal:
-            if not isinstance(action, Action):
-                raise IllegalActionError(
-                    f"not an action: {action!r} (an Action or its text, e.g. 'take')")
             raise IllegalActionError(self._why_illegal(action, legal[:]))
         self._apply(action)
 
@@ -846,9 +865,70 @@ class Game:
     # -- copies, undo, views ---------------------------------------------------------
     def clone(self) -> Game:
         """A copy that shares nothing mutable with this game."""
-        g = object.__new__(Game)
-        _copy_into(self, g)
+        g = Game(self.rules, _blank=True)
+        self._copy_to(g)
         return g
+
+    def _copy_to(self, g: Game) -> None:
+        """Every field of this game into ``g``, lists copied (one plain assignment per
+        field: clone() is on every searcher's hot path)."""
+        g.rules = self.rules
+        g.seed = self.seed
+        g.deck = self.deck
+        g.dealer = self.dealer
+        g.leader = self.leader
+        g.n = self.n
+        g.hand_size = self.hand_size
+        g.teams = self.teams
+        g._hands = self._hands[:]
+        g._talon = self._talon
+        g._tp = self._tp
+        g._bottom = self._bottom
+        g._trump_card = self._trump_card
+        g.trump_suit = self.trump_suit
+        g._lowest_trump = self._lowest_trump
+        g._att = self._att[:]
+        g._beat = self._beat[:]
+        g._unbeaten = self._unbeaten
+        g._allowed = self._allowed
+        g._n_beaten = self._n_beaten
+        g.cap = self.cap
+        g._phase = self._phase
+        g.to_act = self.to_act
+        g.attacker = self.attacker
+        g.first_attacker = self.first_attacker
+        g.defender = self.defender
+        g._throwers = self._throwers
+        g._tpos = self._tpos
+        g._shown = self._shown
+        g.bout = self.bout
+        g.out = self.out[:]
+        g.out_order = self.out_order[:]
+        g._known = self._known[:]
+        g._discard = self._discard
+        g.tally = self.tally[:]
+        g._last_lay = self._last_lay[:]
+        g.history = self.history[:]
+        g.outcome = self.outcome
+        g._rng_lead = self._rng_lead
+        g._pagon = self._pagon
+        g._forced_take = self._forced_take
+        g._open_max = self._open_max
+        g._no_open = self._no_open
+        g._exchange_on = self._exchange_on
+        g._tmask = self._tmask
+        g._table_ranks = self._table_ranks
+        g._pogonny = self._pogonny
+        g._legal = self._legal
+        g._transfer_on = self._transfer_on
+        g._outm = self._outm
+        g._tcache = self._tcache
+        g._first_limit = self._first_limit
+        g._pagon_mask = self._pagon_mask
+        g._last_att = self._last_att
+        g._passed = self._passed[:]
+        g._opening_rank = self._opening_rank
+        g._action_limit = self._action_limit
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
@@ -864,13 +944,12 @@ class Game:
         g = self.fresh()
         for a in self.history[:-1]:
             g._apply(a)
-        for name in Game.__slots__:
-            setattr(self, name, getattr(g, name))
+        g._copy_to(self)
         return last
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What ``seat`` may know, and nothing else."""
-        _check_seat("seat", seat, self.n)
+        seat = _check_seat("seat", seat, self.n)
         known = [CardSet(k) for k in self._known]
         by, cards, onto = self._last_att
         last = LastAttack(by, CardSet(cards), onto) if by >= 0 else None
@@ -909,6 +988,76 @@ class Game:
             passed=self.passed,
         )
 
+    @staticmethod
+    def _from_view(obs: Observation, hands: list[int], talon: Sequence[int]) -> Game:
+        """The full game that ``obs`` shows, with the hidden cards placed: ``hands`` every
+        seat's hand, ``talon`` the talon top first (:func:`durak.determinize.sample`
+        deals them). Its history starts here."""
+        r = obs.rules
+        n = r.players
+        seat = obs.seat
+        g = Game(r, _blank=True)
+        g._action_limit = r.action_limit
+        g.seed = 0
+        g.n = n
+        g.hand_size = r.hand_size
+        g.teams = r.teams != "none"
+        g.dealer = obs.dealer
+        g.leader = obs.first_attacker if obs.first_attacker is not None else 0
+        g.deck = ()
+        g._hands = hands
+        g._known = [int(k) for k in obs.known]
+        g._known[seat] = 0
+        g._talon = tuple(talon)
+        g._tp = 0
+        g._bottom = obs.trump.index if obs.trump_under_talon else -1
+        g._trump_card = obs.trump.index
+        g.trump_suit = obs.trump_suit
+        g._forced_take = obs.forced_take
+        g._derive()
+        g._set_pagon(obs.pagon if obs.pagon else None)
+        la = obs.last_attack
+        g._last_att = (la.seat, int(la.cards), la.defender) if la else (-1, 0, -1)
+        g._passed = [(p.seat, p.to, int(p.cards)) for p in obs.passed]
+        g._outm = sum(1 << s for s in range(n) if obs.out[s])
+        g.out = list(obs.out)
+        g.out_order = list(obs.out_order)
+        g._discard = int(obs.discard)
+        g.tally = list(obs.pogony)
+        g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
+        g.history = []
+        g.outcome = None
+        g.bout = obs.bout
+        g._rng_lead = 0
+        g._att = [a.index for a, _ in obs.table]
+        g._beat = [b.index if b is not None else -1 for _, b in obs.table]
+        g._unbeaten = 0
+        g._allowed = 0
+        g._n_beaten = 0
+        g._tmask = 0
+        g._legal = None
+        for a, b in obs.table:
+            g._tmask |= a.bit | (b.bit if b else 0)
+            if b is None:
+                g._unbeaten |= a.bit
+            else:
+                g._n_beaten += 1
+        if r.throw_in == "table_ranks":
+            for a, b in obs.table:
+                g._allowed |= RANK_MASK[a.rank] | (RANK_MASK[b.rank] if b else 0)
+        elif r.throw_in == "opening_rank" and obs.table:
+            g._allowed = RANK_MASK[obs.table[0][0].rank]
+        g.cap = obs.cap
+        g._phase = PHASES.index(obs.phase)
+        g.to_act = obs.to_act
+        g.attacker = obs.attacker if obs.attacker is not None else 0
+        g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0
+        g.defender = obs.defender if obs.defender is not None else 0
+        g._throwers = obs.throwers
+        g._tpos = obs.thrower_pos
+        g._shown = sum(1 << s for s in obs.shown_seats)
+        return g
+
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
         """The deal as text a person can read; ``Game.from_record`` replays it."""
         from .record import write_record
@@ -916,27 +1065,27 @@ class Game:
         return write_record(self, names, headers)
 
     @staticmethod
-    def from_record(text: str) -> Game:
+    def from_record(text: object) -> Game:
         """The game a record (:meth:`record`) describes, replayed move by move."""
         from .record import read_record
 
-        return read_record(text)
+        return read_record(text)  # which refuses what is not text
 
     def __repr__(self) -> str:
         return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_seat(name: str, v: object, n: int) -> None:
-    """TypeError or ValueError, naming the argument, unless ``v`` is a seat 0..n-1."""
+def _check_seat(name: str, v: object, n: int) -> int:
+    """``v``, if it is a seat 0..n-1; else TypeError or ValueError naming the argument."""
     if not _is_int(v):
         raise TypeError(f"{name}: a seat number, not {type(v).__name__}")
-    assert isinstance(v, int)
     if not 0 <= v < n:
         raise ValueError(f"{name}: a seat 0..{n - 1}, not {v}")
+    return v
 
 
 def _deck_cards(deck: object) -> list[Card]:
@@ -962,16 +1111,16 @@ def _deck_cards(deck: object) -> list[Card]:
 
 
 # Interned actions looked up by the hot path without building keys.
-_TAKE = make(TAKE, 0, -1)
-_BEATS = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
+_TAKE: Final = make(TAKE, 0, -1)
+_BEATS: Final = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
 # _DEFENDS[target][card]: the defence laying card on target.
-_DEFENDS = tuple(
+_DEFENDS: Final = tuple(
     # (a card never beats itself: that slot holds a placeholder never looked up)
     tuple(make(DEFEND, 1 << c, t) if c != t else _TAKE for c in range(52)) for t in range(52)
 )
 # _GROUPS[rank][suits][limit]: attacks with the non-empty subsets of those suits of that
 # rank (ranks counted from 2 as 0), at most ``limit`` cards each.
-_GROUPS = tuple(
+_GROUPS: Final = tuple(
     tuple(
         tuple(
             tuple(make(ATTACK, sub << (4 * r), -1) for sub in SUBSETS[g] if sub.bit_count() <= lim)
@@ -981,7 +1130,7 @@ _GROUPS = tuple(
     )
     for r in range(13)
 )
-_TGROUPS = tuple(
+_TGROUPS: Final = tuple(
     tuple(
         tuple(
             tuple(make(TRANSFER, sub << (4 * r), -1) for sub in SUBSETS[g]
@@ -992,18 +1141,18 @@ _TGROUPS = tuple(
     )
     for r in range(13)
 )
-_SHOWS = tuple(make(SHOW, 1 << c, -1) for c in range(52))
-_PASS = make(PASS, 0, -1)
+_SHOWS: Final = tuple(make(SHOW, 1 << c, -1) for c in range(52))
+_PASS: Final = make(PASS, 0, -1)
 # Thrower orders, per (throwers, teams, players), keyed by attacker | defender << 3 |
 # out-mask << 6: shared by every game with those rules.
-_THROWERS: dict[tuple[str, str, int], dict[int, tuple[int, ...]]] = {}
+_THROWERS: Final[dict[tuple[str, str, int], dict[int, tuple[int, ...]]]] = {}
 
 
 def _thrower_cache(rules: Rules) -> dict[int, tuple[int, ...]]:
     return _THROWERS.setdefault((rules.throwers, rules.teams, rules.players), {})
 # _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
 # the defender last.
-_DRAW_ORDER = tuple(
+_DRAW_ORDER: Final = tuple(
     tuple(
         tuple(
             tuple([s for s in ((fa + i) % n for i in range(n)) if s != d] + [d]) if n else ()
@@ -1014,21 +1163,3 @@ _DRAW_ORDER = tuple(
     for n in range(7)
 )
 
-
-# clone() is on every searcher's hot path: a function with one plain assignment per
-# slot (lists copied) is several times faster than a getattr/setattr loop.
-_MUTABLE = {"_hands", "_known", "out", "out_order", "tally", "_last_lay", "_passed", "_att",
-            "_beat", "history"}
-_UNKNOWN = _MUTABLE - set(Game.__slots__)
-if _UNKNOWN:  # a renamed slot would silently be shared between clones
-    raise ImportError(f"_MUTABLE names no slot: {_UNKNOWN}")
-_namespace: dict[str, object] = {}
-exec(  # the source is generated from the slot names above, no outside input
-    "def _copy_into(self, g):\n"
-    + "".join(
-        f"    g.{n} = self.{n}[:]\n" if n in _MUTABLE else f"    g.{n} = self.{n}\n"
-        for n in Game.__slots__
-    ),
-    _namespace,
-)
-_copy_into: Callable[[Game, Game], None] = _namespace["_copy_into"]  # type: ignore[assignment]

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
 
 from .actions import Action
 from .cards import Card, CardSet
 from .rules import Rules
+
+
+def dataclass_reduce(obj: Any) -> tuple[object, tuple[object, ...]]:
+    """Pickles a frozen dataclass through its constructor: the compiled engine's frozen
+    dataclasses cannot be unpickled field by field."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
 
 
 class LastAttack(NamedTuple):
@@ -73,6 +79,9 @@ class Observation:
     forced_take: bool = False
     last_attack: LastAttack | None = None
     passed: tuple[Passed, ...] = ()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return dataclass_reduce(self)
 
     @property
     def unseen(self) -> CardSet:

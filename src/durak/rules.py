@@ -17,6 +17,8 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Final, Literal, get_args
 
+from mypy_extensions import mypyc_attr
+
 from .cards import deck_mask
 
 # Long enough for any real deal (random play averages 90 to 250 actions a deal), short
@@ -50,6 +52,9 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+# A plain Python class even in the compiled engine, so that a wrong type reaches
+# __post_init__'s RulesError instead of a compiled constructor's TypeError.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Rules:
     """One rule set. Field names are the option names of RULES.md."""
@@ -158,7 +163,7 @@ class Rules:
         return Rules(**opts)
 
     @staticmethod
-    def parse(text: str) -> Rules:
+    def parse(text: object) -> Rules:
         """Read the text form ``name(option=value,...)``; values as :meth:`__str__` writes them.
 
         >>> Rules.parse("podkidnoy(players=3,pile_on=off)").pile_on
@@ -195,7 +200,9 @@ class Rules:
 
     def preset_name(self) -> str:
         """The preset this rule set differs least from."""
-        return min(PRESETS, key=lambda n: (len(self._overrides(n)), list(PRESETS).index(n)))
+        names = list(PRESETS)
+        _, best = min((len(self._overrides(n)), i) for i, n in enumerate(names))
+        return names[best]
 
     def _overrides(self, name: str) -> dict[str, Any]:
         base = Rules.preset(name, players=self.players)
@@ -216,7 +223,8 @@ class Rules:
         name = self.preset_name()
         over = self._overrides(name)
         order = ["players", "deck", "teams"] + [f.name for f in fields(self)]
-        items = sorted(over.items(), key=lambda kv: order.index(kv[0]))
+        # (no lambda: mypyc cannot compile closures in a plain-Python class's methods)
+        items = [(k, over[k]) for k in sorted(over, key=order.index)]
         return f"{name}({','.join(f'{k}={_show(v)}' for k, v in items)})"
 
     def replace(self, **changes: Any) -> Rules:

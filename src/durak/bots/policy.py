@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
+from typing import Final
 
+from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask
-from ..game import DEFENCE, OPEN, OVER, PILE, Game
+from ..game import DEFENCE, OPEN, PILE, Game
 
 # VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps.
-VAL: tuple[tuple[int, ...], ...] = tuple(
+VAL: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(4)
 )
-_BEATS = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
-TRUMP_BASE = 13
-QUEEN = 10  # rank index of a queen
-KING = 11
+_BEATS: Final = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
+TRUMP_BASE: Final = 13
+QUEEN: Final = 10  # rank index of a queen
+KING: Final = 11
 # Tuned against the greedy bot and against each other (benchmarks/bots/README.md).
 PAIR_BONUS = 1.5  # laying one more card of a rank is worth this much rank
 THROW_LIMIT = 12  # throw in non-trumps up to this rank index (12: any) ...
@@ -38,10 +41,12 @@ ENDGAME_SAFE = True
 # PLAIN plays the cheapest card by a plain cost (non-trumps by rank, then trumps), beats
 # whenever it can, takes only when it cannot, and throws in nothing above a queen and no
 # trumps: the way a careless player (and the greedy bot) plays.
-CLUB, SIMPLE, PLAIN = 0, 1, 2
+CLUB: Final = 0
+SIMPLE: Final = 1
+PLAIN: Final = 2
 # PLAIN's cost of a card: rank, plus 100 for a trump (ten times the rank so that a pair
 # can be a tenth of a rank cheaper, as laying more cards at once is preferred).
-_PCOST: tuple[tuple[int, ...], ...] = tuple(
+_PCOST: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(10 * (c >> 2) + (1000 if c & 3 == t else 0) for c in range(52)) for t in range(4)
 )
 
@@ -299,13 +304,10 @@ def rollout(
     nobody beats may be taken round the table for ever), so after ``max_moves`` moves the
     rollout finishes with random moves, which always end a deal.
     """
-    apply = g._apply
-    while g._phase != OVER and max_moves > 0:
-        apply(rollout_action(g, styles))
-        max_moves -= 1
-    rng = rng or random.Random(0)
-    while g._phase != OVER:
-        apply(rng.choice(g._generate()))
+    # The loop runs in the compiled engine (durak.playout): only the policy is called
+    # from there, once an action.
+    policy = rollout_action if styles is None else partial(rollout_action, styles=styles)
+    playout.rollout(g, policy, rng or random.Random(0), max_moves)
 
 
 __all__ = ["VAL", "decide", "rollout", "rollout_action", "OPEN", "DEFENCE"]

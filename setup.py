@@ -1,0 +1,96 @@
+"""Build: the engine modules compiled to C with mypyc when a C compiler is at hand.
+
+Everything else about the package is in pyproject.toml. The compiled modules sit beside
+their Python sources (an editable install copies them into src/durak), and Python
+imports a compiled module before its source. Without a C compiler, or with
+``DURAK_PURE=1`` set while installing, the package installs as pure Python (about three
+times slower, same games) with a one-line notice. At run time ``DURAK_PURE=1`` makes an
+installed package load its Python sources instead (see ``durak.build``).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+def engine_modules() -> list[str]:
+    """durak.build.ENGINE, read without importing the package."""
+    with open(os.path.join("src", "durak", "build.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "ENGINE":
+            assert node.value is not None
+            return list(ast.literal_eval(node.value))
+    raise RuntimeError("setup.py: no ENGINE list in src/durak/build.py")
+
+
+def notice(text: str) -> None:
+    print(f"durak: {text}", file=sys.stderr)
+
+
+def pure_requested() -> bool:
+    return os.environ.get("DURAK_PURE", "") not in ("", "0")
+
+
+class BuildEngine(build_ext):
+    """build_ext that falls back to the pure-Python engine when compiling fails."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        try:
+            super().run()
+        except Exception as e:  # no compiler, no Python headers, a compiler error...
+            self._remove_outputs()
+            notice(f"could not compile the engine ({type(e).__name__}: {e}); "
+                   "installed the pure-Python engine, about three times slower")
+
+    def _remove_outputs(self) -> None:
+        # Half a compiled engine would not import: keep none of it.
+        for ext in self.extensions:
+            path = self.get_ext_fullpath(ext.name)
+            if os.path.exists(path):
+                os.remove(path)
+        remove_compiled()
+
+
+def remove_compiled() -> None:
+    """Delete compiled engine modules an earlier editable install left beside the
+    sources: Python would import them before the pure sources."""
+    for module in (*engine_modules(), "engine__mypyc"):
+        here, _, stem = os.path.join("src", "durak", *module.split(".")).rpartition(os.sep)
+        for name in os.listdir(here):
+            if name.split(".")[0] == stem and name.endswith((".so", ".pyd")):
+                os.remove(os.path.join(here, name))
+
+
+def engine_extensions() -> list[Any]:
+    if pure_requested():
+        notice("DURAK_PURE is set: installing the pure-Python engine")
+        remove_compiled()
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        notice("mypyc is not available: installing the pure-Python engine")
+        remove_compiled()
+        return []
+    try:
+        return mypycify(
+            [os.path.join("src", "durak", *m.split(".")) + ".py" for m in engine_modules()],
+            opt_level="3",
+            group_name="durak.engine",
+        )
+    except (Exception, SystemExit) as e:  # mypyc could not translate the engine
+        notice(f"mypyc failed ({type(e).__name__}: {e}); installing the pure-Python engine")
+        remove_compiled()
+        return []
+
+
+setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})
