@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena]"
+	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,dist]"
 	touch $(STAMP)
 
 # play and serve install only what they need, so a new player waits less.
