@@ -80,9 +80,11 @@ def make_bot(spec: str, seed: int) -> Any:
 MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 
 # -- playing ---------------------------------------------------------------------------
-def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int) -> Game:
-    """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game."""
-    bots = [make_bot(spec, bot_seed * 7919 + i) for i, spec in enumerate(seats)]
+def play_game(rules: Rules, seats: Sequence[Any], deal_seed: int, bot_seed: int) -> Game:
+    """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
+    A seat is a bot spec, or a bot object (self-play's policies) used as it is."""
+    bots = [make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
+            for i, spec in enumerate(seats)]
     for b in bots:
         reset = getattr(b, "reset", None)
         if reset is not None:
