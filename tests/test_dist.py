@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import operator
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,27 @@ def test_ray_arena_gives_the_multiprocessing_games(
             same_result(r, reference[name])
     other_seed = run_match(TWO[0], TWO[1], games=TWO[2], seed=8, backend="ray")
     assert games(other_seed) != games(reference["two"])
+
+
+def test_the_command_on_ray(reference: dict[str, ArenaResult], local_ray: Any,
+                            tmp_path: Path, capsys: Any) -> None:
+    rules, bots, n, seed = TWO
+    out = tmp_path / "ray.json"
+    assert main(["arena", "--backend", "ray", "--bots", *bots, "--games", str(n), "--seed",
+                 str(seed), "--json", str(out), "--png", "", "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    want = reference["two"].to_json()["records"]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in data["records"]] == [
+        {k: v for k, v in r.items() if k != "seconds"} for r in want]
+    assert main(["arena", "--address", "127.0.0.1:1", "--games", "2"]) == 2
+    assert "--address is for --backend ray" in capsys.readouterr().err
+
+
+def test_without_ray_the_ray_backend_says_what_to_install(monkeypatch: Any) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the dist extra were not installed
+    with pytest.raises(RuntimeError, match=r"pip install 'durak\[dist\]'"):
+        run_match(Rules(), ["greedy"], games=2, backend="ray")
+    assert run_match(Rules(), ["greedy"], games=2, jobs=1).games == 2
 
 
 def test_shards_merge_into_the_one_run(

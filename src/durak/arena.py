@@ -537,6 +537,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "arena_command", None) == "merge":
             result = merge_files(args.files, anchor=args.anchor)
         else:
+            if args.address and args.backend != "ray":
+                raise ValueError("--address is for --backend ray")
             rules = Rules.parse(args.rules)
             result = run_match(rules, args.bots, games=args.games, seed=args.seed,
                                jobs=args.jobs or None, progress=not args.quiet,
