@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import operator
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -87,6 +88,26 @@ def test_the_command_on_ray(reference: dict[str, ArenaResult], local_ray: Any,
         {k: v for k, v in r.items() if k != "seconds"} for r in want]
     assert main(["arena", "--address", "127.0.0.1:1", "--games", "2"]) == 2
     assert "--address is for --backend ray" in capsys.readouterr().err
+
+
+def test_another_process_joins_the_cluster_at_ray_address(
+    reference: dict[str, ArenaResult], local_ray: Any, tmp_path: Path
+) -> None:
+    # as a driver on a cluster machine would: RAY_ADDRESS names the running cluster
+    port = local_ray.get_runtime_context().gcs_address.rsplit(":", 1)[1]
+    rules, bots, n, seed = TWO
+    out = tmp_path / "joined.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "durak.cli", "arena", "--backend", "ray", "--bots", *bots,
+         "--games", str(n), "--seed", str(seed), "--json", str(out), "--png", "", "--quiet"],
+        env={**os.environ, "RAY_ADDRESS": f"127.0.0.1:{port}"}, capture_output=True,
+        text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    records = json.loads(out.read_text())["records"]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in records] == games(
+        reference["two"])
+    assert local_ray.is_initialized()  # the other driver left the cluster running
 
 
 def test_without_ray_the_ray_backend_says_what_to_install(monkeypatch: Any) -> None:

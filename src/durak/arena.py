@@ -409,6 +409,8 @@ def run_match(
         if todo:
             if backend == "process" and len(todo) == 1:
                 jobs = 1
+            if backend == "ray" and progress:
+                print("durak arena: starting Ray, or joining it", file=sys.stderr)
             with executor(backend, jobs, address) as ex:
                 batcher = Batcher(todo, ex.workers, batch)
                 tasks = ((rules, ups, seed, b) for b in batcher)
