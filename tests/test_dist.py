@@ -230,6 +230,8 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
         g = Game.from_record(t.data["record"])
         assert g.seed == t.deal_seed and g.outcome is not None
         assert g.outcome.durak == t.data["durak"]
+    with pytest.raises(ValueError, match="need 3 CPUs; the Ray cluster has 2"):
+        SelfPlay(rules, ["greedy"], workers=3)
     with SelfPlay(rules, ["greedy"], workers=1, seed=5, encoder="actions") as sp:
         (t,) = sp.games(1)
     g = Game(rules, seed=t.data["seed"])

@@ -442,8 +442,7 @@ def _open_run_file(
             "the same options to continue it"
         )
     done = log.complete_deals()
-    if log.damaged or old != header or sum(map(len, done.values())) != sum(
-            map(len, log.by_deal.values())):
+    if log.damaged or old != header or len(done) != len(log.by_deal):
         log.header = header
         log.by_deal = done
         runlog.rewrite(path, log)
@@ -505,7 +504,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='a preset with options, e.g. "perevodnoy(players=4)"')
     parser.add_argument("--games", type=int, default=200, help="games to play (about)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=0,
+                        help="processes, or CPUs of a local Ray (default: all cores)")
     parser.add_argument("--json", default="arena.json", help="write results here ('' = no)")
     parser.add_argument("--png", default="arena.png", help="write a chart here ('' = no)")
     parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
