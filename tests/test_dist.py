@@ -225,6 +225,9 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
         sp.set_players([make("greedy"), "heuristic"])
         later = sorted(sp.games(4), key=lambda t: t.number)
     assert [t.number for t in later] == [10, 11, 12, 13]
+    with SelfPlay(rules, ["heuristic", "random"], backend="local", seed=5) as sp:
+        endless = sp.games()
+        assert [next(endless) for _ in range(10)] == local
     assert {t.version for t in later} == {1} and later[0].seats == ["greedy", "heuristic"]
     for t in local:
         g = Game.from_record(t.data["record"])
