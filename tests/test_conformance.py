@@ -26,7 +26,7 @@ SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer",
 CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note"}
+              "losing_team", "known", "note", "hung", "hung_cards"}
 
 
 def _cases() -> Iterator[Any]:
@@ -164,7 +164,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
         assert list(g.tally) == step["tally"]
     if "over" in step:
         assert g.is_over == step["over"]
-    outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team"} & set(step)
+    outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "hung",
+                    "hung_cards"} & set(step)
     if outcome_keys:
         assert g.is_over and g.outcome is not None, "the deal should be over"
         o = g.outcome
@@ -180,6 +181,10 @@ def check(g: Game, step: dict[str, Any]) -> None:
             assert o.losing_team == _seat(step["losing_team"])
         if "tally" in step:
             assert list(o.tally) == step["tally"]
+        if "hung" in step:
+            assert o.hung == _seat(step["hung"]), f"outcome: {o!r}"
+        if "hung_cards" in step:
+            assert o.hung_cards == step["hung_cards"]
     for m in step.get("illegal", []):
         before = snapshot(g)
         with pytest.raises(IllegalActionError) as err:

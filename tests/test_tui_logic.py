@@ -85,7 +85,8 @@ def test_picker_transfer_and_show() -> None:
     hands = ["6S 7S 8S 9S 10S JS", "6H 6C 7H 8H 9H 10H", "7D 8D 9D 10D JD QD"]
     cols = [h.split() for h in hands]
     deck = " ".join(cols[s][i] for i in range(6) for s in range(3)) + " QC"
-    g = Game(Rules.preset("perevodnoy-proezdnoy", players=3), deck=deck, dealer=2, leader=0)
+    g = Game(Rules.preset("perevodnoy-proezdnoy", players=3, transfer_first_bout=True), deck=deck,
+             dealer=2, leader=0)
     g.apply("6♠")
     p = Picker(g.observation(1))
     offers = {o.key: o.action for o in p.offers()}
@@ -140,8 +141,8 @@ def test_words_describe_every_kind_of_move() -> None:
     assert [render(e, "en", names) for e in play(g, "8♠/9♠")] == ["Anna beats 8♠ with 9♠"]
     assert [render(e, "en", names) for e in play(g, "pass")] == [
         "Ivan passes", "Beaten off: 2 cards to the discard"]
-    g = Game(Rules.preset("perevodnoy"), deck="6S 6H 7S 7H 8S 8H 9S 9H 10S 10H JS JH QS",
-             dealer=1)
+    g = Game(Rules.preset("perevodnoy", transfer_first_bout=True),
+             deck="6S 6H 7S 7H 8S 8H 9S 9H 10S 10H JS JH QS", dealer=1)
     assert [render(e, "en", names) for e in play(g, "6♠")][0] == "Ivan leads 6♠ against Anna"
     assert [render(e, "en", names) for e in play(g, ">6♥")] == [
         "Anna transfers with 6♥ to Ivan"]

@@ -277,18 +277,21 @@ class Game:
             attacker = self._next_active(attacker, attacker)
 
     def _hung(self, durak: int | None) -> tuple[int | None, int]:
-        """The side that hung its pagony with the move that ended the deal, and how many."""
-        if not self._pagon or durak is None or not self.out_order:
+        """The side that hung its pagony with the deal's last attack, and how many cards.
+
+        The attacker must have gone out with that attack, onto a member of the losing
+        side; whether the loser then beat the cards or took them does not matter
+        (docs/rules.md, pagony 3)."""
+        if not self._pagon or durak is None:
             return None, 0
-        last = self.out_order[-1]
         seat, mask, defender = self._last_att
-        if seat != last or self._last_lay[last] != mask:
+        if seat < 0 or not self.out[seat] or self._last_lay[seat] != mask:
             return None, 0
         r = self.rules
-        side = r.team_of(last)
-        if defender < 0 or r.team_of(defender) == side or not self._hands[defender]:
+        side, losing = r.team_of(seat), r.team_of(durak)
+        if side == losing or r.team_of(defender) != losing:
             return None, 0
-        pm = self._pagon_mask[last]
+        pm = self._pagon_mask[seat]
         step = self._pagon[side]
         if step == len(pagon_ladder(r.deck)) - 1:
             ok = mask == pm

@@ -51,7 +51,7 @@ class Rules:
     bout_limit: int = 6
     first_bout_limit: int = 5
     transfer: bool = False
-    transfer_first_bout: bool = True
+    transfer_first_bout: bool = False
     transfer_by_showing: bool = False
     trump_exchange: bool = False
     no_trump_lead: str = "lot"
