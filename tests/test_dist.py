@@ -78,6 +78,11 @@ def local_ray(reference: dict[str, ArenaResult]) -> Iterator[Any]:
     ray.shutdown()
 
 
+def test_a_failing_task_fails_the_run_on_processes() -> None:
+    with executor("process", jobs=2) as ex, pytest.raises(ValueError, match="'x'"):
+        list(ex.map_unordered(int, ["1", "2", "x", "4"]))
+
+
 def test_ray_arena_gives_the_multiprocessing_games(
     reference: dict[str, ArenaResult], local_ray: Any
 ) -> None:
@@ -87,6 +92,8 @@ def test_ray_arena_gives_the_multiprocessing_games(
         pids = set(ex.map_unordered(operator.call, [os.getpid] * 4))
         assert os.getpid() not in pids
     assert local_ray.is_initialized()  # a Ray started before is left running
+    with executor("ray") as ex, pytest.raises(ValueError, match="'x'"):
+        list(ex.map_unordered(int, ["1", "x"]))
     for name, (rules, bots, n, seed) in (("two", TWO), ("three", THREE)):
         for batch in (None, 1, 5):
             r = run_match(rules, bots, games=n, seed=seed, backend="ray", batch=batch)
