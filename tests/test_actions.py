@@ -2,7 +2,7 @@
 
 import pytest
 
-from durak import Action, Game, IllegalActionError, Rules
+from durak import Action, Card, Game, IllegalActionError, Rules
 from durak.actions import encoding
 
 
@@ -56,3 +56,32 @@ def test_mask_matches_legal_actions() -> None:
         assert sum(mask) == len(legal)
         assert all(mask[enc.index_of(a)] for a in legal)
         g.apply(legal[-1])
+
+
+@pytest.mark.parametrize("deck", [24, 36, 52])
+def test_only_the_lowest_trump_has_an_exchange_number(deck: int) -> None:
+    """RULES.md 1: only the lowest trump of the deck may be exchanged, so the encoding
+    has exactly four exchange numbers, one per suit's lowest card."""
+    from durak.cards import lowest_rank
+
+    rules = Rules(deck=deck)
+    low = lowest_rank(deck)
+    for suit in "SHDC":
+        lowest = Action.parse(f"x{low}{suit}")
+        assert Action.from_index(lowest.index(rules), rules) is lowest
+        with pytest.raises(IllegalActionError, match="lowest trump"):
+            Action.parse(f"x{low + 1}{suit}").index(rules)
+    exchanges = [i for i in range(rules.num_actions)
+                 if Action.from_index(i, rules).kind == "exchange"]
+    assert len(exchanges) == 4
+
+
+def test_a_show_is_of_exactly_one_card() -> None:
+    """RULES.md 4 (проездной): a player transfers by showing the trump of the attacked
+    rank: one card, never several."""
+    six_s, six_h = Card.parse("6S"), Card.parse("6H")
+    with pytest.raises(IllegalActionError, match="exactly one card"):
+        Action("show", (six_s, six_h))
+    with pytest.raises(IllegalActionError):
+        Action.parse("!6S+6H")
+    assert Action("show", (six_s,)) is Action.parse("!6S")

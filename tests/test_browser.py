@@ -101,7 +101,7 @@ def move(page: Any) -> bool:
 
 
 def hidden_from(game: durak.Game, seat: int) -> set[str]:
-    public = game.discard_mask | game.trump.bit | game.hands[seat]
+    public = game.discard | game.trump.bit | game.hands[seat]
     for a, b in game.table:
         public |= a.bit | (b.bit if b else 0)
     for k in game.known:

@@ -85,7 +85,7 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
 
 
 def snapshot(g: Game) -> tuple[object, ...]:
-    return (tuple(g.hands), tuple(g.table), g.to_act, g.phase_name, g.talon_size, int(g.discard),
+    return (tuple(g.hands), tuple(g.table), g.to_act, g.phase, g.talon_size, int(g.discard),
             len(g.history), g.attacker, g.defender, tuple(g.out), g.trump, tuple(g.tally),
             g.bout, str(g.observation(g.to_act)) if g.to_act is not None else "")
 
@@ -128,7 +128,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "to_act" in step:
         assert g.to_act == _seat(step["to_act"])
     if "phase" in step:
-        assert g.phase_name == step["phase"]
+        assert g.phase == step["phase"]
     if "attacker" in step:
         assert g.attacker == step["attacker"]
     if "defender" in step:

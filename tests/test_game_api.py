@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from durak import Game, IllegalActionError, Observation, RecordError, Rules
+from durak import Game, IllegalActionError, Observation, RecordError, Rules, RulesError
 from durak.cards import Card
 
 from .helpers import snapshot
@@ -125,7 +125,7 @@ def test_six_players_on_36_cards_trump_is_the_last_card_dealt() -> None:
     """RULES.md 1: the deal used every card: the last card dealt names the trump and stays
     in the dealer's hand (seen by everyone)."""
     g = Game(Rules(players=6), seed=3, dealer=2)
-    last = Card.from_index(g.deck[-1])
+    last = g.deck[-1]
     assert g.trump == last and g.talon_size == 0
     assert last in g.hand(2)
     assert last in g.observation(4).known[2]
@@ -146,3 +146,150 @@ def test_public_state_of_the_contract() -> None:
     assert (g.attacker, g.defender, g.to_act) == (1, 0, 1)
     assert str(g.discard) == "6♠ 7♠" and g.table == []
     assert g.talon_size == 22 and len(g.hands[0]) == len(g.hands[1]) == 6
+
+
+# -- issue 13: an API that refuses nonsense with a clear message and changes nothing --
+
+def test_a_deck_may_be_a_list_of_card_texts() -> None:
+    text = Game(Rules(), deck=DECK, dealer=1)
+    listed = Game(Rules(), deck=DECK.split(), dealer=1)
+    mixed = Game(Rules(), deck=[Card.parse(t) if i % 2 else t for i, t in enumerate(DECK.split())],
+                 dealer=1)
+    assert text.deck == listed.deck == mixed.deck
+    assert text.hands == listed.hands == mixed.hands
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "names"),
+    [
+        ({"rules": "perevodnoy"}, TypeError, "rules"),
+        ({"deck": b"6S"}, TypeError, "deck"),
+        ({"deck": 5}, TypeError, "deck"),
+        ({"deck": [6]}, TypeError, "deck"),
+        ({"deck": ["6S", "XX"]}, ValueError, "deck"),
+        ({"dealer": "1"}, TypeError, "dealer"),
+        ({"dealer": True}, TypeError, "dealer"),
+        ({"dealer": -1}, ValueError, "dealer"),
+        ({"leader": 1.5}, TypeError, "leader"),
+        ({"leader": 2}, ValueError, "leader"),
+        ({"seed": "abc"}, TypeError, "seed"),
+        ({"seed": 1.0}, TypeError, "seed"),
+    ],
+)
+def test_wrong_arguments_name_themselves(
+    kwargs: dict[str, object], error: type, names: str
+) -> None:
+    args: dict[str, object] = {"rules": Rules(), **kwargs}
+    rules = args.pop("rules")
+    with pytest.raises(error, match=f"^{names}:"):
+        Game(rules, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("reader", "error", "names"),
+    [
+        ("durak:Rules.parse", TypeError, "rules"),
+        ("durak:Card.parse", TypeError, "card"),
+        ("durak:CardSet.parse", TypeError, "cards"),
+        ("durak:Game.from_record", TypeError, "record"),
+        ("durak:Match.from_record", TypeError, "record"),
+        ("durak:Action.parse", IllegalActionError, "not an action"),
+    ],
+)
+def test_text_readers_refuse_what_is_not_text(reader: str, error: type, names: str) -> None:
+    import durak
+
+    cls, method = reader.split(":")[1].split(".")
+    with pytest.raises(error, match=names):
+        getattr(getattr(durak, cls), method)(None)
+
+
+@pytest.mark.parametrize("junk", [None, 123, b"take", 1.5, ["take"]])
+def test_apply_refuses_what_is_not_an_action_and_changes_nothing(junk: object) -> None:
+    g = Game(Rules(), deck=DECK, dealer=1)
+    g.apply("6S")
+    before = snapshot(g)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        g.apply(junk)  # type: ignore[arg-type]
+    assert snapshot(g) == before
+    g.apply("take")  # the game still plays on
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("podkidnoy(", "missing '\\)'"),
+        ("podkidnoy(players=3", "missing '\\)'"),
+        ("podkidnoy(players=3))", "unexpected '\\)'"),
+        ("podkidnoy(players=3,players=4)", "players: given twice"),
+        ("podkidnoy(pile_on=on,pile_on=off)", "pile_on: given twice"),
+    ],
+)
+def test_malformed_rules_text_is_refused(text: str, why: str) -> None:
+    with pytest.raises(RulesError, match=why):
+        Rules.parse(text)
+
+
+def test_an_action_naming_a_card_twice_is_refused() -> None:
+    from durak.actions import Action
+
+    for text in ("6S+6S", ">6H+6H", "6S+6♠"):
+        with pytest.raises(IllegalActionError, match="twice"):
+            Action.parse(text)
+
+
+@pytest.mark.parametrize("text", ["", "   \n", "1. 0:6S 1:take", '[Rules "podkidnoy"]\n'])
+def test_a_record_without_its_deal_is_refused(text: str) -> None:
+    """Without a [Seed] or [Deck] header the game would be a fresh random deal."""
+    with pytest.raises(RecordError, match="Seed"):
+        Game.from_record(text)
+
+
+def test_a_record_with_only_a_seed_or_only_a_deck_replays() -> None:
+    g = Game(Rules(), seed=3)
+    g.apply(g.legal_actions()[0])
+    only_seed = f'[Seed "3"]\n\n{g.history[0]}\n'
+    assert Game.from_record(only_seed).history == g.history
+    deck = " ".join(c.ascii for c in g.deck)
+    only_deck = f'[Deck "{deck}"]\n[Dealer "{g.dealer}"]\n\n{g.history[0]}\n'
+    assert Game.from_record(only_deck).hands == g.hands
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 7, "0", None, 0.0])
+def test_observation_and_hand_refuse_a_seat_out_of_range(seat: object) -> None:
+    g = Game(Rules(), seed=1)
+    before = snapshot(g)
+    with pytest.raises((TypeError, ValueError), match="^seat:"):
+        g.observation(seat)  # type: ignore[arg-type]
+    with pytest.raises((TypeError, ValueError), match="^seat:"):
+        g.hand(seat)  # type: ignore[arg-type]
+    assert snapshot(g) == before
+
+
+def test_match_is_exported_like_game() -> None:
+    import durak
+    from durak.match import Match
+
+    assert durak.Match is Match and "Match" in durak.__all__
+
+
+def test_public_values_are_of_one_kind() -> None:
+    """Cards known in each hand are CardSets like the hands; phases are named the same in
+    Game and Observation; the Observation has no -1 placeholders."""
+    from durak import CardSet
+    from durak.observation import LastAttack
+
+    g = Game(Rules.preset("pagony", players=4), seed=5)
+    while not g.is_over:
+        obs = g.observation(g.to_act or 0)
+        assert g.phase == obs.phase
+        assert all(isinstance(k, CardSet) for k in g.known)
+        assert all(isinstance(c, Card) for c in g.deck)
+        assert isinstance(g.discard, CardSet)
+        assert obs.last_attack is None or (
+            isinstance(obs.last_attack, LastAttack) and obs.last_attack.seat >= 0
+            and isinstance(obs.last_attack.cards, CardSet))
+        g.apply(g.legal_actions()[0])
+    assert g.phase == "over"
+    for name in ("trump_card", "discard_mask", "phase_name"):
+        assert not hasattr(g, name), f"{name}: one name per thing"

@@ -107,9 +107,8 @@ def test_talon_order_is_hidden() -> None:
     top = a.deck[:19]  # 18 dealt + the trump
     rest = list(a.deck[19:])
     random.Random(2).shuffle(rest)
-    from durak.cards import Card
 
-    b = Game(rules, deck=[Card.from_index(c) for c in top + tuple(rest)], dealer=a.dealer,
+    b = Game(rules, deck=list(top) + rest, dealer=a.dealer,
              leader=a.leader)
     for s in range(3):
         assert a.observation(s) == b.observation(s)
@@ -125,7 +124,7 @@ def test_known_cards_follow_the_take() -> None:
         legal = g.legal_actions()
         a = next((x for x in legal if x.kind == "take"), rng.choice(legal))
         g.apply(a)
-        if a.kind == "take" and g.phase_name != "pile_on" and before:
+        if a.kind == "take" and g.phase != "pile_on" and before:
             obs = g.observation((defender + 1) % 2)
             for att, _ in before:
                 assert att in obs.known[defender]

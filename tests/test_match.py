@@ -265,3 +265,50 @@ def test_the_chosen_queen_suit_is_an_option() -> None:
              pagon=[5, 0])
     play_out(g, OPENINGS, "QH")
     assert g.outcome is not None and g.outcome.hung == 0
+
+
+def _play_first_legal(g: Game) -> None:
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+
+
+def test_the_same_dealer_deals_again_after_a_draw() -> None:
+    """docs/rules.md 1 (choice): after a draw nobody lost, so the same dealer deals again,
+    and (docs/rules.md 2) the holder of the lowest trump leads. The first deal is the
+    hand-built draw of the conformance case every-hand-empties-at-once-draw."""
+    rules = Rules.preset("podkidnoy", players=6, deck=24, hand_size=4)
+    hands = ["9S 9H 9D 9C", "10S 10H 10D 10C", "JS JH JD JC", "QS QH QD QC", "KS KH KD KC",
+             "AS AH AD AC"]
+    cols = [h.split() for h in hands]
+    deck = " ".join(cols[i % 6][i // 6] for i in range(24))  # dealer 5: seat 0 first
+    m = Match(rules, seed=11, deals=3)
+    m.game = g = Game(rules, seed=m.game.seed, deck=deck, dealer=5)
+    for move in ["9S+9H+9D+9C", "9S/10S", "9H/10H", "9D/10D", "9C/10C",
+                 "JS+JH+JD+JC", "JS/QS", "JH/QH", "JD/QD", "JC/QC",
+                 "KS+KH+KD+KC", "KS/AS", "KH/AH", "KD/AD", "KC/AC"]:
+        g.apply(move)
+    assert g.outcome is not None and g.outcome.draw
+    nxt = m.next_deal()
+    assert nxt is not None and m.tally.draws == 1
+    assert nxt.dealer == 5, "after a draw the same dealer deals"
+    fresh = Game(rules, seed=nxt.seed, dealer=5)
+    assert nxt.attacker == fresh.attacker, "after a draw the lowest trump leads"
+
+
+@pytest.mark.parametrize("target", [1, 2, 3])
+def test_a_match_ends_exactly_when_a_seat_reaches_the_target(target: int) -> None:
+    """RULES.md 9: a match ends at a target number of durak counts: not one deal before
+    a seat reaches it, and not one deal after."""
+    m = Match(Rules(players=3), seed=target, target=target)
+    while True:
+        g = m.game
+        _play_first_legal(g)
+        before = max(m.tally.durak_counts)
+        nxt = m.next_deal()
+        reached = max(m.tally.durak_counts)
+        if nxt is None:
+            assert reached == target
+            break
+        assert before <= reached < target
+    assert m.is_over and max(m.tally.durak_counts) == target
+    assert sum(c == target for c in m.tally.durak_counts) == 1

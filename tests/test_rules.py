@@ -99,3 +99,23 @@ def test_parse_errors_are_clear() -> None:
         Rules.parse("podkidnoy(speed=3)")
     with pytest.raises(RulesError, match="option=value"):
         Rules.parse("podkidnoy(players)")
+
+
+def test_five_players_times_five_cards_do_not_fit_24_cards() -> None:
+    """RULES.md 1: everyone gets hand_size cards; 5 x 5 = 25 cards are more than a
+    24-card deck has, while 4 x 6 = 24 fit exactly (every card dealt)."""
+    with pytest.raises(RulesError, match="hand_size"):
+        Rules.parse("podkidnoy(players=5,deck=24,hand_size=5)")
+    with pytest.raises(RulesError, match="hand_size"):
+        Rules(players=5, deck=24, hand_size=5)
+    assert Rules(players=4, deck=24, hand_size=6).players == 4
+    assert Rules(players=6, deck=24, hand_size=4).hand_size == 4
+
+
+@pytest.mark.parametrize("option", ["first_bout_limit", "bout_limit", "hand_size"])
+def test_a_limit_of_zero_is_refused(option: str) -> None:
+    """RULES.md 3: a limit on the cards of a bout must let at least one card be laid;
+    first_bout_limit=0 would leave the first attacker no legal move."""
+    with pytest.raises(RulesError, match=f"{option}: at least 1"):
+        Rules.parse(f"podkidnoy({option}=0)")
+    assert getattr(Rules.parse(f"podkidnoy({option}=1)"), option) == 1

@@ -94,7 +94,7 @@ def test_last_card_attack_wins() -> None:
             assert a is not None
             if (
                 solvable(g)
-                and g.phase_name == "attack"
+                and g.phase == "attack"
                 and g.hands[a].bit_count() == 1
                 and g.hands[g.defender].bit_count() >= 2
             ):

@@ -188,7 +188,7 @@ def test_perevodnoy_transfer_and_take_with_pile_on(tmp_path: Path) -> None:
             replay = g.fresh()
             piled = False
             for a in g.history:
-                if replay.phase_name == "pile_on" and a.kind == "attack":
+                if replay.phase == "pile_on" and a.kind == "attack":
                     piled = True
                 replay.apply(a)
             assert piled

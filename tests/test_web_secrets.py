@@ -38,7 +38,7 @@ def cards_in(text: str) -> set[durak.Card]:
 
 def hidden_from(game: durak.Game, seat: int | None) -> set[durak.Card]:
     """Cards ``seat`` (None: a spectator) cannot know, from the true game state."""
-    public = game.discard_mask | game.trump.bit
+    public = game.discard | game.trump.bit
     for a, b in game.table:
         public |= a.bit | (b.bit if b else 0)
     for k in game.known:

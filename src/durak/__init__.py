@@ -11,6 +11,7 @@ True
 from .actions import Action, IllegalActionError
 from .cards import Card, CardSet
 from .game import Game, Outcome
+from .match import Match
 from .observation import Observation
 from .record import RecordError
 from .rules import PRESETS, Rules, RulesError
@@ -21,6 +22,7 @@ __all__ = [
     "CardSet",
     "Game",
     "IllegalActionError",
+    "Match",
     "Observation",
     "Outcome",
     "PRESETS",

@@ -112,7 +112,15 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read an action from its notation (see the module docstring)."""
+        """Read an action from its notation (see the module docstring).
+
+        >>> Action.parse("6S+6S")
+        Traceback (most recent call last):
+        ...
+        durak.actions.IllegalActionError: not an action: '6S+6S' (6♠ is given twice)
+        """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"not an action: {text!r} (an action is text such as 'take')")
         t = text.strip()
         low = t.lower()
         if low in ("take", "беру", "t"):
@@ -155,6 +163,8 @@ def _parse_group(text: str) -> int:
         raise ValueError("cards laid at once must be of one rank")
     mask = 0
     for c in cards:
+        if mask & c.bit:
+            raise ValueError(f"{c} is given twice")
         mask |= c.bit
     return mask
 

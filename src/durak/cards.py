@@ -87,7 +87,10 @@ class Card:
         >>> Card.parse("Jc"), Card.parse("ВК"), Card.parse("AS")
         (Card('J♣'), Card('J♣'), Card('A♠'))
         """
-        t = text.strip().upper()
+        try:
+            t = text.strip().upper()
+        except AttributeError:
+            raise TypeError(f"a card as text such as '10S', not {type(text).__name__}") from None
         if len(t) < 2:
             raise ValueError(f"not a card: {text!r}")
         rank = _RANK_ALIASES.get(t[:-1])
@@ -189,8 +192,22 @@ class CardSet(int):
 
     @staticmethod
     def parse(text: str) -> CardSet:
-        """Cards separated by spaces or commas."""
-        return CardSet(mask_of(Card.parse(t) for t in text.replace(",", " ").split()))
+        """Cards separated by spaces or commas, each once.
+
+        >>> CardSet.parse("6S 6S")
+        Traceback (most recent call last):
+        ...
+        ValueError: 6♠ is given twice
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"cards as text such as '6S 7H', not {type(text).__name__}")
+        m = 0
+        for t in text.replace(",", " ").split():
+            c = Card.parse(t)
+            if m & c.bit:
+                raise ValueError(f"{c} is given twice")
+            m |= c.bit
+        return CardSet(m)
 
     @staticmethod
     def of(cards: Iterable[Card]) -> CardSet:

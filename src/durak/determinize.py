@@ -67,22 +67,23 @@ def sample(
     g.leader = obs.first_attacker if obs.first_attacker is not None else 0
     g.deck = ()
     g._hands = hands
-    g.known = [int(k) for k in obs.known]
-    g.known[seat] = 0
+    g._known = [int(k) for k in obs.known]
+    g._known[seat] = 0
     g._talon = tuple(talon)
     g._tp = 0
     g._bottom = obs.trump.index if obs.trump_under_talon else -1
-    g.trump_card = obs.trump.index
+    g._trump_card = obs.trump.index
     g.trump_suit = obs.trump_suit
     g._forced_take = obs.forced_take
     g._derive()
     g._set_pagon(obs.pagon if obs.pagon else None)
-    g._last_att = obs.last_attack
-    g.passed = list(obs.passed)
+    la = obs.last_attack
+    g._last_att = (la.seat, int(la.cards), la.defender) if la else (-1, 0, -1)
+    g._passed = [(p.seat, p.to, int(p.cards)) for p in obs.passed]
     g._outm = sum(1 << s for s in range(n) if obs.out[s])
     g.out = list(obs.out)
     g.out_order = list(obs.out_order)
-    g.discard_mask = int(obs.discard)
+    g._discard = int(obs.discard)
     g.tally = list(obs.pogony)
     g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
     g.history = []
@@ -108,7 +109,7 @@ def sample(
     elif r.throw_in == "opening_rank" and obs.table:
         g._allowed = RANK_MASK[obs.table[0][0].rank]
     g.cap = obs.cap
-    g.phase = PHASES.index(obs.phase)
+    g._phase = PHASES.index(obs.phase)
     g.to_act = obs.to_act
     g.attacker = obs.attacker if obs.attacker is not None else 0
     g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0
@@ -121,7 +122,7 @@ def sample(
 
 
 def _all_cards(g: Game) -> int:
-    m = g.discard_mask
+    m = g._discard
     for h in g._hands:
         m |= h
     for c in g._att + g._beat:

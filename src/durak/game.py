@@ -37,7 +37,7 @@ from .actions import (
     make,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
-from .observation import Observation
+from .observation import LastAttack, Observation, Passed
 from .rules import Rules
 
 OPEN, DEFENCE, THROW, PILE, OVER = range(5)
@@ -101,23 +101,35 @@ class Outcome:
 class Game:
     """One deal of Durak under ``rules``.
 
-    ``deck``: the whole deck in dealing order (cards or text), dealt one card at a
-    time from the dealer's left; the card after the deal is the trump. Without it
-    the deck is shuffled from ``seed``. ``dealer`` defaults to a seeded lot.
-    ``leader``: the seat that attacks first (matches use it); by default the
-    holder of the lowest trump.
+    ``deck``: the whole deck in dealing order (text, or a list of Cards or of card
+    texts), dealt one card at a time from the dealer's left; the card after the deal
+    is the trump. Without it the deck is shuffled from ``seed``. ``dealer`` defaults
+    to a seeded lot. ``leader``: the seat that attacks first (matches use it); by
+    default the holder of the lowest trump. Arguments of the wrong type raise
+    TypeError, wrong values ValueError, each naming the argument:
+
+    >>> Game(Rules(), deck=["6S", "7S"]).deck[:2]
+    (Card('6♠'), Card('7♠'))
+    >>> Game("perevodnoy")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules: a durak.Rules (Rules.parse(text) reads text), not str
+    >>> Game(Rules(), dealer=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: dealer: a seat 0..1, not 2
     """
 
     __slots__ = (
         "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
-        "_hands", "_talon", "_tp", "_bottom", "trump_card", "trump_suit", "_lowest_trump",
+        "_hands", "_talon", "_tp", "_bottom", "_trump_card", "trump_suit", "_lowest_trump",
         "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
-        "phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
-        "_shown", "bout", "out", "out_order", "known", "discard_mask", "tally",
+        "_phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
+        "_shown", "bout", "out", "out_order", "_known", "_discard", "tally",
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
         "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-        "_pagon_mask", "_last_att", "passed", "_opening_rank",
+        "_pagon_mask", "_last_att", "_passed", "_opening_rank",
     )
 
     rules: Rules
@@ -128,18 +140,24 @@ class Game:
         self,
         rules: Rules | None = None,
         seed: int | None = None,
-        deck: str | Sequence[Card] | None = None,
+        deck: str | Sequence[Card | str] | None = None,
         dealer: int | None = None,
         leader: int | None = None,
         pagon: Sequence[int] | None = None,
     ) -> None:
-        rules = rules or Rules()
+        if rules is None:
+            rules = Rules()
+        elif not isinstance(rules, Rules):
+            raise TypeError("rules: a durak.Rules (Rules.parse(text) reads text), "
+                            f"not {type(rules).__name__}")
         self.rules = rules
         n = self.n = rules.players
         self.hand_size = rules.hand_size
         self.teams = rules.teams != "none"
         if seed is None:
             seed = random.randrange(2**63)
+        elif not _is_int(seed):
+            raise TypeError(f"seed: a whole number, not {type(seed).__name__}")
         self.seed = seed
         rng = random.Random(seed)
         full = deck_mask(rules.deck)
@@ -147,11 +165,7 @@ class Game:
             order = [c for c in range(52) if full >> c & 1]
             rng.shuffle(order)
         else:
-            cards = (
-                [Card.parse(t) for t in deck.replace(",", " ").split()]
-                if isinstance(deck, str)
-                else list(deck)
-            )
+            cards = _deck_cards(deck)
             order = [c.index for c in cards]
             bad = [str(c) for c in cards if not full >> c.index & 1]
             if bad or len(set(order)) != len(order):
@@ -162,15 +176,14 @@ class Game:
             # A shorter deck is the top of the deck; the rest follows lowest first.
             rest = full & ~sum(1 << c for c in order)
             order += [c for c in range(52) if rest >> c & 1]
-        self.deck = tuple(order)
+        self.deck: tuple[Card, ...] = tuple(Card.from_index(c) for c in order)
         # Lots drawn from their own generator, so that a given deck or dealer does not
         # change them: the same seed always draws the same lots.
         lots = random.Random(seed * 2 + 1)
         lot_dealer = lots.randrange(n)
         if dealer is None:
             dealer = lot_dealer
-        if not 0 <= dealer < n:
-            raise ValueError(f"dealer: a seat 0..{n - 1}, not {dealer}")
+        _check_seat("dealer", dealer, n)
         self.dealer = dealer
         self._rng_lead = lots.randrange(n)
         # The deal: one card at a time, clockwise from the dealer's left.
@@ -179,7 +192,7 @@ class Game:
         for i in range(k):
             hands[(dealer + 1 + i) % n] |= 1 << order[i]
         self._hands = hands
-        self.known = [0] * n
+        self._known = [0] * n
         if k < len(order):
             trump = order[k]
             self._talon = tuple(order[k + 1:])
@@ -190,9 +203,9 @@ class Game:
             trump = order[k - 1]
             self._talon = ()
             self._bottom = -1
-            self.known[dealer] |= 1 << trump
+            self._known[dealer] |= 1 << trump
         self._tp = 0
-        self.trump_card = trump
+        self._trump_card = trump
         self.trump_suit = trump & 3
         self._forced_take = False
         self._derive()
@@ -202,11 +215,11 @@ class Game:
         self._legal: list[Action] | None = None
         self.out = [False] * n
         self.out_order: list[int] = []
-        self.discard_mask = 0
+        self._discard = 0
         self.tally = [0] * n
         self._last_lay = [0] * n
         self._last_att = (-1, 0, -1)
-        self.passed: list[tuple[int, int, int]] = []
+        self._passed: list[tuple[int, int, int]] = []
         self.history: list[Action] = []
         self.outcome: Outcome | None = None
         self.bout = 0
@@ -214,8 +227,8 @@ class Game:
         self._beat: list[int] = []
         if leader is None:
             leader = self._first_leader()
-        elif not 0 <= leader < n:
-            raise ValueError(f"leader: a seat 0..{n - 1}, not {leader}")
+        else:
+            _check_seat("leader", leader, n)
         self.leader = leader
         self._start_bout(leader)
 
@@ -269,10 +282,10 @@ class Game:
                 return attacker
             to = mates[0]
             self._hands[to] |= hand
-            self.known[to] |= hand
-            self.known[attacker] = 0
+            self._known[to] |= hand
+            self._known[attacker] = 0
             self._hands[attacker] = 0
-            self.passed.append((attacker, to, hand))
+            self._passed.append((attacker, to, hand))
             self._check_out(attacker)
             attacker = self._next_active(attacker, attacker)
 
@@ -381,7 +394,7 @@ class Game:
         self._set_cap()
         self._throwers = self._make_throwers()
         self._tpos = 0
-        self.phase = OPEN
+        self._phase = OPEN
         self.to_act = attacker
         assert d >= 0
 
@@ -413,14 +426,14 @@ class Game:
                     self._tpos = i
                     self.to_act = th[i]
                     return
-        if self.phase == PILE:
+        if self._phase == PILE:
             self._end_bout(taken=True)
         else:
             self._end_bout(taken=False)
 
     def _lay_attack(self, seat: int, mask: int) -> None:
         self._hands[seat] &= ~mask
-        self.known[seat] &= ~mask
+        self._known[seat] &= ~mask
         low = mask & -mask
         if low == mask:  # one card, the common case
             self._att.append(mask.bit_length() - 1)
@@ -456,9 +469,9 @@ class Game:
         d = self.defender
         if taken:
             self._hands[d] |= table
-            self.known[d] |= table
+            self._known[d] |= table
         else:
-            self.discard_mask |= table
+            self._discard |= table
         self._att = []
         self._beat = []
         self._unbeaten = 0
@@ -505,7 +518,7 @@ class Game:
                 elif self._bottom >= 0:
                     # the face-up trump: everyone saw it go into this hand
                     self._hands[s] |= 1 << self._bottom
-                    self.known[s] |= 1 << self._bottom
+                    self._known[s] |= 1 << self._bottom
                     self._bottom = -1
                 else:
                     break
@@ -515,7 +528,7 @@ class Game:
                 self._check_out(s)
 
     def _finish(self, active: list[int]) -> None:
-        self.phase = OVER
+        self._phase = OVER
         self.to_act = None
         r = self.rules
         losers = tuple(active)
@@ -557,12 +570,12 @@ class Game:
     # -- public state ------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self._phase == OVER
 
     @property
     def trump(self) -> Card:
         """The trump card: face up under the talon (or drawn from there)."""
-        return Card.from_index(self.trump_card)
+        return Card.from_index(self._trump_card)
 
     @property
     def talon_size(self) -> int:
@@ -578,7 +591,8 @@ class Game:
 
     @property
     def discard(self) -> CardSet:
-        return CardSet(self.discard_mask)
+        """The cards beaten off, out of play."""
+        return CardSet(self._discard)
 
     @property
     def hands(self) -> tuple[CardSet, ...]:
@@ -586,11 +600,25 @@ class Game:
         return tuple(CardSet(h) for h in self._hands)
 
     def hand(self, seat: int) -> CardSet:
+        _check_seat("seat", seat, self.n)
         return CardSet(self._hands[seat])
 
     @property
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
+    def known(self) -> tuple[CardSet, ...]:
+        """Per seat, the cards of its hand known to every other seat: taken from the
+        table, shown, passed openly, or the face-up trump once drawn."""
+        return tuple(CardSet(k) for k in self._known)
+
+    @property
+    def passed(self) -> tuple[Passed, ...]:
+        """Pagony passed openly to a partner (team pagony), in order."""
+        return tuple(Passed(a, b, CardSet(m)) for a, b, m in self._passed)
+
+    @property
+    def phase(self) -> str:
+        """``attack``, ``defend``, ``throw_in``, ``pile_on`` or ``over``, as in
+        :class:`Observation`."""
+        return PHASES[self._phase]
 
     # -- legal actions -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -601,7 +629,7 @@ class Game:
         return cached[:]  # a copy: the cache is what apply checks against
 
     def _generate(self) -> list[Action]:
-        ph = self.phase
+        ph = self._phase
         if ph == OVER:
             return []
         seat = self.to_act
@@ -692,6 +720,9 @@ class Game:
         if legal is None:
             legal = self._legal = self._generate()
         if action not in legal:
+            if not isinstance(action, Action):
+                raise IllegalActionError(
+                    f"not an action: {action!r} (an Action or its text, e.g. 'take')")
             raise IllegalActionError(self._why_illegal(action, legal[:]))
         self._apply(action)
 
@@ -705,7 +736,7 @@ class Game:
         if k == DEFEND:
             card = a.mask.bit_length() - 1
             self._hands[seat] &= ~a.mask
-            self.known[seat] &= ~a.mask
+            self._known[seat] &= ~a.mask
             self._beat[self._att.index(a.t)] = card
             self._unbeaten &= ~(1 << a.t)
             self._n_beaten += 1
@@ -716,23 +747,23 @@ class Game:
             if not self._hands[seat]:
                 self._check_out(seat)
             if not self._unbeaten:
-                self.phase = THROW
+                self._phase = THROW
                 self._next_thrower(0)
         elif k == ATTACK:
-            if self._opening_rank and self.phase == OPEN:
+            if self._opening_rank and self._phase == OPEN:
                 self._allowed = RANK_MASK[a.cards[0].rank]
             self._lay_attack(seat, a.mask)
             if self._pogonny:
                 self.tally[seat] += a.mask.bit_count() // 2
-            if self.phase == PILE:
+            if self._phase == PILE:
                 if not self._can_throw(seat):
                     self._next_thrower(self._tpos + 1)
             else:
-                self.phase = DEFENCE
+                self._phase = DEFENCE
                 self.to_act = self.defender
         elif k == TAKE:
             if self.rules.pile_on:
-                self.phase = PILE
+                self._phase = PILE
                 self._next_thrower(0)
             else:
                 self._end_bout(taken=True)
@@ -744,7 +775,7 @@ class Game:
                 self._lay_attack(seat, a.mask)
             else:
                 self._shown |= 1 << seat
-                self.known[seat] |= a.mask
+                self._known[seat] |= a.mask
             self.attacker = seat
             self.defender = nd
             if k == TRANSFER:
@@ -755,13 +786,13 @@ class Game:
         elif k == EXCHANGE:
             lt = self._lowest_trump
             self._hands[seat] = (self._hands[seat] & ~(1 << lt)) | (1 << self._bottom)
-            self.known[seat] |= 1 << self._bottom
-            self.known[seat] &= ~(1 << lt)
+            self._known[seat] |= 1 << self._bottom
+            self._known[seat] &= ~(1 << lt)
             self._bottom = lt
-            self.trump_card = lt
+            self._trump_card = lt
 
     def _why_illegal(self, a: Action, legal: list[Action]) -> str:
-        if self.phase == OVER:
+        if self._phase == OVER:
             return "the deal is over"
         seat = self.to_act
         assert seat is not None
@@ -771,12 +802,12 @@ class Game:
             missing = CardSet(a.mask & ~hand)
             return f"{a}: {who} does not hold {missing}"
         kinds = {x.kind for x in legal}
-        if self.phase == DEFENCE and self._forced_take:
+        if self._phase == DEFENCE and self._forced_take:
             return f"{a}: attacked with a pagon card, {who} must take (pagony_attack=off)"
         if a.kind not in kinds:
             expect = {OPEN: "an opening attack", DEFENCE: "a defence or take",
                       THROW: "a throw-in or pass", PILE: "a throw-in after «беру» or pass"}
-            return f"{a}: {a.kind} is not possible now; {who} must make {expect[self.phase]}"
+            return f"{a}: {a.kind} is not possible now; {who} must make {expect[self._phase]}"
         if a.k == DEFEND:
             if not (self._unbeaten >> a.t & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
@@ -785,7 +816,7 @@ class Game:
             return f"{a}: a transfer needs cards of the attacked rank, and the next defender " \
                    "must hold at least as many cards as will be on the table"
         if a.k == ATTACK:
-            if self.phase == OPEN:
+            if self._phase == OPEN:
                 return (f"{a}: the opening may not lay these cards "
                         f"({self.rules.opening}, limit {self.cap})")
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
@@ -800,7 +831,7 @@ class Game:
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
-        return Game(self.rules, seed=self.seed, deck=[Card.from_index(c) for c in self.deck],
+        return Game(self.rules, seed=self.seed, deck=self.deck,
                     dealer=self.dealer, leader=self.leader,
                     pagon=self._pagon if self._pagon else None)
 
@@ -818,7 +849,10 @@ class Game:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know, and nothing else."""
-        known = [CardSet(k) for k in self.known]
+        _check_seat("seat", seat, self.n)
+        known = [CardSet(k) for k in self._known]
+        by, cards, onto = self._last_att
+        last = LastAttack(by, CardSet(cards), onto) if by >= 0 else None
         known[seat] = CardSet(self._hands[seat])
         return Observation(
             seat=seat,
@@ -834,14 +868,14 @@ class Game:
             out=tuple(self.out),
             pogony=tuple(self.tally),
             to_act=self.to_act,
-            attacker=self.attacker if self.phase != OVER else None,
-            defender=self.defender if self.phase != OVER else None,
-            phase=PHASES[self.phase],
+            attacker=self.attacker if self._phase != OVER else None,
+            defender=self.defender if self._phase != OVER else None,
+            phase=PHASES[self._phase],
             bout=self.bout,
             dealer=self.dealer,
             legal=tuple(self.legal_actions()) if self.to_act == seat else (),
             trump_under_talon=self._bottom >= 0,
-            first_attacker=self.first_attacker if self.phase != OVER else None,
+            first_attacker=self.first_attacker if self._phase != OVER else None,
             throwers=self._throwers,
             thrower_pos=self._tpos,
             cap=self.cap,
@@ -850,8 +884,8 @@ class Game:
             last_laid=tuple(CardSet(m) for m in self._last_lay),
             pagon=self._pagon,
             forced_take=self._forced_take,
-            last_attack=self._last_att,
-            passed=tuple(self.passed),
+            last_attack=last,
+            passed=self.passed,
         )
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
@@ -862,12 +896,48 @@ class Game:
 
     @staticmethod
     def from_record(text: str) -> Game:
+        """The game a record (:meth:`record`) describes, replayed move by move."""
         from .record import read_record
 
         return read_record(text)
 
     def __repr__(self) -> str:
         return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_seat(name: str, v: object, n: int) -> None:
+    """TypeError or ValueError, naming the argument, unless ``v`` is a seat 0..n-1."""
+    if not _is_int(v):
+        raise TypeError(f"{name}: a seat number, not {type(v).__name__}")
+    assert isinstance(v, int)
+    if not 0 <= v < n:
+        raise ValueError(f"{name}: a seat 0..{n - 1}, not {v}")
+
+
+def _deck_cards(deck: object) -> list[Card]:
+    """The cards of a ``deck`` argument: text, or a list of Cards or card texts."""
+    if isinstance(deck, str):
+        items: list[object] = list(deck.replace(",", " ").split())
+    elif isinstance(deck, (list, tuple)):
+        items = list(deck)
+    else:
+        raise TypeError(f"deck: text or a list of cards, not {type(deck).__name__}")
+    cards = []
+    for item in items:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            try:
+                cards.append(Card.parse(item))
+            except ValueError as e:
+                raise ValueError(f"deck: {e}") from None
+        else:
+            raise TypeError(f"deck: cards or card texts, not {type(item).__name__}")
+    return cards
 
 
 # Interned actions looked up by the hot path without building keys.
@@ -926,8 +996,11 @@ _DRAW_ORDER = tuple(
 
 # clone() is on every searcher's hot path: a function with one plain assignment per
 # slot (lists copied) is several times faster than a getattr/setattr loop.
-_MUTABLE = {"_hands", "known", "out", "out_order", "tally", "_last_lay", "passed", "_att",
+_MUTABLE = {"_hands", "_known", "out", "out_order", "tally", "_last_lay", "_passed", "_att",
             "_beat", "history"}
+_UNKNOWN = _MUTABLE - set(Game.__slots__)
+if _UNKNOWN:  # a renamed slot would silently be shared between clones
+    raise ImportError(f"_MUTABLE names no slot: {_UNKNOWN}")
 _namespace: dict[str, object] = {}
 exec(  # the source is generated from the slot names above, no outside input
     "def _copy_into(self, g):\n"

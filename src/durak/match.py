@@ -195,6 +195,8 @@ class Match:
     def from_record(text: str) -> Match:
         """Replay a match record deal by deal; every deal must be the one the match
         seed makes, and its moves must replay."""
+        if not isinstance(text, str):
+            raise TypeError(f"record: text, not {type(text).__name__}")
         sections = _split_deals(text)
         head, _ = parse_headers(sections[0])
         if head.get("Match") != "durak":

@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import Action
 from .cards import Card, CardSet
 from .rules import Rules
+
+
+class LastAttack(NamedTuple):
+    """With pagony: the last attack of the deal so far (an opening, a throw-in or a
+    transfer): who laid which cards onto whom."""
+
+    seat: int
+    cards: CardSet
+    defender: int
+
+
+class Passed(NamedTuple):
+    """Team pagony: a player left with nothing but pagony passed them openly."""
+
+    seat: int
+    to: int
+    cards: CardSet
 
 
 @dataclass(frozen=True)
@@ -53,8 +71,8 @@ class Observation:
     last_laid: tuple[CardSet, ...] = ()
     pagon: tuple[int, ...] = ()
     forced_take: bool = False
-    last_attack: tuple[int, int, int] = (-1, 0, -1)
-    passed: tuple[tuple[int, int, int], ...] = ()
+    last_attack: LastAttack | None = None
+    passed: tuple[Passed, ...] = ()
 
     @property
     def unseen(self) -> CardSet:

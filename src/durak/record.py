@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .actions import Action, IllegalActionError
-from .cards import Card
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -46,7 +45,7 @@ def game_headers(game: Game) -> dict[str, str]:
     return {
         "Rules": str(game.rules),
         "Seed": str(game.seed),
-        "Deck": " ".join(str(Card.from_index(c)) for c in game.deck),
+        "Deck": " ".join(str(c) for c in game.deck),
         "Dealer": str(game.dealer),
         "Leader": str(game.leader),
         **({"Pagon": ",".join(map(str, game._pagon))} if game._pagon else {}),
@@ -113,7 +112,12 @@ def replay_moves(game: Game, body: Iterable[str]) -> None:
 def read_record(text: str) -> Game:
     from .game import Game
 
+    if not isinstance(text, str):
+        raise TypeError(f"record: text, not {type(text).__name__}")
     headers, body = parse_headers(text)
+    if "Seed" not in headers and "Deck" not in headers:
+        # Without either the deal would be a fresh random one, not the recorded game.
+        raise RecordError("not a record: it needs a [Seed] or [Deck] header")
     try:
         rules = Rules.parse(headers.get("Rules", "podkidnoy()"))
         game = Game(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from .cards import deck_mask
 
@@ -24,15 +24,25 @@ class RulesError(ValueError):
     """An unknown option, a bad value, or options that cannot go together."""
 
 
+# The options with named values, typed so that mypy catches a misspelt value.
+Teams = Literal["none", "2x2", "3x3"]
+Opening = Literal["same_rank", "single", "one_or_two"]
+ThrowIn = Literal["table_ranks", "opening_rank", "none"]
+Throwers = Literal["all", "neighbours", "attacker"]
+NoTrumpLead = Literal["lot", "lowest_card"]
+LeadAfterDurak = Literal["from_under", "under", "lowest_trump"]
+Scoring = Literal["standard", "pogonny", "pagony"]
+QueenSuit = Literal["spades", "hearts", "diamonds", "clubs"]
+
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "teams": ("none", "2x2", "3x3"),
-    "opening": ("same_rank", "single", "one_or_two"),
-    "throw_in": ("table_ranks", "opening_rank", "none"),
-    "throwers": ("all", "neighbours", "attacker"),
-    "no_trump_lead": ("lot", "lowest_card"),
-    "lead_after_durak": ("from_under", "under", "lowest_trump"),
-    "scoring": ("standard", "pogonny", "pagony"),
-    "pagony_queen": ("spades", "hearts", "diamonds", "clubs"),
+    "teams": get_args(Teams),
+    "opening": get_args(Opening),
+    "throw_in": get_args(ThrowIn),
+    "throwers": get_args(Throwers),
+    "no_trump_lead": get_args(NoTrumpLead),
+    "lead_after_durak": get_args(LeadAfterDurak),
+    "scoring": get_args(Scoring),
+    "pagony_queen": get_args(QueenSuit),
 }
 
 
@@ -43,10 +53,10 @@ class Rules:
     players: int = 2
     deck: int = 36
     hand_size: int = 6
-    teams: str = "none"
-    opening: str = "same_rank"
-    throw_in: str = "table_ranks"
-    throwers: str = "all"
+    teams: Teams = "none"
+    opening: Opening = "same_rank"
+    throw_in: ThrowIn = "table_ranks"
+    throwers: Throwers = "all"
     pile_on: bool = True
     bout_limit: int = 6
     first_bout_limit: int = 5
@@ -54,12 +64,12 @@ class Rules:
     transfer_first_bout: bool = False
     transfer_by_showing: bool = False
     trump_exchange: bool = False
-    no_trump_lead: str = "lot"
-    lead_after_durak: str = "from_under"
+    no_trump_lead: NoTrumpLead = "lot"
+    lead_after_durak: LeadAfterDurak = "from_under"
     draws: bool = True
-    scoring: str = "standard"
+    scoring: Scoring = "standard"
     pagony_attack: bool = True
-    pagony_queen: str = "spades"
+    pagony_queen: QueenSuit = "spades"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -146,12 +156,21 @@ class Rules:
 
         >>> Rules.parse("podkidnoy(players=3,pile_on=off)").pile_on
         False
+        >>> Rules.parse("podkidnoy(players=3,players=4)")
+        Traceback (most recent call last):
+        ...
+        durak.rules.RulesError: players: given twice
         """
+        if not isinstance(text, str):
+            raise TypeError(f"rules: text such as 'podkidnoy(players=3)', "
+                            f"not {type(text).__name__}")
         text = text.strip()
-        name, _, rest = text.partition("(")
+        name, paren, rest = text.partition("(")
         name = name.strip() or "podkidnoy"
-        if rest and not rest.endswith(")"):
+        if paren and not rest.endswith(")"):
             raise RulesError(f"rules: missing ')' in {text!r}")
+        if ")" in rest[:-1]:
+            raise RulesError(f"rules: unexpected ')' in {text!r}")
         rest = rest[:-1]
         types = {f.name: type(f.default) for f in fields(Rules)}
         overrides: dict[str, Any] = {}
@@ -162,6 +181,8 @@ class Rules:
                 raise RulesError(f"rules: expected option=value, got {item!r}")
             if key not in types:
                 raise RulesError(f"{key}: no such option")
+            if key in overrides:
+                raise RulesError(f"{key}: given twice")
             overrides[key] = _convert(key, val, types[key])
         return Rules.preset(name, **overrides)
 

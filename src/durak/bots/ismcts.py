@@ -208,7 +208,7 @@ class ISMCTSBot:
             for a in alive:
                 g = world.clone()
                 g._apply(a)
-                if g.phase != OVER:
+                if g._phase != OVER:
                     rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
                 rollouts += 1

@@ -258,7 +258,7 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
     seat = g.to_act
     assert seat is not None
     style = styles[seat] if styles is not None else CLUB
-    phase = g.phase
+    phase = g._phase
     if style == PLAIN:
         return _plain(legal, phase, g.trump_suit)
     table = 0
@@ -300,11 +300,11 @@ def rollout(
     rollout finishes with random moves, which always end a deal.
     """
     apply = g._apply
-    while g.phase != OVER and max_moves > 0:
+    while g._phase != OVER and max_moves > 0:
         apply(rollout_action(g, styles))
         max_moves -= 1
     rng = rng or random.Random(0)
-    while g.phase != OVER:
+    while g._phase != OVER:
         apply(rng.choice(g._generate()))
 
 

@@ -27,7 +27,7 @@ class Unsolved(Exception):
 
 def solvable(g: Game) -> bool:
     """True when ``g`` is an endgame of perfect information: an empty talon, two left."""
-    return g.talon_size == 0 and g.phase != OVER and sum(not o for o in g.out) == 2
+    return g.talon_size == 0 and g._phase != OVER and sum(not o for o in g.out) == 2
 
 
 def outcome_value(g: Game, seat: int) -> int:
@@ -55,7 +55,7 @@ class Solver:
 
     def _key(self, g: Game) -> tuple[object, ...]:
         key: tuple[object, ...] = (
-            tuple(g.hands), tuple(g._att), tuple(g._beat), g.phase, g.to_act, g.attacker,
+            tuple(g.hands), tuple(g._att), tuple(g._beat), g._phase, g.to_act, g.attacker,
             g.defender, g.first_attacker, g._tpos, g.cap, g._shown, g._throwers,
             g.bout == 0, tuple(g.out),
         )
@@ -72,7 +72,7 @@ class Solver:
         return legal
 
     def _search(self, g: Game, alpha: int, beta: int) -> int:
-        if g.phase == OVER:
+        if g._phase == OVER:
             return outcome_value(g, self.seat)
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
@@ -167,7 +167,7 @@ def brute_force(g: Game, seat: int, max_nodes: int | None = None) -> int:
     count = [0]
 
     def search(g: Game) -> int:
-        if g.phase == OVER:
+        if g._phase == OVER:
             return outcome_value(g, seat)
         count[0] += 1
         if max_nodes is not None and count[0] > max_nodes:

@@ -240,7 +240,7 @@ def _frame(g: Game, seat: int | None, action: str | None) -> dict[str, Any]:
             "talon": g.talon_size, "discard": len(g.discard), "to_act": g.to_act,
             "attacker": g.attacker if not g.is_over else None,
             "defender": g.defender if not g.is_over else None,
-            "phase": g.phase_name, "bout": g.bout}
+            "phase": g.phase, "bout": g.bout}
 
 
 def rules_of(spec: dict[str, Any]) -> Rules:

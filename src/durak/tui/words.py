@@ -83,7 +83,7 @@ def play(game: Game, action: Action | str) -> list[Entry]:
         action = Action.parse(action)
     seat = game.to_act
     assert seat is not None
-    phase = game.phase_name
+    phase = game.phase
     defender = game.defender
     table_cards = sum(1 + (b is not None) for _, b in game.table)
     discard_before = len(game.discard)
@@ -176,7 +176,7 @@ def expected(game: Game, seat: int, names: list[str], lang: str) -> str:
     assert to_act is not None
     if to_act != seat:
         return tr(lang, "bot_to_act", name=names[to_act])
-    phase = game.phase_name
+    phase = game.phase
     if phase == "attack":
         return tr(lang, "you_lead", defender=names[game.defender])
     if phase == "defend":
