@@ -259,6 +259,7 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
         assert g.outcome.durak == t.data["durak"]
     with pytest.raises(ValueError, match="need 3 CPUs; the Ray cluster has 2"):
         SelfPlay(rules, ["greedy"], workers=3)
+    check_envs_encoder(rules)
     with SelfPlay(rules, ["greedy"], workers=1, seed=5, encoder="actions") as sp:
         (t,) = sp.games(1)
     g = Game(rules, seed=t.data["seed"])
@@ -266,3 +267,23 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
         assert g.to_act == seat
         g.apply(g.legal_actions()[[a.index(rules) for a in g.legal_actions()].index(index)])
     assert g.is_over and g.outcome is not None and g.outcome.durak == t.data["durak"]
+
+
+def check_envs_encoder(rules: Rules) -> None:
+    """The ``envs`` encoder: the environments' own vectors, or a clear error without them."""
+    try:
+        from durak.envs.encoding import Encoder  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        with pytest.raises(RuntimeError, match="envs encoder needs durak.envs"):
+            SelfPlay(rules, ["greedy"], workers=1, encoder="envs")
+        return
+    with SelfPlay(rules, ["greedy", "random"], workers=2, seed=5, encoder="envs") as sp:
+        (t,) = sp.games(1)
+    d, enc = t.data, Encoder(rules)
+    g = Game(rules, seed=t.deal_seed)
+    for k in range(len(d["action"])):
+        assert g.to_act == d["seat"][k]
+        assert (d["obs"][k] == enc.encode(g, g.to_act)).all()
+        assert sorted(d["legal"][k]) == sorted(a.index(rules) for a in g.legal_actions())
+        g.apply(next(a for a in g.legal_actions() if a.index(rules) == d["action"][k]))
+    assert g.is_over and sum(d["returns"]) == 0

@@ -21,12 +21,15 @@ players keep their own state: a policy that samples must seed itself for that to
 
 Encoders turn a finished game into what is sent: ``"record"`` (the default: the game's
 record text, which replays exactly, and its result), ``"actions"`` (the integer action of
-every move and the seat that made it, to be replayed by a learner that has the engine), or
-any picklable ``callable(game, seats) -> data``; :func:`register_encoder` adds a name.
+every move and the seat that made it, to be replayed by a learner that has the engine),
+``"envs"`` (every move as the learning environments encode it: observation vectors,
+legal actions, actions, returns; needs :mod:`durak.envs`), or any picklable
+``callable(game, seats) -> data``; :func:`register_encoder` adds a name.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -67,7 +70,44 @@ def encode_actions(game: Game, seats: list[str]) -> dict[str, Any]:
             "durak": o.durak if o else None, "draw": o.draw if o else False}
 
 
-ENCODERS: dict[str, Encoder] = {"record": encode_record, "actions": encode_actions}
+def encode_envs(game: Game, seats: list[str]) -> dict[str, Any]:
+    """Each move as the learning environments see it (:mod:`durak.envs`, the ``rl``
+    extra): ``obs[t]`` the acting seat's observation vector (their encoder), ``seat[t]``,
+    ``action[t]`` the action's index, ``legal[t]`` the legal indices (the action mask);
+    and ``returns``, each seat's reward for the deal."""
+    np, encoding, episode = _envs_modules()
+    rules = game.rules
+    enc = encoding.Encoder(rules)
+    n = len(game.history)
+    obs = np.empty((n, enc.size), np.float32)
+    seat = np.empty(n, np.int8)
+    action = np.empty(n, np.int32)
+    legal = []
+    replay = Game(rules, seed=game.seed)
+    for t, a in enumerate(game.history):
+        s = replay.to_act
+        assert s is not None
+        enc.encode(replay, s, obs[t])
+        seat[t] = s
+        action[t] = a.index(rules)
+        legal.append([x.index(rules) for x in replay.legal_actions()])
+        replay.apply(a)
+    return {"obs": obs, "seat": seat, "action": action, "legal": legal,
+            "returns": episode.returns(rules, game.outcome)}
+
+
+def _envs_modules() -> tuple[Any, Any, Any]:
+    try:
+        return (importlib.import_module("numpy"),
+                importlib.import_module("durak.envs.encoding"),
+                importlib.import_module("durak.envs.episode"))
+    except ImportError as e:
+        raise RuntimeError(f"the envs encoder needs durak.envs and the rl extra "
+                           f"(pip install 'durak[rl]'): {e}") from e
+
+
+ENCODERS: dict[str, Encoder] = {"record": encode_record, "actions": encode_actions,
+                                "envs": encode_envs}
 
 
 def register_encoder(name: str, encoder: Encoder) -> None:
@@ -141,6 +181,8 @@ class SelfPlay:
             raise ValueError("self-play needs at least one player")
         if isinstance(encoder, str) and encoder not in ENCODERS:
             raise ValueError(f"no encoder {encoder!r}; one of {', '.join(ENCODERS)}")
+        if encoder == "envs":
+            _envs_modules()  # say now, not from a worker, that it is missing
         if backend not in ("ray", "local"):
             raise ValueError(f"no self-play backend {backend!r}; 'ray' or 'local'")
         if batch < 1 or workers < 1:
