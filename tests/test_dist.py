@@ -25,7 +25,7 @@ from durak.bots import make
 from durak.cli import main
 from durak.dist import runlog
 from durak.dist.executors import RayExecutor, executor
-from durak.dist.selfplay import SelfPlay
+from durak.dist.selfplay import SelfPlay, register_encoder
 
 TWO = (Rules(), ["heuristic", "greedy"], 24, 7)  # rules, bots, games, seed
 # three seats, a bot repeated: the rotations of a deal must still come back in order
@@ -257,8 +257,16 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
         g = Game.from_record(t.data["record"])
         assert g.seed == t.deal_seed and g.outcome is not None
         assert g.outcome.durak == t.data["durak"]
+    with pytest.raises(ValueError, match="no bot 'nobody'"):
+        SelfPlay(rules, ["nobody"], workers=1)
     with pytest.raises(ValueError, match="need 3 CPUs; the Ray cluster has 2"):
         SelfPlay(rules, ["greedy"], workers=3)
+    # an encoder the learner names: the workers get the function, not the name
+    register_encoder("moves", lambda g, seats: len(g.history))
+    with SelfPlay(rules, ["heuristic", "random"], workers=2, seed=5, encoder="moves") as sp:
+        counts = sorted(sp.games(4), key=lambda t: t.number)
+    assert [t.data for t in counts] == [
+        len(Game.from_record(t.data["record"]).history) for t in local[:4]]
     check_envs_encoder(rules)
     with SelfPlay(rules, ["greedy"], workers=1, seed=5, encoder="actions") as sp:
         (t,) = sp.games(1)

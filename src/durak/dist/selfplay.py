@@ -35,7 +35,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
-from ..arena import play_game
+from ..arena import make_bot, play_game
 from ..game import Game
 from ..rules import Rules
 from .executors import ray_session
@@ -136,11 +136,11 @@ def deal_seed(seed: int, number: int) -> int:
 class Worker:
     """Plays games on request; on Ray, one actor per worker."""
 
-    def __init__(self, rules: Rules, players: Sequence[Any], encoder: str | Encoder,
+    def __init__(self, rules: Rules, players: Sequence[Any], encode: Encoder,
                  seed: int) -> None:
         self.rules = rules
         self.seed = seed
-        self.encode: Encoder = ENCODERS[encoder] if isinstance(encoder, str) else encoder
+        self.encode = encode
         self.set_players(players, 0)
 
     def set_players(self, players: Sequence[Any], version: int) -> None:
@@ -183,6 +183,11 @@ class SelfPlay:
             raise ValueError(f"no encoder {encoder!r}; one of {', '.join(ENCODERS)}")
         if encoder == "envs":
             _envs_modules()  # say now, not from a worker, that it is missing
+        # workers get the function itself: a name registered here is unknown over there
+        encode = ENCODERS[encoder] if isinstance(encoder, str) else encoder
+        for p in players:
+            if isinstance(p, str):
+                make_bot(p, 0)  # a bad spec fails here, not in every worker
         if backend not in ("ray", "local"):
             raise ValueError(f"no self-play backend {backend!r}; 'ray' or 'local'")
         if batch < 1 or workers < 1:
@@ -193,7 +198,7 @@ class SelfPlay:
         self._stack = ExitStack()
         self._ray: Any = None
         if backend == "local":
-            self._local: Worker | None = Worker(rules, players, encoder, seed)
+            self._local: Worker | None = Worker(rules, players, encode, seed)
             self._actors: list[Any] = []
             return
         self._local = None
@@ -206,7 +211,7 @@ class SelfPlay:
                              f"cluster has {cpus}")
         actor = self._ray.remote(num_cpus=1)(Worker)
         ref = self._ray.put(list(players))
-        self._actors = [actor.remote(rules, ref, encoder, seed) for _ in range(workers)]
+        self._actors = [actor.remote(rules, ref, encode, seed) for _ in range(workers)]
 
     def set_players(self, players: Sequence[Any]) -> None:
         """New players for the games not yet handed out (games already queued on a worker
