@@ -524,7 +524,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=int, default=None,
                         help="deals per task sent to a worker (default: as many as take "
                              "about half a second)")
-    sub = parser.add_subparsers(dest="arena_command", metavar="merge")
+    sub = parser.add_subparsers(dest="arena_command", title="instead of playing",
+                                metavar="merge")
     merge = sub.add_parser("merge", help="one result from the --out files of a run's shards",
                            description="Merge the --out files of the shards of one arena run "
                                        "(or of one run) into its table, ratings and chart.")
