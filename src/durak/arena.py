@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .argtypes import at_least
 from .bots import make
 from .dist import runlog
 from .dist.executors import BACKENDS, Batcher, executor
@@ -321,6 +322,18 @@ def summarize(
 
 
 # -- running -------------------------------------------------------------------------
+def clock(seconds: float) -> str:
+    """A duration as people read it: ``42 s``, ``3:07``, ``1:52:31``.
+
+    >>> clock(4.26), clock(187), clock(6751.4)
+    ('4.3 s', '3:07', '1:52:31')
+    """
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m}:{s:02d}" if m < 60 else f"{m // 60}:{m % 60:02d}:{s:02d}"
+
+
 class Progress:
     """A text progress bar on stderr (a new line every tenth when not a terminal)."""
 
@@ -340,9 +353,9 @@ class Progress:
         eta = el / self.done * (self.total - self.done) if self.done else 0.0
         frac = self.done / self.total
         bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
-        text = f"[{bar}] {self.done}/{self.total} games  {el:6.1f} s  eta {eta:6.1f} s"
+        text = f"[{bar}] {self.done}/{self.total} games  {clock(el)}  eta {clock(eta)}"
         if self.tty:
-            sys.stderr.write("\r" + text)
+            sys.stderr.write("\r" + text + "\x1b[K")  # clear what a longer line left
             if self.done >= self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -506,8 +519,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
     parser.add_argument("--jobs", type=int, default=0,
                         help="processes, or CPUs of a local Ray (default: all cores)")
-    parser.add_argument("--json", default="arena.json", help="write results here ('' = no)")
-    parser.add_argument("--png", default="arena.png", help="write a chart here ('' = no)")
+    parser.add_argument("--json", default="", metavar="FILE",
+                        help="write the results here as JSON (default: not written)")
+    parser.add_argument("--png", "--chart", default="", metavar="FILE",
+                        help="draw a chart of the results here (default: not drawn)")
     parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=BACKENDS, default="process",
@@ -521,7 +536,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="", metavar="FILE.jsonl",
                         help="write every game here as it ends; if FILE already holds part "
                              "of this run, continue it")
-    parser.add_argument("--batch", type=int, default=None,
+    parser.add_argument("--batch", type=at_least(1), default=None,
                         help="deals per task sent to a worker (default: as many as take "
                              "about half a second)")
     sub = parser.add_subparsers(dest="arena_command", title="instead of playing",
@@ -530,8 +545,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            description="Merge the --out files of the shards of one arena run "
                                        "(or of one run) into its table, ratings and chart.")
     merge.add_argument("files", nargs="+", metavar="FILE.jsonl")
-    merge.add_argument("--json", default="", help="write results here")
-    merge.add_argument("--png", default="", help="write a chart here")
+    merge.add_argument("--json", default="", metavar="FILE",
+                       help="write the results here as JSON (default: not written)")
+    merge.add_argument("--png", "--chart", default="", metavar="FILE",
+                       help="draw a chart of the results here (default: not drawn)")
     merge.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
 
 
