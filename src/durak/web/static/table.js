@@ -26,6 +26,13 @@ export function parseAction(text) {
   return { kind: "attack", cards: text.split("+"), text };
 }
 
+// Whether a rule set in text form plays in teams (pagony with 4 players does by itself).
+export function hasTeams(rules) {
+  const m = /teams=(\w+)/.exec(rules || "");
+  if (m) return m[1] !== "none";
+  return /^pagony\(.*players=4/.test(rules || "");
+}
+
 const RANKS = { J: 11, Q: 12, K: 13, A: 14 };
 const rankOf = (c) => RANKS[c.slice(0, -1)] || Number(c.slice(0, -1));
 
@@ -346,7 +353,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (obs.defender === i) b.push(h("span", { class: "badge def" }, t("term.defender")));
     if (obs.dealer === i) b.push(h("span", { class: "badge deal" }, t("term.dealer")));
     if (obs.out[i]) b.push(h("span", { class: "badge out" }, t("term.out")));
-    if (/teams=/.test(view.state.rules)) {
+    if (hasTeams(view.state.rules)) {
       b.push(h("span", { class: "badge team" }, t("term.team_n", { n: (i % 2) + 1 })));
     }
     return b;
