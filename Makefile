@@ -18,7 +18,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl,postgres]"
+	DURAK_PURE=1 $(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl,postgres,dist]"
 	rm -f $(ENGINE)
 	touch $(STAMP)
 

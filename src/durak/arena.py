@@ -2,10 +2,14 @@
 
 Seats rotate and deals are paired: every deal (a seed) is replayed once per rotation of
 the line-up, so each bot sits in every seat with the very same cards, which takes most
-of the luck of the deal out of the comparison. Games run on all cores.
+of the luck of the deal out of the comparison. Games run on all cores, or on a Ray
+cluster (``--backend ray``); a run can be split into shards, written to a file as it goes,
+continued after a stop and merged (docs/scale.md).
 
     durak arena --bots ismcts:time=0.1 greedy --games 200
     durak arena --bots heuristic greedy greedy greedy --rules "perevodnoy(players=4)"
+    durak arena --bots heuristic greedy --games 20000 --shard 1/4 --out part-1.jsonl
+    durak arena merge part-*.jsonl
 
 A bot spec is ``name`` or ``name:key=value,key=value`` (``ismcts:iterations=400,seed=3``).
 With fewer specs than players the line-up repeats them round the table.
@@ -18,9 +22,9 @@ With fewer specs than players the line-up repeats them round the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
-import multiprocessing
 import os
 import sys
 import time
@@ -28,7 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .argtypes import at_least
 from .bots import make, parse
+from .dist import runlog
+from .dist.executors import BACKENDS, Batcher, executor
 from .game import Game
 from .rules import Rules, RulesError
 
@@ -49,15 +56,17 @@ MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 # -- playing ---------------------------------------------------------------------------
 def play_game(
     rules: Rules,
-    seats: Sequence[str],
+    seats: Sequence[Any],
     deal_seed: int,
     bot_seed: int,
     clock: list[list[float]] | None = None,
 ) -> Game:
     """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
     ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
-    the time its bot took choosing, by the wall clock and in this process's CPU time."""
-    bots = [make_bot(spec, bot_seed * 7919 + i) for i, spec in enumerate(seats)]
+    the time its bot took choosing, by the wall clock and in this process's CPU time.
+    A seat is a bot spec, or a bot object (self-play's policies) used as it is."""
+    bots = [make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
+            for i, spec in enumerate(seats)]
     for b in bots:
         reset = getattr(b, "reset", None)
         if reset is not None:
@@ -122,6 +131,14 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
             "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
         })
     return results
+
+
+def _play_deals(
+    task: tuple[Rules, list[tuple[str, ...]], int, list[int]]
+) -> list[list[dict[str, Any]]]:
+    """A batch of deals (one task sent to a worker): the games of each deal."""
+    rules, ups, seed, deals = task
+    return [_play_deal((rules, ups, d, seed)) for d in deals]
 
 
 # -- statistics ------------------------------------------------------------------------
@@ -369,36 +386,107 @@ def run_match(
     progress: bool = False,
     anchor: str | None = None,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "process",
+    address: str | None = None,
+    shard: tuple[int, int] = (1, 1),
+    out: str | None = None,
+    batch: int | None = None,
 ) -> ArenaResult:
     """Play about ``games`` games (whole deals: rounded up to a multiple of the rotations)
-    on ``jobs`` processes (default: every core) and summarize them."""
+    and summarize them.
+
+    ``backend`` ``"process"`` plays on ``jobs`` local processes (default: every core),
+    ``"ray"`` on the Ray cluster at ``address`` (or ``RAY_ADDRESS``; without one, a local Ray
+    with ``jobs`` CPUs). ``batch`` deals go to a worker at a time (default: as many as take
+    about half a second). ``shard=(i, n)`` plays only the i-th of n shares of the deals.
+    ``out`` names a run file that gets every game as it finishes; if it already holds part
+    of this run, only the missing deals are played. The games do not depend on any of
+    these: each deal's cards and bot seeds follow from ``seed`` and the deal's number."""
     specs = list(specs)
     for s in specs:
         make_bot(s, 0)  # fail early on a bad name or option
+    if backend not in BACKENDS:
+        raise ValueError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
     ups = lineups(specs, rules.players)
     deals = max(1, math.ceil(games / len(ups)))
-    tasks = [(rules, ups, d, seed) for d in range(deals)]
-    jobs = jobs or os.cpu_count() or 1
-    bar = Progress(deals * len(ups), progress)
+    header = runlog.Header(str(rules), specs, seed, deals, len(ups), shard)
+    done: dict[int, list[dict[str, Any]]] = {}
+    f = None
+    if out:
+        done, f = _open_run_file(out, header, progress)
+    todo = [d for d in header.shard_deals() if d not in done]
+    records = [r for g in done.values() for r in g]
+    bar = Progress(len(todo) * len(ups), progress)
     start = time.perf_counter()
-    records: list[dict[str, Any]] = []
 
-    def collect(res: list[dict[str, Any]]) -> None:
-        records.extend(res)
-        bar.update(len(res))
+    def collect(res: list[list[dict[str, Any]]], batcher: Batcher) -> None:
+        n = 0
+        for deal_games in res:
+            records.extend(deal_games)
+            n += len(deal_games)
+            if f is not None:
+                runlog.append(f, deal_games)
+        batcher.done(len(res), sum(r.get("seconds", 0.0) for g in res for r in g))
+        bar.update(n)
         if on_progress is not None:
-            on_progress(len(res))
+            on_progress(n)
 
-    if jobs <= 1 or deals == 1:
-        for t in tasks:
-            collect(_play_deal(t))
-    else:
-        ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-        with ctx.Pool(jobs) as pool:
-            for res in pool.imap_unordered(_play_deal, tasks, chunksize=1):
-                collect(res)
-    records.sort(key=lambda r: (r["deal"], specs.index(r["seats"][0])))
+    try:
+        if todo:
+            if backend == "process" and len(todo) == 1:
+                jobs = 1
+            if backend == "ray" and progress:
+                print("durak arena: starting Ray, or joining it", file=sys.stderr)
+            with executor(backend, jobs, address) as ex:
+                batcher = Batcher(todo, ex.workers, batch)
+                tasks = ((rules, ups, seed, b) for b in batcher)
+                for res in ex.map_unordered(_play_deals, tasks):
+                    collect(res, batcher)
+    finally:
+        if f is not None:
+            f.close()
+    records.sort(key=lambda r: (r["deal"], ups.index(tuple(r["seats"]))))
     return summarize(rules, specs, records, seed, time.perf_counter() - start, anchor)
+
+
+def _open_run_file(
+    path: str, header: runlog.Header, progress: bool
+) -> tuple[dict[int, list[dict[str, Any]]], Any]:
+    """The deals ``path`` already holds and the file open for more: a new file, or one that
+    holds an earlier part of the same run (also one with fewer deals, which this extends)."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        f = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by run_match)
+        runlog.write_header(f, header)
+        return {}, f
+    log = runlog.read_path(path)
+    old = log.header
+    if old != header and (old.deals > header.deals
+                          or dataclasses.replace(old, deals=header.deals) != header):
+        raise ValueError(
+            f"{path} holds another run ({old.rules}, bots {' '.join(old.bots)}, seed {old.seed}, "
+            f"{old.deals} deals, shard {old.shard[0]}/{old.shard[1]}); give another --out, or "
+            "the same options to continue it"
+        )
+    done = log.complete_deals()
+    if log.damaged or old != header or len(done) != len(log.by_deal):
+        log.header = header
+        log.by_deal = done
+        runlog.rewrite(path, log)
+    if progress:
+        print(f"continuing {path}: {len(done)} of {len(header.shard_deals())} deals already "
+              "played", file=sys.stderr)
+    return done, open(path, "a", encoding="utf-8")  # noqa: SIM115
+
+
+def merge_files(paths: Sequence[str], anchor: str | None = None) -> ArenaResult:
+    """One result from the run files of the shards of a run (or of one run): the same table,
+    ratings and chart as the run played in one go. Its time is the games' time added up."""
+    header, records = runlog.merge([(p, runlog.read_path(p)) for p in paths])
+    rules = Rules.parse(header.rules)
+    ups = lineups(header.bots, rules.players)
+    records.sort(key=lambda r: (r["deal"], ups.index(tuple(r["seats"]))))
+    seconds = sum(float(r.get("seconds", 0.0)) for r in records)
+    return summarize(rules, header.bots, records, header.seed, seconds, anchor)
 
 
 def chart(result: ArenaResult, path: str) -> None:
@@ -442,21 +530,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='a preset with options, e.g. "perevodnoy(players=4)"')
     parser.add_argument("--games", type=int, default=200, help="games to play (about)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=0,
+                        help="processes, or CPUs of a local Ray (default: all cores)")
     parser.add_argument("--json", default="", metavar="FILE",
                         help="write the results here as JSON (default: not written)")
     parser.add_argument("--png", "--chart", default="", metavar="FILE",
                         help="draw a chart of the results here (default: not drawn)")
     parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=BACKENDS, default="process",
+                        help="where games run: local processes, or Ray (the dist extra)")
+    parser.add_argument("--address", default=None,
+                        help="the Ray cluster to use (default RAY_ADDRESS, else a local Ray "
+                             "with --jobs CPUs)")
+    parser.add_argument("--shard", default="1/1", metavar="I/N",
+                        help="play only the I-th of N shares of the deals (merge the --out "
+                             "files with `durak arena merge`)")
+    parser.add_argument("--out", default="", metavar="FILE.jsonl",
+                        help="write every game here as it ends; if FILE already holds part "
+                             "of this run, continue it")
+    parser.add_argument("--batch", type=at_least(1), default=None,
+                        help="deals per task sent to a worker (default: as many as take "
+                             "about half a second)")
+    sub = parser.add_subparsers(dest="arena_command", title="instead of playing",
+                                metavar="merge")
+    merge = sub.add_parser("merge", help="one result from the --out files of a run's shards",
+                           description="Merge the --out files of the shards of one arena run "
+                                       "(or of one run) into its table, ratings and chart.")
+    merge.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    merge.add_argument("--json", default="", metavar="FILE",
+                       help="write the results here as JSON (default: not written)")
+    merge.add_argument("--png", "--chart", default="", metavar="FILE",
+                       help="draw a chart of the results here (default: not drawn)")
+    merge.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = Rules.parse(args.rules)
-        result = run_match(rules, args.bots, games=args.games, seed=args.seed,
-                           jobs=args.jobs or None, progress=not args.quiet, anchor=args.anchor)
-    except (RulesError, ValueError, TypeError) as e:
+        if getattr(args, "arena_command", None) == "merge":
+            result = merge_files(args.files, anchor=args.anchor)
+        else:
+            if args.address and args.backend != "ray":
+                raise ValueError("--address is for --backend ray")
+            rules = Rules.parse(args.rules)
+            result = run_match(rules, args.bots, games=args.games, seed=args.seed,
+                               jobs=args.jobs or None, progress=not args.quiet,
+                               anchor=args.anchor, backend=args.backend, address=args.address,
+                               shard=runlog.parse_shard(args.shard), out=args.out or None,
+                               batch=args.batch)
+    except (RulesError, ValueError, TypeError, RuntimeError, OSError) as e:
         print(f"durak arena: {e}", file=sys.stderr)
         return 2
     print(result.table())
