@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from durak import Game, Rules, RulesError
 from durak.cards import deck_mask
 
-PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny"]
+PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"]
 
 
 def all_configs() -> Iterator[Rules]:
