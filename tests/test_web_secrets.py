@@ -19,15 +19,15 @@ import pytest
 pytest.importorskip("starlette")
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
+    # only starlette's own notice that it would rather have httpx2 than httpx
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
 import durak
 from durak.cards import deck_mask
 from durak.server import create_app
 
-pytestmark = [pytest.mark.timeout(120),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(120)]
 
 CARD = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
