@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: test play serve bench bench-bots load lint typecheck browser clean
+.PHONY: test play serve bench bench-bots load lint typecheck browser clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -45,6 +45,13 @@ bench-bots: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
+
+# Mutation testing of the rules engine (game, rules, actions, match) against its fast
+# tests; not part of `make test` (tens of minutes on two cores). See docs/conformance.md.
+mutate: $(STAMP) $(VENV)/.installed-mutate-$(SUM)
+	rm -rf mutants
+	nice -n 10 $(BIN)/mutmut run --max-children 2
+	$(BIN)/python scripts/mutation_report.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
