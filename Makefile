@@ -21,7 +21,8 @@ $(VENV)/.installed-%-$(SUM): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[$*]"
 	touch $@
 
-# Debian's Chromium for the browser tests (skipped by the tests when it cannot be had).
+# Debian's Chromium for the browser tests: installed, or `make test` fails (opt out on
+# purpose with DURAK_NO_BROWSER=1).
 browser:
 	@sh scripts/ensure-browser.sh
 

@@ -13,15 +13,19 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.pilot import Pilot  # noqa: E402
-from textual.widgets import Select, Static  # noqa: E402
+from textual.widgets import Static  # noqa: E402
 
 from durak import Action, Game, Rules  # noqa: E402
 from durak.bots import make  # noqa: E402
 from durak.match import Match  # noqa: E402
 from durak.observation import Observation  # noqa: E402
 from durak.tui.app import DurakApp  # noqa: E402
+from durak.tui.form import Choice  # noqa: E402
 from durak.tui.game_screen import GameScreen  # noqa: E402
+from durak.tui.help_screen import HelpScreen  # noqa: E402
+from durak.tui.howto_screen import HowToScreen  # noqa: E402
 from durak.tui.i18n import card_text  # noqa: E402
+from durak.tui.keys import key_rows  # noqa: E402
 from durak.tui.replay_app import ReplayApp, load  # noqa: E402
 from durak.tui.result_screen import ResultScreen  # noqa: E402
 from durak.tui.session import Settings  # noqa: E402
@@ -34,6 +38,11 @@ Policy = Callable[[Observation], Action]
 
 def text_of(app: Any, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
+
+
+def shown_keys(screen: Any) -> list[str]:
+    """What Textual's footer shows for ``screen``: its bindings' descriptions."""
+    return [b.binding.description for b in screen.active_bindings.values() if b.binding.show]
 
 
 def greedy_but(prefer: tuple[str, ...] = (), take_every: int = 0) -> Policy:
@@ -211,8 +220,16 @@ def test_team_game_with_showing_the_trump(tmp_path: Path) -> None:
             assert o is not None
             assert o.losing_team is None if o.draw else o.losing_team == (o.durak or 0) % 2
             await settle(pilot, app)
-            assert "team" in text_of(app, "#result").lower() or "draw" in text_of(
-                app, "#result").lower()
+            result = text_of(app, "#result")
+            assert "team" in result.lower() or "draw" in result.lower()
+            # the tally lists the two teams, not the four players
+            assert "Player + Boris" in result and "Anna + Vera" in result
+            assert "Deals lost" in result and "Durak" not in result
+            lost = o.losing_team
+            if lost is not None:
+                team = ["Player + Boris", "Anna + Vera"][lost]
+                assert any(line.startswith(team) and line.rstrip().endswith("1")
+                           for line in result.splitlines())
 
     run(go())
 
@@ -227,6 +244,13 @@ def test_match_score_between_deals_in_russian(tmp_path: Path) -> None:
             assert isinstance(app.screen, ResultScreen)
             result = text_of(app, "#result")
             assert "Сдача 1 окончена" in result and "Ваня" in result
+            # the table under the result box already counts this deal
+            table = app.screen_stack[-2]
+            side = str(table.query_one("#side", Static).render())
+            o = app.session.game.outcome  # type: ignore[union-attr]
+            assert o is not None and "Счёт" in side
+            names = app.session.names  # type: ignore[union-attr]
+            assert ("ничьих: 1" in side) if o.durak is None else (f"{names[o.durak]} 1" in side)
             await pilot.press("enter")
             await settle(pilot, app)
             assert app.session is not None and app.session.deal_number == 2
@@ -251,10 +275,8 @@ def test_wrong_keys_mouse_undo_hint_language(tmp_path: Path) -> None:
             screen = app.screen
             assert isinstance(screen, GameScreen)
             g = screen.session.game
-            await pilot.press("z")
+            await pilot.press("ctrl+b")
             assert "does nothing" in text_of(app, "#message")
-            await pilot.press("enter")  # nothing chosen: it says so
-            assert "Choose a card first" in text_of(app, "#message")
             # a card that cannot be laid now explains itself
             cards = screen.hand_cards()
             playable = screen.picker.playable
@@ -291,28 +313,78 @@ def test_wrong_keys_mouse_undo_hint_language(tmp_path: Path) -> None:
     run(go())
 
 
-def test_start_screen_sets_up_a_team_game(tmp_path: Path) -> None:
+async def start_screen(pilot: Pilot[Any], app: DurakApp) -> SetupScreen:
+    """The start screen once shown, with «Start» focused."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, SetupScreen)
+    assert app.focused is not None and app.focused.id == "start"
+    return screen
+
+
+def test_start_screen_sets_up_a_team_game_by_keys(tmp_path: Path) -> None:
     async def go() -> None:
         app = DurakApp(settings(Rules(), tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
+            screen = await start_screen(pilot, app)
+
+            def row(key: str) -> Choice:
+                return screen.query_one(f"#{key}", Choice)
+
+            row("preset").focus()
             await pilot.pause()
-            assert isinstance(app.screen, SetupScreen)
-            app.screen.query_one("#preset", Select).value = "perevodnoy"
-            await pilot.pause()
-            app.screen.query_one("#players", Select).value = 4
-            await pilot.pause()
-            app.screen.query_one("#teams", Select).value = "2x2"
-            await pilot.pause()
-            app.screen.query_one("#opp-3", Select).value = "level:1"
-            await pilot.pause()
+            assert "▶" in str(row("preset").render())  # the focused row is marked
+            assert "▶" not in str(row("players").render())
+            assert row("transfer").value is False and "✓" not in str(row("transfer").render())
+            await pilot.press("right")  # podkidnoy -> perevodnoy
+            # the transfer row follows at once (it used to show «off» for a second)
+            assert row("preset").value == "perevodnoy" and row("transfer").value is True
+            assert "✓" in str(row("transfer").render())
+            await pilot.press("down", "right", "right")  # players 2 -> 4
+            assert app.focused is row("players") and row("players").value == 4
+            assert [w.id for w in screen.query(Choice) if (w.id or "").startswith("opp-")
+                    and w.display] == ["opp-1", "opp-2", "opp-3"]
+            await pilot.press("down", "down", "right")  # teams: 2x2
+            assert row("teams").value == "2x2" and "partner" in str(row("opp-2").render())
+            row("pile_on").focus()
+            await pilot.press("space")  # an on/off row flips with space
+            assert row("pile_on").value is False and "✓" not in str(row("pile_on").render())
+            row("opp-3").focus()
+            await pilot.press("right")  # greedy (last) -> level 1 (first)
+            assert row("opp-3").value == "level:1"
             await pilot.press("ctrl+s")
             await settle(pilot, app)
             assert isinstance(app.screen, GameScreen)
             s = app.session
             assert s is not None
             assert s.rules.players == 4 and s.rules.teams == "2x2" and s.rules.transfer
-            assert s.specs[3] == "level:1"
+            assert not s.rules.pile_on and s.specs[3] == "level:1"
             check_screen(app)
+
+    run(go())
+
+
+def test_start_screen_language_and_how_to_play(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await start_screen(pilot, app)
+            screen.query_one("#lang", Choice).focus()
+            await pilot.press("right")  # Russian, in place: the focus stays on the row
+            assert app.focused is screen.query_one("#lang", Choice)
+            assert "Игра" in str(screen.query_one("#preset", Choice).render())
+            footer = shown_keys(screen)
+            assert "начать" in footer and "как играть" in footer
+            screen.query_one("#preset", Choice).focus()
+            await pilot.press("right", "f1")  # the how-to of the game chosen
+            assert isinstance(app.screen, HowToScreen)
+            text = str(app.screen.query_one("#howto-text", Static).render())
+            assert "Как играть: Переводной" in text and "перевести" in text
+            await pilot.press("right")
+            text = str(app.screen.query_one("#howto-text", Static).render())
+            assert "Переводной с проездным" in text and "показав козырь" in text
+            await pilot.press("escape")
+            assert app.screen is screen
 
     run(go())
 
@@ -344,6 +416,12 @@ def test_replay_steps_through_a_match_record() -> None:
             assert app.deal == 1 and app.pos == len(m.games[1].history)
             last = str(app.query_one("#last", Static).render())
             assert "durak" in last or "draw" in last.lower()
+            assert {"next move", "next bout", "next deal", "keys"} <= set(shown_keys(app.screen))
+            await pilot.press("question_mark")  # every key of the stepper
+            assert isinstance(app.screen, HelpScreen)
+            assert "PgUp" in str(app.screen.query_one("#help", Static).render())
+            await pilot.press("escape", "home")
+            assert not isinstance(app.screen, HelpScreen) and app.pos == 0
 
     run(go())
 
@@ -389,5 +467,107 @@ def test_other_presets_play_to_the_end(tmp_path: Path, preset: str, players: int
             assert isinstance(app.screen, ResultScreen)
             if preset == "pogonny":
                 assert "Pogony" in text_of(app, "#result")
+
+    run(go())
+
+
+async def play_until(pilot: Pilot[Any], app: DurakApp, policy: Policy,
+                     done: Callable[[GameScreen], bool]) -> GameScreen:
+    """Play by keys until ``done`` holds at one of the person's turns."""
+    for _ in range(400):
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and not screen.session.game.is_over
+        if done(screen):
+            return screen
+        await press_move(pilot, screen, policy(screen.session.game.observation(0)))
+    raise AssertionError("never happened")
+
+
+def test_enter_plays_the_card_under_the_cursor(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path, seed=3), skip_setup=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            policy = greedy_but()
+            screen = await play_until(pilot, app, policy,
+                                      lambda s: s.picker.obs.phase == "attack")
+            g = screen.session.game
+            cards = screen.hand_cards()
+            await pilot.press("home", "right", "right")  # nothing marked, cursor on the third
+            n = len(g.history)
+            await pilot.press("enter")
+            assert len(g.history) > n and g.history[n].cards == (cards[2],)
+            # a card that cannot be laid: Enter says why and plays nothing
+            screen = await play_until(pilot, app, policy, lambda s: any(
+                c not in s.picker.playable for c in s.hand_cards()))
+            cards = screen.hand_cards()
+            i = next(i for i, c in enumerate(cards) if c not in screen.picker.playable)
+            await pilot.press("home", *["right"] * i)
+            n = len(g.history)
+            await pilot.press("enter")
+            assert len(g.history) == n and text_of(app, "#message")
+
+    run(go())
+
+
+def test_letter_keys_mark_cards_past_the_tenth(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules.preset("podkidnoy", deck=52), tmp_path, seed=5),
+                       skip_setup=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            greedy = greedy_but()
+
+            def always_take(obs: Observation) -> Action:
+                take = [a for a in obs.legal if a.kind == "take"]
+                return take[0] if take else greedy(obs)
+
+            screen = await play_until(pilot, app, always_take,
+                                      lambda s: len(s.hand_cards()) > 11)
+            cards = screen.hand_cards()
+            labels = text_of(app, "#hand").splitlines()[0].split()
+            assert labels[:12] == [*"1234567890", "a", "b"]
+            await pilot.press("escape", "b")  # the twelfth card
+            assert screen.cursor == 11
+            if cards[11] in screen.picker.playable:
+                assert screen.picker.selected == cards[11].bit
+            else:
+                assert text_of(app, "#message")  # why it cannot be marked
+            await pilot.press("escape", "и")  # the same key on a Russian layout
+            assert screen.cursor == 11
+
+    run(go())
+
+
+def test_question_mark_opens_the_help_listing_every_key(tmp_path: Path) -> None:
+    async def go() -> None:
+        rules = Rules.preset("perevodnoy-proezdnoy", players=3)
+        app = DurakApp(settings(rules, tmp_path, seed=2), skip_setup=True)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await settle(pilot, app)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            footer = shown_keys(screen)
+            for word in ("lay", "take", "pass", "transfer", "show trump", "hint", "undo",
+                         "keys", "quit"):
+                assert word in footer
+            assert "swap trump" not in footer  # not in these rules
+            assert not screen.query("#keys")  # no hand-made key line any more
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            text = str(app.screen.query_one("#help", Static).render())
+            flat = " ".join(text.split())  # long descriptions wrap beside their keys
+            for keys, what in key_rows(screen.keys, "en"):
+                assert keys in text and what in flat
+            for key in ("Enter", "Esc", "← → Home End", "1…9 0 a…z", "↑ ↓ Tab", "space",
+                        "t", "p", "r", "s", "x", "h", "u", "f", "l", "n", "q"):
+                assert key in text
+            await pilot.press("escape")
+            assert app.screen is screen
+            await pilot.press("l")  # Russian: the footer and the help follow
+            assert "взять" in shown_keys(screen)
+            await pilot.press("question_mark")
+            assert "Клавиши" in str(app.screen.query_one("#help", Static).render())
+            await pilot.press("question_mark")
+            assert app.screen is screen
 
     run(go())

@@ -305,6 +305,18 @@ def summarize(
 
 
 # -- running -------------------------------------------------------------------------
+def clock(seconds: float) -> str:
+    """A duration as people read it: ``42 s``, ``3:07``, ``1:52:31``.
+
+    >>> clock(4.26), clock(187), clock(6751.4)
+    ('4.3 s', '3:07', '1:52:31')
+    """
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m}:{s:02d}" if m < 60 else f"{m // 60}:{m % 60:02d}:{s:02d}"
+
+
 class Progress:
     """A text progress bar on stderr (a new line every tenth when not a terminal)."""
 
@@ -324,9 +336,9 @@ class Progress:
         eta = el / self.done * (self.total - self.done) if self.done else 0.0
         frac = self.done / self.total
         bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
-        text = f"[{bar}] {self.done}/{self.total} games  {el:6.1f} s  eta {eta:6.1f} s"
+        text = f"[{bar}] {self.done}/{self.total} games  {clock(el)}  eta {clock(eta)}"
         if self.tty:
-            sys.stderr.write("\r" + text)
+            sys.stderr.write("\r" + text + "\x1b[K")  # clear what a longer line left
             if self.done >= self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -418,8 +430,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=200, help="games to play (about)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
     parser.add_argument("--jobs", type=int, default=0, help="processes (default: all cores)")
-    parser.add_argument("--json", default="arena.json", help="write results here ('' = no)")
-    parser.add_argument("--png", default="arena.png", help="write a chart here ('' = no)")
+    parser.add_argument("--json", default="", metavar="FILE",
+                        help="write the results here as JSON (default: not written)")
+    parser.add_argument("--png", "--chart", default="", metavar="FILE",
+                        help="draw a chart of the results here (default: not drawn)")
     parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 

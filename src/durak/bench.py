@@ -12,6 +12,7 @@ import platform
 import random
 import time
 
+from .argtypes import at_least, names_from, numbers_in
 from .game import Game
 from .rules import PRESETS, Rules, RulesError
 
@@ -31,12 +32,13 @@ def run_games(rules: Rules, games: int, seed: int = 0) -> tuple[int, float]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=int, default=2000, help="deals per row (default 2000)")
+    p.add_argument("--games", type=at_least(1), default=200, help="deals per row (default 200)")
     p.add_argument("--presets", default=",".join(n for n in PRESETS if n != "pagony"),
-                   help="comma-separated presets")
-    p.add_argument("--players", default="2,3,4,5,6", help="comma-separated player counts")
-    p.add_argument("--deck", type=int, default=36)
-    p.add_argument("--seed", type=int, default=0)
+                   type=names_from(PRESETS, "preset"), help="comma-separated presets")
+    p.add_argument("--players", default="2,3,4,5,6", type=numbers_in(2, 6),
+                   help="comma-separated player counts")
+    p.add_argument("--deck", type=int, default=36, choices=(24, 36, 52), help="cards in the deck")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals")
 
 
 def run(args: argparse.Namespace) -> int:

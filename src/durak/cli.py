@@ -1,7 +1,8 @@
 """The ``durak`` command. Each subcommand lives in its own module, imported only when used,
 so the engine's commands work without the extras the others need.
 
-A subcommand module has ``add_arguments(parser)`` and ``run(args) -> int``.
+A subcommand module has ``add_arguments(parser)`` and ``run(args) -> int``. Every
+option's help shows its default (:class:`DefaultsHelp`).
 """
 
 from __future__ import annotations
@@ -20,28 +21,52 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+class DefaultsHelp(argparse.HelpFormatter):
+    """Each option's help ends with «(default: …)» unless it names its default already.
+    Flags (off unless given) and options without a value by default say nothing more."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or not action.option_strings or default is None
+                or default is False or default is argparse.SUPPRESS):
+            return text
+        if isinstance(default, list | tuple):
+            default = " ".join(str(d) for d in default)
+        shown = str(default).replace("%", "%%") if default != "" else "none"
+        return f"{text} (default: {shown})"
+
+
+def build_parser(wanted: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The parser; ``wanted`` names the one subcommand whose module is imported and
+    whose options are added (ImportError if its extra is missing)."""
     parser = argparse.ArgumentParser(prog="durak", description="Durak, the Russian card game.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = {}
-    wanted = argv[0] if argv and argv[0] in COMMANDS else None
+    modules: dict[str, object] = {}
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=DefaultsHelp)
         if name == wanted:
-            try:
-                modules[name] = importlib.import_module(module)
-            except ImportError as e:
-                print(f"durak {name}: {e}. Install the extra it needs "
-                      f"(pip install 'durak[tui]' / 'durak[web]' / 'durak[arena]').",
-                      file=sys.stderr)
-                return 2
-            modules[name].add_arguments(p)
+            modules[name] = importlib.import_module(module)
+            modules[name].add_arguments(p)  # type: ignore[attr-defined]
+    return parser, modules
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    wanted = argv[0] if argv and argv[0] in COMMANDS else None
+    try:
+        parser, modules = build_parser(wanted)
+    except ImportError as e:
+        print(f"durak {wanted}: {e}. Install the extra it needs "
+              f"(pip install 'durak[tui]' / 'durak[web]' / 'durak[arena]').",
+              file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
-    result: int = modules[args.command].run(args)
+    result: int = modules[args.command].run(args)  # type: ignore[attr-defined]
     return result
 
 

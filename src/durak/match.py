@@ -235,3 +235,25 @@ def _split_deals(text: str) -> list[str]:
             sections.append([])
         sections[-1].append(line)
     return ["\n".join(s) for s in sections]
+
+
+def record_deals(text: str) -> tuple[list[Game], list[str]]:
+    """The deals of a game record or a match record, each replayed, and the names of
+    the seats (RecordError if the text does not replay).
+
+    >>> g = Game(Rules(), seed=2)
+    >>> while not g.is_over:
+    ...     g.apply(g.legal_actions()[0])
+    >>> deals, names = record_deals(g.record(names=["Ann", "Bob"]))
+    >>> len(deals), deals[0].history == g.history, names
+    (1, True, ['Ann', 'Bob'])
+    """
+    headers, _ = parse_headers(text)
+    if headers.get("Match") == "durak":
+        m = Match.from_record(text)
+        deals = list(m.games)
+        if not deals or deals[-1] is not m.game:
+            deals.append(m.game)
+        return deals, list(m.names)
+    g = Game.from_record(text)
+    return [g], [headers.get(f"Seat{i}", f"Seat {i}") for i in range(g.rules.players)]

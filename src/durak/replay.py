@@ -1,6 +1,16 @@
-"""``durak replay FILE``: print a game or match record bout by bout, in plain words,
-with the outcome and the match tally after each deal. ``--step`` opens it in the
-terminal viewer (needs the ``tui`` extra).
+"""``durak replay FILE``: print a game or match record bout by bout, in plain words
+(English or Russian, ``--lang``), with the outcome and the match tally after each deal.
+``--step`` opens it in the terminal viewer (needs the ``tui`` extra).
+
+>>> from durak import Game, Rules
+>>> g = Game(Rules(), seed=5)
+>>> while not g.is_over:
+...     g.apply(g.legal_actions()[0])
+>>> text = replay_text(g.record(names=["Аня", "Боря"]), "ru")
+>>> text.splitlines()[0]
+'Игра: Подкидной, 2 игрока, сид 5'
+>>> "pogony 0" in replay_text(g.record(), "en"), "погон" in text
+(False, False)
 """
 
 from __future__ import annotations
@@ -9,81 +19,90 @@ import argparse
 import sys
 from pathlib import Path
 
-from .actions import Action
-from .game import Game
-from .match import Match
+from . import i18n
+from .game import Game, pagon_ladder
+from .match import Tally, record_deals
 from .record import RecordError, parse_headers
+from .rules import Rules
+from .tui.words import Entry, Seat, play, render
 
 
-def describe(seat_name: str, a: Action) -> str:
-    """An action in plain words."""
-    cards = " ".join(str(c) for c in a.cards)
-    return {
-        "attack": f"{seat_name} plays {cards}",
-        "defend": f"{seat_name} beats {a.target} with {cards}",
-        "transfer": f"{seat_name} transfers with {cards}",
-        "show": f"{seat_name} shows {cards} to transfer",
-        "take": f"{seat_name} takes",
-        "pass": f"{seat_name} passes",
-        "exchange": f"{seat_name} exchanges {cards} for the trump card",
-    }[a.kind]
-
-
-def deal_lines(game: Game, names: list[str]) -> list[str]:
-    """The deal bout by bout: who attacks whom, every action, how the bout ended."""
+def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list[str]:
+    """The deal bout by bout: who attacks whom, every action, how the bout and the deal
+    ended (the pogony hung on the durak only when there are any)."""
     g = game.fresh()
-    out = [f"trump {g.trump}, dealer {names[g.dealer]}"]
+    out = [render(Entry("ev_deal_start", {"n": number, "dealer": Seat(g.dealer),
+                                          "trump": g.trump}), lang, names)]
     bout = -1
     for a in game.history:
         if g.bout != bout:
             bout = g.bout
-            out.append(f" bout {bout + 1}: {names[g.attacker]} attacks {names[g.defender]}"
-                       f" (talon {g.talon_size})")
-        seat = g.to_act
-        assert seat is not None
-        g._apply(a)
-        out.append("   " + describe(names[seat], a))
-    o = game.outcome
-    if o is None:
-        out.append(" (unfinished)")
-    elif o.draw:
-        out.append(" draw: nobody is left with cards")
-    else:
-        assert o.durak is not None
-        line = f" {names[o.durak]} is the durak"
-        if o.pogony:
-            line += f", hung with {o.pogony} pogony"
-        if o.hung is not None:
-            cards = f"{o.hung_cards} card" + ("s" if o.hung_cards > 1 else "")
-            line += f"; side {o.hung + 1} hung its pagony ({cards})"
-        out.append(line)
+            out.append(i18n.t(lang, "cli.replay.bout", n=bout + 1, attacker=names[g.attacker],
+                              defender=names[g.defender], talon=g.talon_size))
+        out += ["   " + render(e, lang, names) for e in play(g, a)]
+    if game.outcome is None:
+        out.append(i18n.t(lang, "cli.replay.unfinished"))
     return out
 
 
-def replay_text(text: str) -> str:
-    headers, _ = parse_headers(text)
-    if headers.get("Match") == "durak":
-        m = Match.from_record(text)
-        lines = [f"match {m.rules}, seed {m.seed}"]
-        from .match import Tally
+def team_text(rules: Rules, side: int, names: list[str]) -> str:
+    return " + ".join(names[s] for s in range(rules.players) if rules.team_of(s) == side)
 
-        running = Tally(m.rules.players, sides=m.rules.sides)
-        deals = m.games + ([] if m.games and m.games[-1] is m.game else [m.game])
-        for i, g in enumerate(deals, 1):
-            lines.append(f"deal {i}:")
-            lines += deal_lines(g, m.names)
-            if g.outcome is not None:
-                running.add(g.outcome, m.rules)
-                lines.append(running.summary(m.names, m.rules))
-        return "\n".join(lines)
-    g = Game.from_record(text)
-    names = [headers.get(f"Seat{i}", f"seat {i}") for i in range(g.rules.players)]
-    return "\n".join([f"game {g.rules}, seed {g.seed}", *deal_lines(g, names)])
+
+def tally_lines(t: Tally, rules: Rules, names: list[str], lang: str) -> list[str]:
+    """The match so far: durak counts (by team in team play), pogony hung when any,
+    pogony scored in pogonny, each side's pagony rank in pagony."""
+    lines = [i18n.t(lang, "cli.replay.after", n=t.deals)]
+    if rules.teams != "none":
+        lines += ["  " + i18n.t(lang, "cli.replay.team_lost", n=t.side_losses[side],
+                                team=team_text(rules, side, names))
+                  for side in range(rules.sides)]
+    for s, name in enumerate(names):
+        parts = [i18n.t(lang, "cli.replay.durak_times", n=t.durak_counts[s], name=name)]
+        if t.pogony_hung[s]:
+            parts.append(i18n.t(lang, "result.pogony", n=t.pogony_hung[s]))
+        if rules.scoring == "pogonny":
+            parts.append(i18n.t(lang, "cli.replay.scored",
+                                pogony=i18n.t(lang, "term.pogony", n=t.pogonny_scores[s])))
+        if rules.teams == "none" or t.durak_counts[s] or t.pogony_hung[s]:
+            lines.append("  " + ", ".join(parts))
+    if t.draws:
+        lines.append("  " + i18n.t(lang, "cli.replay.draws", n=t.draws))
+    if rules.scoring == "pagony":
+        ladder = pagon_ladder(rules.deck)
+        for side in range(rules.sides):
+            team = team_text(rules, side, names)
+            rank = i18n.rank_text(ladder[min(t.pagon_steps[side], len(ladder) - 1)], lang)
+            lines.append("  " + i18n.t(lang, "cli.replay.pagon", team=team, rank=rank))
+        if t.winner_side is not None:
+            lines.append("  " + i18n.t(lang, "cli.replay.won",
+                                       team=team_text(rules, t.winner_side, names)))
+    return lines
+
+
+def replay_text(text: str, lang: str = "en") -> str:
+    """A record (game or match) as text in ``lang`` (RecordError if it does not replay)."""
+    headers, _ = parse_headers(text)
+    deals, names = record_deals(text)
+    rules = deals[0].rules
+    is_match = headers.get("Match") == "durak"
+    seed = headers.get("MatchSeed") if is_match else deals[0].seed
+    lines = [i18n.t(lang, "cli.replay.match" if is_match else "cli.replay.game",
+                    rules=i18n.rules_name(rules, lang), seed=seed)]
+    running = Tally(rules.players, sides=rules.sides)
+    for i, g in enumerate(deals, 1):
+        lines += deal_lines(g, names, lang, i)
+        if is_match and g.outcome is not None:
+            running.add(g.outcome, rules)
+            lines += tally_lines(running, rules, names, lang)
+    return "\n".join(lines)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game or match record")
     p.add_argument("--step", action="store_true", help="step through it in the terminal viewer")
+    p.add_argument("--lang", choices=i18n.LANGS, default=None,
+                   help="language of the text (default: from LANG)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,16 +111,17 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"durak replay: {e}", file=sys.stderr)
         return 2
+    lang = args.lang or i18n.default_lang()
     if args.step:
         try:
             from .tui.replay_app import run_replay
         except ImportError as e:
             print(f"durak replay --step needs the terminal extra: {e}", file=sys.stderr)
             return 2
-        result: int = run_replay(text)
+        result: int = run_replay(text, lang)
         return result
     try:
-        print(replay_text(text))
+        print(replay_text(text, lang))
     except BrokenPipeError:  # piped into head and the like
         return 0
     except RecordError as e:

@@ -13,9 +13,11 @@ True
 >>> all(0.0 <= v <= 1.0 for _, v in ranked)
 True
 
-From the command line, for a record file (``--ply N``: the position after N actions)::
+From the command line, for a game or match record file (``--deal N``: that deal of a
+match, by default the last; ``--ply N``: the position after N actions of it)::
 
     durak hint game.txt --ply 12 --time 1
+    durak hint match.txt --deal 2 --ply 30
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from ..actions import Action
 from ..game import Game
+from ..match import record_deals
 from ..observation import Observation
 from ..record import RecordError
 from .ismcts import ISMCTSBot
@@ -69,6 +72,16 @@ def position_at(game: Game, ply: int | None) -> Game:
     return g
 
 
+def deal_of(text: str, deal: int | None = None) -> Game:
+    """Deal ``deal`` (1..; None: the last) of a game or match record."""
+    deals, _ = record_deals(text)
+    if deal is None:
+        return deals[-1]
+    if not 1 <= deal <= len(deals):
+        raise ValueError(f"--deal: the record holds deals 1..{len(deals)}, not {deal}")
+    return deals[deal - 1]
+
+
 def describe(obs: Observation) -> str:
     table = " ".join(f"{a}/{b}" if b else str(a) for a, b in obs.table) or "-"
     return (
@@ -81,13 +94,16 @@ def describe(obs: Observation) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", help="a game record file ('-' reads standard input)")
+    parser.add_argument("record", help="a game or match record file ('-' reads standard input)")
+    parser.add_argument("--deal", type=int, default=None,
+                        help="in a match record, the deal to read, 1.. (default: the last)")
     parser.add_argument("--ply", type=int, default=None,
                         help="the position after this many actions (default: the end)")
-    parser.add_argument("--time", type=float, default=None, help="seconds of search")
+    parser.add_argument("--time", type=float, default=None,
+                        help="seconds of search (default: --iterations decides)")
     parser.add_argument("--iterations", type=int, default=None,
                         help="rollouts of search (default 2000)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the search")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             with open(args.record, encoding="utf-8") as f:
                 text = f.read()
-        game = position_at(Game.from_record(text), args.ply)
+        game = position_at(deal_of(text, args.deal), args.ply)
         if game.to_act is None:
             raise ValueError("the deal is over at this point; choose an earlier --ply")
         obs = game.observation(game.to_act)

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import protocol, seatbots
+from . import assist, pages, people, protocol, seatbots
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Hello, Ping, ProtocolError
 from .store import Store
@@ -69,6 +69,8 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/games/{deal_id:int}", get_game),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *pages.ROUTES,
+        *people.ROUTES,
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
@@ -192,6 +194,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                     await conn.table.act(conn, m.state, m.action)
                 elif isinstance(m, Ping):
                     conn.push(protocol.dumps({"type": "pong", "id": m.id}))
+                else:
+                    await assist.handle(conn, m)
             except ProtocolError as e:
                 state = conn.table.state if conn.table is not None else None
                 conn.push(protocol.error(e.code, e.message, state))

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
+import sys
+
+from ..argtypes import port
 
 DEFAULT_DB = "sqlite:///durak.db"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=port, default=8000,
+                        help="port to listen on (0: any free port)")
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"SQLAlchemy database URL (default {DEFAULT_DB})")
     parser.add_argument("--bot-pace", type=float, default=0.8,
@@ -24,18 +29,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-threads", type=int, default=2,
                         help="threads that bots think on")
     parser.add_argument("--log-level", default="info",
-                        choices=["critical", "error", "warning", "info", "debug"])
+                        choices=["critical", "error", "warning", "info", "debug"],
+                        help="how much the server logs")
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    try:  # first the address: a refusal leaves nothing behind (no database created)
+        sock = listen(args.host, args.port)
+    except OSError as e:
+        print(f"durak serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
+              file=sys.stderr)
+        return 1
     from .app import create_app
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(message)s")
     app = create_app(args.db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                      bot_threads=args.bot_threads)
-    print(f"durak: serving on http://{args.host}:{args.port}/ (database {args.db})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws_max_size=64 * 1024)
+    # Said only now that the address is ours.
+    print(f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
+          f"(database {args.db})", flush=True)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (OSError if that address cannot be had)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

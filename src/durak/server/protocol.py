@@ -65,7 +65,31 @@ class Ping:
     id: int | str | None = None
 
 
-ClientMessage = Hello | Act | Ping
+@dataclass(frozen=True)
+class Chat:
+    """A player's chat message to the table."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Vote:
+    """Vote to hand the idle person at ``seat`` over to a bot."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Ask for the searcher's move (only against bots alone)."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back your last move (only against bots alone)."""
+
+
+ClientMessage = Hello | Act | Ping | Chat | Vote | Hint | Undo
 
 # type -> (class, {field: (types, required)})
 _SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[tuple[type, ...], bool]]]]] = {
@@ -73,6 +97,10 @@ _SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[tuple[type, ...], bool]]]]
                       "token": ((str, type(None)), False), "seat": ((int, type(None)), False)}),
     "act": (Act, {"state": ((int,), True), "action": ((str,), True)}),
     "ping": (Ping, {"id": ((int, str, type(None)), False)}),
+    "chat": (Chat, {"text": ((str,), True)}),
+    "vote": (Vote, {"seat": ((int,), True)}),
+    "hint": (Hint, {}),
+    "undo": (Undo, {}),
 }
 _TYPE_WORDS: Final = {int: "a whole number", str: "a string", type(None): "null"}
 
@@ -114,6 +142,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
             raise ProtocolError("malformed", f"{kind} needs {key!r}")
     if isinstance(values.get("action"), str) and len(values["action"]) > 64:
         raise ProtocolError("malformed", "act.action is too long")
+    if isinstance(values.get("text"), str) and len(values["text"]) > 200:
+        raise ProtocolError("malformed", "chat.text is too long")
     msg: ClientMessage = cls(**values)
     if isinstance(msg, Hello) and msg.v != PROTOCOL_VERSION:
         raise ProtocolError("version", f"this server speaks version {PROTOCOL_VERSION}")

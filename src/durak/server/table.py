@@ -23,7 +23,7 @@ from ..bots import Bot
 from ..game import Game
 from ..match import Match
 from ..rules import Rules
-from . import protocol
+from . import assist, protocol, ratings
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import TableRow
@@ -250,7 +250,10 @@ class LiveTable:
             await self._act(conn.seat, state, action)
         self.lobby.timings.append(time.perf_counter() - t0)
 
-    async def _act(self, seat: int, state: int, action: Action) -> None:
+    async def _act(self, seat: int, state: int, action: Action, by: str | None = None
+                   ) -> None:
+        """``by``: who moved for the seat when not its player ("timer": the turn timer
+        ran out; "stand_in": nobody holds the seat), shown as such in the log."""
         g = self.game
         if self.status != "playing" or g is None or g.is_over or self.pending is not None:
             raise ProtocolError("not_playing", "no deal is in play")
@@ -268,9 +271,14 @@ class LiveTable:
         # Stored first: a crash after this line replays the action on restart.
         await self.store.run(self.store.store.add_action, self.deal_id, len(g.history),
                              seat, str(action))
+        phase = g.phase
         g.apply(action)
         self.state += 1
-        self.log.append({"seat": seat, "action": str(action), "bout": g.bout})
+        entry: dict[str, Any] = {"seat": seat, "action": str(action), "bout": g.bout,
+                                 "phase": phase}
+        if by is not None:
+            entry["by"] = by
+        self.log.append(entry)
         if g.is_over:
             await self._deal_over()
         for s in self.seats:
@@ -289,10 +297,21 @@ class LiveTable:
         assert self.deal_id is not None
         await self.store.run(self.store.store.finish_deal, self.deal_id, str(g.outcome),
                              g.record(self.names(), Table=self.id), self.id, status)
+        await self._rate(g)
         if nxt is None:
             self.status = "finished"
         else:
             self.pending = nxt
+
+    async def _rate(self, g: Game) -> None:
+        """Personal history and ratings (server/ratings.py); never stops the game."""
+        assert g.outcome is not None and self.deal_id is not None
+        try:
+            await self.store.run(ratings.rate_deal, self.store.store, self.deal_id, self.id,
+                                 self.rules, None if g.outcome.draw else g.outcome.durak,
+                                 [(s.kind, s.bot) for s in self.seats], assist.assisted(self))
+        except Exception:
+            log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 
     async def _start_deal(self, game: Game, table_values: dict[str, Any] | None = None) -> None:
         self.deal_no += 1
@@ -414,7 +433,8 @@ class LiveTable:
             async with self.lock:
                 if self.state != state:
                     return
-                await self._act(seat, state, action)
+                by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
+                await self._act(seat, state, action, by)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -464,8 +484,10 @@ class LiveTable:
                 if g.to_act != seat:
                     raise ValueError(f"table {self.id}: stored action {text} by seat {seat}, "
                                      f"but seat {g.to_act} is to act")
+                phase = g.phase
                 g.apply(text)
-                self.log.append({"seat": seat, "action": text, "bout": g.bout})
+                self.log.append({"seat": seat, "action": text, "bout": g.bout,
+                                 "phase": phase})
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
             if g.is_over:
                 nxt = m.next_deal()
@@ -487,4 +509,5 @@ class LiveTable:
                 await self.store.run(self.store.store.finish_deal, self.deal_id,
                                      str(g.outcome), g.record(self.names(), Table=self.id),
                                      self.id, self.status)
+                await self._rate(g)
             self._schedule()

@@ -14,13 +14,15 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import RichLog, Static
+from textual.widgets import Footer, RichLog, Static
 
 from ..actions import Action
 from ..cards import Card
+from ..rules import Rules
 from .i18n import tr
+from .keys import KeySpec, use_keys
 from .picker import Offer, Picker
-from .render import hand_lines, join_lines, table_lines
+from .render import KEYS, hand_lines, join_lines, table_lines
 from .session import HUMAN, Session
 from .widgets import (
     ActionBar,
@@ -36,9 +38,43 @@ if TYPE_CHECKING:
     from .app import DurakApp
 
 # Keys of the Russian layout in the places of the Latin ones, so «е» works as «t».
-RU_KEYS = {"е": "t", "з": "p", "к": "r", "ы": "s", "ч": "x", "р": "h", "г": "u", "а": "f",
-           "д": "l", "й": "q", "т": "n"}
+RU_LAYOUT = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгшщзфывапролдячсмить", strict=True))
 SEAT_COLOURS = ("#ffd75f", "#87d7ff", "#ff87af", "#87ff87", "#d7afff", "#ffaf5f")
+
+
+def game_keys(rules: Rules) -> list[KeySpec]:
+    """Every key of the game screen; the footer shows the common moves and those the
+    rules allow (transfer, showing, the swap of the trump)."""
+
+    def key(k: str, text: str, show: bool = True, help: str = "") -> KeySpec:
+        ru = ",".join(RU_LAYOUT[c] for c in k.split(",") if c in RU_LAYOUT)
+        return KeySpec(f"press({k.split(',')[0]!r})", k, text, show, ru, help=help)
+
+    cards = [KeySpec(f"press({k!r})", k, "key_cards", False, RU_LAYOUT.get(k, ""),
+                     display="1…9 0 a…z") for k in KEYS]
+    return [
+        KeySpec("press('enter')", "enter", "key_lay", help="key_lay_help"),
+        key("t", "key_take"),
+        key("p", "key_pass"),
+        key("r", "key_transfer", rules.transfer),
+        key("s", "key_show", rules.transfer_by_showing, help="key_show_help"),
+        key("x", "key_exchange", rules.trump_exchange, help="key_exchange_help"),
+        key("h", "key_hint", help="key_hint_help"),
+        key("u", "key_undo", help="key_undo_help"),
+        KeySpec("press('question_mark')", "question_mark,f1", "key_help", help="key_help_help"),
+        key("q", "key_quit", help="key_quit_help"),
+        KeySpec("press('q')", "ctrl+c", "key_quit", False, help="key_quit_help"),
+        *(KeySpec(f"press({k!r})", k, "key_cursor", False) for k in ("left", "right",
+                                                                        "home", "end")),
+        KeySpec("press('space')", "space", "key_mark", False),
+        *cards,
+        *(KeySpec(f"press({k!r})", k, "key_target", False)
+          for k in ("up", "down", "tab", "shift+tab")),
+        KeySpec("press('escape')", "escape", "key_clear", False),
+        key("n", "key_next", False),
+        key("f", "key_fast", False),
+        key("l", "key_lang", False),
+    ]
 
 
 def sorted_hand(cards: list[Card], trump_suit: int) -> list[Card]:
@@ -47,6 +83,7 @@ def sorted_hand(cards: list[Card], trump_suit: int) -> list[Card]:
 
 
 class GameScreen(Screen[None]):
+    AUTO_FOCUS = None
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
     #opponents { height: auto; max-height: 7; }
@@ -65,7 +102,6 @@ class GameScreen(Screen[None]):
     #message { height: auto; padding: 0 1; color: #ffaf5f; }
     #log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2;
            scrollbar-size-vertical: 1; scrollbar-background: $surface; }
-    #keys { height: auto; padding: 0 1; color: #8a8a8a; dock: bottom; }
     #main { height: 1fr; }
     GameScreen.wide #log { dock: right; width: 42; height: 1fr; border-top: none;
                            border-left: solid $primary-darken-2; }
@@ -86,6 +122,8 @@ class GameScreen(Screen[None]):
         self._gen = 0  # bumped by undo and new deals: a late bot answer is dropped
         self._logged = 0
         self._result_shown = False
+        self.keys = game_keys(session.rules)
+        use_keys(self, self.keys, self.lang, inherit=False)
 
     @property
     def durak_app(self) -> DurakApp:
@@ -114,11 +152,12 @@ class GameScreen(Screen[None]):
             yield HandView(id="hand")
             yield ActionBar(id="actions")
             yield Static(id="message")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Static(id="keys")
+            log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+            log.can_focus = False  # every key belongs to the game's bindings
+            yield log
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False
         self._relog()
         self.refresh_view()
         self.schedule_bot()
@@ -173,7 +212,6 @@ class GameScreen(Screen[None]):
         if isinstance(msg, Entry):
             msg = render(msg, lang, s.names)
         self.query_one("#message", Static).update(msg or "")
-        self.query_one("#keys", Static).update(tr(lang, "keys_game"))
         self._relog(incremental=True)
 
     def status_text(self) -> str:
@@ -332,10 +370,15 @@ class GameScreen(Screen[None]):
             self.say(result)
 
     def on_key(self, event: events.Key) -> None:
-        key = RU_KEYS.get(event.key, event.key)
+        """Keys without a binding: say that they do nothing here."""
+        if event.key in self._bindings.key_to_bindings or event.key in ("ctrl+q",):
+            return  # the screen's bindings (or the app's ctrl+q) handle it
         event.stop()
         event.prevent_default()
-        self.press(key, event.character)
+        self.press(event.key, event.character)
+
+    def action_press(self, key: str) -> None:
+        self.press(key)
 
     def press(self, key: str, character: str | None = None) -> None:
         """One key of the game, by its name (``left``, ``enter``, ``t``...)."""
@@ -358,8 +401,8 @@ class GameScreen(Screen[None]):
         elif key == "space":
             if cards:
                 self.say(p.toggle(cards[self.cursor]))
-        elif len(key) == 1 and key.isdigit():
-            i = (int(key) - 1) % 10
+        elif key in KEYS:
+            i = KEYS.index(key)
             if i < len(cards):
                 self.cursor = i
                 self.say(p.toggle(cards[i]))
@@ -370,6 +413,10 @@ class GameScreen(Screen[None]):
         elif key == "enter":
             if g.is_over:
                 self.next_deal()
+            elif not p.selected and cards and g.to_act == HUMAN:
+                # nothing marked: play the card under the cursor
+                refused = p.toggle(cards[self.cursor])
+                self._do(refused if refused is not None else p.lay())
             else:
                 self._do(p.lay())
         elif key == "escape":
@@ -391,10 +438,13 @@ class GameScreen(Screen[None]):
         elif key == "l":
             self.session.lang = "ru" if self.lang == "en" else "en"
             self.durak_app.lang = self.session.lang
+            use_keys(self, self.keys, self.lang, inherit=False)
             self._relog()
             self.say(None)
         elif key == "question_mark":
-            self.say(tr(self.lang, "keys_game"))
+            from .help_screen import HelpScreen
+
+            self.app.push_screen(HelpScreen(self.keys, self.lang))
         else:
             self.say(Entry("why_unknown_key", {"key": character if character and
                                                character.isprintable() else key}))

@@ -91,7 +91,7 @@ def flow(items: Sequence[list[Content]], width: int, gap: int = 1) -> list[Conte
 
 def hand_lines(cards: Sequence[Card], lang: str, *, selected: int = 0, playable: int | None = None,
                cursor: int | None = None, tall: bool = False, width: int = 80) -> list[Content]:
-    """The person's hand: key labels (1..9, 0) above, marked cards gold, cards that
+    """The person's hand: key labels (1..9, 0, then a, b, c…) above, marked cards gold, cards that
     cannot be laid now dimmed, the cursor underlined."""
     blocks: list[list[Content]] = []
     for i, c in enumerate(cards):
@@ -108,7 +108,8 @@ def hand_lines(cards: Sequence[Card], lang: str, *, selected: int = 0, playable:
     return flow(blocks, width)
 
 
-KEYS = "1234567890"
+# The keys that mark cards, in hand order: digits, then letters no command uses.
+KEYS = "1234567890abcdegijkmovwyz"
 
 
 def table_lines(table: Sequence[tuple[Card, Card | None]], lang: str, *,

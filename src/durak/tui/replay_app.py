@@ -7,32 +7,38 @@ trump, talon and discard, and the moves so far in plain words.
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import RichLog, Static
+from textual.widgets import Footer, RichLog, Static
 
 from ..game import Game
-from ..match import Match
-from ..record import RecordError, parse_headers
+from ..match import record_deals
+from ..record import RecordError
+from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
+from .keys import KeySpec, use_keys
 from .render import chip, join_lines, table_lines
 from .words import Entry, Seat, outcome_entries, play, render
+
+REPLAY_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("press('right')", "right,space,enter", "key_step_next"),
+    KeySpec("press('left')", "left", "key_step_back"),
+    KeySpec("press('pagedown')", "pagedown", "key_bout_next"),
+    KeySpec("press('pageup')", "pageup", "key_bout_back"),
+    KeySpec("press('home')", "home", "key_first", False),
+    KeySpec("press('end')", "end", "key_last", False),
+    KeySpec("press('right_square_bracket')", "right_square_bracket", "key_deal_next"),
+    KeySpec("press('left_square_bracket')", "left_square_bracket", "key_deal_back"),
+    KeySpec("press('l')", "l", "key_lang", False, ru="д"),
+    KeySpec("press('question_mark')", "question_mark,f1", "key_help"),
+    KeySpec("press('q')", "q,escape", "key_quit", ru="й"),
+)
 
 
 def load(text: str) -> tuple[list[Game], list[str]]:
     """The deals of a game or match record, each replayed, and the players' names."""
-    headers, _ = parse_headers(text)
-    if headers.get("Match") == "durak":
-        m = Match.from_record(text)
-        deals = list(m.games)
-        if not deals or deals[-1] is not m.game:
-            deals.append(m.game)
-        return deals, list(m.names)
-    g = Game.from_record(text)
-    names = [headers.get(f"Seat{i}", f"Seat {i}") for i in range(g.rules.players)]
-    return [g], names
+    return record_deals(text)
 
 
 class Stepper:
@@ -70,8 +76,8 @@ class ReplayApp(App[int]):
     #side { width: 26; height: auto; padding: 0 1; }
     #last { height: auto; padding: 0 1; text-style: bold; }
     #log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2; }
-    #keys { height: auto; padding: 0 1; color: #8a8a8a; }
     """
+    AUTO_FOCUS = None
 
     def __init__(self, deals: list[Game], names: list[str], lang: str | None = None) -> None:
         super().__init__()
@@ -80,6 +86,7 @@ class ReplayApp(App[int]):
         self.lang = lang or default_lang()
         self.deal = 0
         self.pos = 0
+        use_keys(self, REPLAY_KEYS, self.lang)
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
@@ -88,8 +95,10 @@ class ReplayApp(App[int]):
             yield Static(id="table")
             yield Static(id="side")
         yield Static(id="last")
-        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Static(id="keys")
+        log = RichLog(id="log", wrap=True, markup=False, min_width=20)
+        log.can_focus = False  # the arrows step through the record, not the log
+        yield log
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show()
@@ -112,10 +121,10 @@ class ReplayApp(App[int]):
             role = ""
             if not g.is_over:
                 role = ("▶ " if g.to_act == s else "") + (
-                    tr(lang, "attacks") if s == g.attacker else
-                    tr(lang, "defends") if s == g.defender else "")
+                    tr(lang, "term.attacker") if s == g.attacker else
+                    tr(lang, "term.defender") if s == g.defender else "")
             if g.out[s]:
-                role = tr(lang, "is_out")
+                role = tr(lang, "term.out")
             name = Content.styled(f"{self.names[s][:12]:<12} {role[:12]:<12} ",
                                   "bold reverse #ffd75f" if g.to_act == s else "bold")
             chips: list[Content | str] = []
@@ -130,10 +139,10 @@ class ReplayApp(App[int]):
         else:
             table = Content(tr(lang, "empty_table"))
         self.query_one("#table", Static).update(table)
-        side = [Content.assemble(f"{tr(lang, 'trump')} ", chip(g.trump, lang)[0]),
-                Content(f"{tr(lang, 'talon')}: {g.talon_size}"),
-                Content(f"{tr(lang, 'discard')}: {plural(lang, len(g.discard), 'cards')}"),
-                Content(f"{tr(lang, 'bout')} {g.bout + 1}")]
+        side = [Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
+                Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
+                Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
+                Content(f"{tr(lang, 'term.bout')} {g.bout + 1}")]
         self.query_one("#side", Static).update(join_lines(side))
         if self.pos == 0:
             last = [Entry("ev_deal_start", {"n": self.deal + 1, "dealer": Seat(g.dealer),
@@ -149,7 +158,6 @@ class ReplayApp(App[int]):
         log.clear()
         for e in st.log(self.pos):
             log.write(Text(render(e, lang, self.names)))
-        self.query_one("#keys", Static).update(tr(lang, "keys_replay"))
 
     def step(self, delta: int) -> None:
         self.pos = max(0, min(len(self.stepper) - 1, self.pos + delta))
@@ -176,8 +184,8 @@ class ReplayApp(App[int]):
             k += 1
         return k
 
-    def on_key(self, event: events.Key) -> None:
-        key = {"й": "q", "д": "l"}.get(event.key, event.key)
+    def action_press(self, key: str) -> None:
+        """One key of the stepper (bound in REPLAY_KEYS)."""
         if key in ("right", "space", "enter"):
             self.step(1)
         elif key == "left":
@@ -197,8 +205,11 @@ class ReplayApp(App[int]):
             self.show()
         elif key == "l":
             self.lang = "ru" if self.lang == "en" else "en"
+            use_keys(self, REPLAY_KEYS, self.lang)
             self.show()
-        elif key in ("q", "escape"):
+        elif key == "question_mark":
+            self.push_screen(HelpScreen(REPLAY_KEYS, self.lang))
+        elif key == "q":
             self.exit(0)
 
 

@@ -9,8 +9,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..match import Tally
 from .i18n import tr
 from .session import HUMAN, Session
+from .widgets import team_names
 from .words import Entry, Team, outcome_entries, render
 
 
@@ -33,27 +35,51 @@ def result_content(session: Session) -> Content:
     lines.append(Content.styled(verdict, "bold #ffd75f"))
     lines.append(Content(""))
     t = session.tally_with_current()
-    counts, draws = t.durak_counts, t.draws
+    draws = t.draws
     if t.winner_side is not None:
         side = Team(s for s in range(session.rules.players)
                     if session.rules.team_of(s) == t.winner_side)
         lines.append(Content.styled(render(Entry("match_won_by", {"team": side}), lang,
                                            session.names), "bold"))
-    pogonny = session.rules.scoring == "pogonny"
-    head = f"{tr(lang, 'col_player'):<16}{tr(lang, 'col_durak'):>8}"
-    if pogonny:
-        head += f"{tr(lang, 'col_pogony'):>10}"
-    lines.append(Content.styled(head, "bold"))
-    for s in range(session.rules.players):
-        row = f"{session.names[s]:<16}{counts[s]:>8}"
-        if pogonny:
-            row += f"{t.pogonny_scores[s]:>10}"
-        lines.append(Content.styled(row, "#ffd75f" if s == HUMAN else ""))
+    if session.rules.teams != "none":
+        lines += team_rows(session, t)
+    else:
+        lines += player_rows(session, t)
     if draws:
         lines.append(Content(tr(lang, "draws_n", n=draws)))
     lines.append(Content(""))
     lines.append(Content.styled(tr(lang, "press_new" if over else "press_next"), "italic"))
     return Content("\n").join(lines)
+
+
+def team_rows(session: Session, t: Tally) -> list[Content]:
+    """One row per team: its players and the deals it lost."""
+    lang = session.lang
+    rules = session.rules
+    names = [team_names(session, side) for side in range(rules.sides)]
+    width = max(16, *(len(n) + 2 for n in names))
+    rows = [Content.styled(f"{tr(lang, 'col_team'):<{width}}{tr(lang, 'col_lost'):>16}", "bold")]
+    for side, name in enumerate(names):
+        rows.append(Content.styled(f"{name:<{width}}{t.side_losses[side]:>16}",
+                                   "#ffd75f" if side == rules.team_of(HUMAN) else ""))
+    return rows
+
+
+def player_rows(session: Session, t: Tally) -> list[Content]:
+    """One row per player: how often the durak (and the pogony, in pogonny)."""
+    lang = session.lang
+    counts = t.durak_counts
+    pogonny = session.rules.scoring == "pogonny"
+    head = f"{tr(lang, 'col_player'):<16}{tr(lang, 'col_durak'):>8}"
+    if pogonny:
+        head += f"{tr(lang, 'col_pogony'):>10}"
+    rows = [Content.styled(head, "bold")]
+    for s in range(session.rules.players):
+        row = f"{session.names[s]:<16}{counts[s]:>8}"
+        if pogonny:
+            row += f"{t.pogonny_scores[s]:>10}"
+        rows.append(Content.styled(row, "#ffd75f" if s == HUMAN else ""))
+    return rows
 
 
 class ResultScreen(ModalScreen[str]):

@@ -27,7 +27,7 @@ from ..game import Game
 from ..match import Match, Tally
 from ..observation import Observation
 from ..rules import Rules
-from .i18n import seat_names, tr
+from .i18n import has, seat_names, tr
 from .words import Entry, Seat, play
 
 HUMAN = 0
@@ -115,9 +115,7 @@ def spec_label(spec: str, lang: str, short: bool = False) -> str:
     if spec.startswith("level:"):
         return tr(lang, "level_short" if short else "level_n", n=spec.partition(":")[2])
     key = f"bot_{spec}"
-    from .i18n import STRINGS
-
-    return tr(lang, key) if key in STRINGS else tr(lang, "bot_other", name=spec)
+    return tr(lang, key) if has(key) else tr(lang, "bot_other", name=spec)
 
 
 # -- records ---------------------------------------------------------------------------------------

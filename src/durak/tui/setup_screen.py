@@ -1,7 +1,11 @@
 """The start screen: the game, the options that matter, opponents, language.
 
-Everything fits in one column of one-line controls, so it works at 80x24. Enter on
-«Start» (focused first) plays with what is shown.
+One line per option, so it fits 80x24: ↑ ↓ (or Tab) move between the lines, ← → change
+a value. «Start» (focused first) plays with what is shown; ctrl+s starts from anywhere.
+
+The form is built once. A change updates the few rows it touches in place (their text
+and options, which opponent rows show), so the screen answers at once and the focus
+stays where it was.
 """
 
 from __future__ import annotations
@@ -11,26 +15,41 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from ..rules import PRESETS, Rules, RulesError
+from .form import LABEL_W, Choice
 from .i18n import tr
+from .keys import KeySpec, use_keys
 from .session import Settings, opponent_choices, spec_label
 
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
+FIELDS = ("lang", "preset", "players", "deck", "teams", *BOOL_OPTIONS, "throwers", "bout_limit",
+          "first_bout_limit", "deals")
+# Rows named by the rule option's name in the shared catalogue.
+COMMON_LABELS = (*BOOL_OPTIONS, "deck", "teams", "throwers", "bout_limit", "first_bout_limit")
+MAX_OPPONENTS = 5
+OPPONENTS = tuple(f"opp-{seat}" for seat in range(1, MAX_OPPONENTS + 1))
+SETUP_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("start", "ctrl+s", "key_start"),
+    KeySpec("howto", "f1", "key_howto"),
+    KeySpec("app.quit", "ctrl+q", "key_quit"),
+)
 
 
 def form_from(settings: Settings) -> dict[str, Any]:
     r = settings.rules
+    specs = settings.opponent_specs()
     return {
         "lang": settings.lang, "preset": r.preset_name(), "players": r.players, "deck": r.deck,
         "teams": r.teams, "transfer": r.transfer, "transfer_by_showing": r.transfer_by_showing,
         "pile_on": r.pile_on, "bout_limit": r.bout_limit,
         "first_bout_limit": r.first_bout_limit, "throwers": r.throwers,
         "deals": settings.deals, "name": settings.name or "",
-        "opponents": settings.opponent_specs() + [settings.opponent_specs()[-1]] * 5,
+        "opponents": specs + [specs[-1]] * (MAX_OPPONENTS - len(specs)),
     }
 
 
@@ -50,27 +69,48 @@ def settings_from(form: dict[str, Any], base: Settings) -> Settings:
                    opponents=list(form["opponents"][: rules.players - 1]))
 
 
-class SetupScreen(Screen[None]):
-    DEFAULT_CSS = """
-    SetupScreen { align: center top; }
-    #setup { width: 78; max-width: 100%; height: 1fr; padding: 0 1; }
-    #setup-title { text-style: bold; color: $accent; height: 1; margin-bottom: 1; }
-    #form { grid-size: 2; grid-columns: 34 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto; }
-    #form Label { width: 100%; color: $text-muted; }
-    #form Select, #form Input, #form Checkbox { width: 100%; }
-    #error { color: $error; height: auto; margin-top: 1; }
-    #setup-buttons { height: auto; margin-top: 1; }
-    #setup-buttons Button { margin-right: 2; }
-    #setup-help { color: $text-muted; height: auto; }
-    """
+def apply_change(form: dict[str, Any], key: str, value: Any) -> None:
+    """Put one changed field into ``form``, with what it implies for the others."""
+    form[key] = value
+    if key == "preset":
+        base = Rules.preset(str(value))
+        for opt in BOOL_OPTIONS:
+            form[opt] = getattr(base, opt)
+        if value == "pagony":
+            form["deals"] = 0
+            if form["players"] == 4:
+                form["teams"] = "2x2"
+        elif form["deals"] == 0:
+            form["deals"] = 3
+    elif key == "players" and form["teams"] != "none":
+        form["teams"] = {4: "2x2", 6: "3x3"}.get(int(value), "none")
+    elif key == "transfer" and not value:
+        form["transfer_by_showing"] = False
 
-    BINDINGS = [("ctrl+s", "start", "Start")]
+
+class SetupScreen(Screen[None]):
+    DEFAULT_CSS = f"""
+    SetupScreen {{ align: center top; }}
+    #setup {{ width: 78; max-width: 100%; height: 1fr; padding: 0 1; }}
+    #setup-title {{ text-style: bold; color: $accent; height: 1; margin-bottom: 1; }}
+    #form {{ height: auto; }}
+    #row-name {{ height: 1; }}
+    #row-name Label {{ width: {LABEL_W}; color: $text-muted; padding-left: 2; }}
+    #row-name:focus-within {{ background: $accent 35%; }}
+    #row-name:focus-within Label {{ color: $text; text-style: bold; }}
+    #name {{ width: 1fr; }}
+    #error {{ color: $error; height: auto; margin-top: 1; }}
+    #setup-buttons {{ height: auto; margin-top: 1; }}
+    #setup-buttons Button {{ margin-right: 2; }}
+    #setup-buttons Button:focus {{ text-style: bold reverse; }}
+    #setup-help {{ color: $text-muted; height: auto; }}
+    """
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.base = settings
         self.form = form_from(settings)
-        self._refocus: str | None = "start"
+        use_keys(self, SETUP_KEYS, self.lang)
 
     @property
     def lang(self) -> str:
@@ -79,77 +119,114 @@ class SetupScreen(Screen[None]):
     def t(self, key: str, **kw: object) -> str:
         return tr(self.lang, key, **kw)
 
-    def compose(self) -> ComposeResult:
+    # -- what each row offers -------------------------------------------------------------
+    def options(self, key: str) -> list[tuple[str, Any]]:
         f = self.form
-        on_off = self.t("on"), self.t("off")
+        if key == "lang":
+            return [("English", "en"), ("Русский", "ru")]
+        if key == "preset":
+            return [(self.t(f"preset.{p}"), p) for p in PRESETS]
+        if key == "players":
+            return [(str(n), n) for n in range(2, 7)]
+        if key == "deck":
+            return [(self.t("count.cards", n=n), n) for n in (24, 36, 52)]
+        if key == "teams":
+            teams = [(self.t("val.teams.none"), "none")]
+            if f["players"] == 4:
+                teams.append(("2x2", "2x2"))
+            if f["players"] == 6:
+                teams.append(("3x3", "3x3"))
+            return teams
+        if key in BOOL_OPTIONS:
+            return [(self.t("val.on"), True), (self.t("val.off"), False)]
+        if key == "throwers":
+            return [(self.t(f"val.throwers.{t}"), t) for t in ("all", "neighbours", "attacker")]
+        if key in ("bout_limit", "first_bout_limit"):
+            return [(str(n), n) for n in range(1, 13)]
+        if key == "deals":
+            deals = [(str(n), n) for n in (1, 2, 3, 5, 10, 20)]
+            if f["preset"] == "pagony":
+                deals.insert(0, (self.t("deals_until_queen"), 0))
+            return deals
+        choices = [(spec_label(s, self.lang), s) for s in opponent_choices()]
+        spec = self.value(key)
+        if spec not in [v for _, v in choices]:
+            choices.append((spec_label(spec, self.lang), spec))
+        return choices
+
+    def value(self, key: str) -> Any:
+        if key in OPPONENTS:
+            return self.form["opponents"][int(key[4:]) - 1]
+        return self.form[key]
+
+    def _set_value(self, key: str, value: Any) -> None:
+        if key in OPPONENTS:
+            self.form["opponents"][int(key[4:]) - 1] = value
+        else:
+            self.form[key] = value
+
+    def label_text(self, key: str) -> str:
+        if key in OPPONENTS:
+            seat = int(key[4:])
+            partner = self.form["teams"] != "none" and seat % 2 == 0
+            return self.t("partner_n" if partner else "opponent_n", n=seat)
+        if key in COMMON_LABELS:
+            return self.t(f"opt.{key}")  # the option's name, as the web table shows it
+        return self.t({"name": "your_name", "lang": "language"}.get(key, key))
+
+    # -- building and updating ---------------------------------------------------------
+    def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
             yield Static(self.t("setup_title"), id="setup-title")
-            with Grid(id="form"):
-                yield Label(self.t("language"))
-                yield self._select("lang", [("English", "en"), ("Русский", "ru")])
-                yield Label(self.t("preset"))
-                yield self._select("preset", [(self.t(f"preset_{p}"), p) for p in PRESETS])
-                yield Label(self.t("players"))
-                yield self._select("players", [(str(n), n) for n in range(2, 7)])
-                yield Label(self.t("deck"))
-                yield self._select("deck", [(self.t("cards_deck", n=n), n) for n in (24, 36, 52)])
-                yield Label(self.t("teams"))
-                teams = [(self.t("teams_none"), "none")]
-                if f["players"] == 4:
-                    teams.append(("2x2", "2x2"))
-                if f["players"] == 6:
-                    teams.append(("3x3", "3x3"))
-                yield self._select("teams", teams)
-                for opt in BOOL_OPTIONS:
-                    yield Label(self.t(opt))
-                    yield Checkbox(on_off[0] if f[opt] else on_off[1], f[opt], id=opt,
-                                   compact=True, disabled=opt == "transfer_by_showing"
-                                   and not f["transfer"])
-                yield Label(self.t("throwers"))
-                yield self._select("throwers", [(self.t(f"throwers_{t}"), t)
-                                                for t in ("all", "neighbours", "attacker")])
-                yield Label(self.t("bout_limit"))
-                yield self._select("bout_limit", [(str(n), n) for n in range(1, 13)])
-                yield Label(self.t("first_bout_limit"))
-                yield self._select("first_bout_limit", [(str(n), n) for n in range(1, 13)])
-                yield Label(self.t("deals"))
-                deals = [(str(n), n) for n in (1, 2, 3, 5, 10, 20)]
-                if f["preset"] == "pagony":
-                    deals.insert(0, (self.t("deals_until_queen"), 0))
-                yield self._select("deals", deals)
-                yield Label(self.t("your_name"))
-                yield Input(f["name"], placeholder=self.t("default_name"), id="name",
-                            compact=True)
-                choices = [(spec_label(s, self.lang), s) for s in opponent_choices()]
-                for seat in range(1, f["players"]):
-                    partner = f["teams"] != "none" and seat % 2 == 0
-                    yield Label(self.t("partner_n" if partner else "opponent_n", n=seat))
-                    spec = f["opponents"][seat - 1]
-                    opts = choices + ([(spec_label(spec, self.lang), spec)]
-                                      if spec not in dict((v, k) for k, v in choices) else [])
-                    yield Select(opts, value=spec, allow_blank=False, compact=True,
-                                 id=f"opp-{seat}")
-            yield Static(self.error_text(), id="error")
+            with Vertical(id="form"):
+                for key in FIELDS:
+                    yield self._choice(key)
+                with Horizontal(id="row-name"):
+                    yield Label(self.label_text("name"), id="label-name")
+                    yield Input(self.form["name"], id="name", compact=True,
+                                placeholder=self.t("default_name"))
+                for key in OPPONENTS:
+                    yield self._choice(key)
+            yield Static(id="error")
             with Horizontal(id="setup-buttons"):
                 yield Button(self.t("start"), id="start", variant="success", compact=True)
+                yield Button(self.t("howto"), id="howto", compact=True)
                 yield Button(self.t("quit"), id="quit", compact=True)
             yield Static(self.t("setup_help"), id="setup-help")
+        yield Footer()
 
-    def _select(self, key: str, options: list[tuple[str, Any]]) -> Select[Any]:
-        values = [v for _, v in options]
-        value = self.form[key] if self.form[key] in values else values[0]
-        self.form[key] = value
-        return Select(options, value=value, allow_blank=False, compact=True, id=key)
+    def _choice(self, key: str) -> Choice:
+        choice = Choice(self.label_text(key), self.options(key), self.value(key), id=key,
+                        switch=key in BOOL_OPTIONS)
+        self._set_value(key, choice.value)  # a value no longer offered became the first
+        return choice
 
     def on_mount(self) -> None:
-        self._focus()
+        self.sync(relabel=False)
+        self.query_one("#start").focus()
 
-    def _focus(self) -> None:
-        if self._refocus:
-            try:
-                self.query_one(f"#{self._refocus}").focus()
-            except Exception:
-                self.query_one("#start").focus()
+    def sync(self, relabel: bool) -> None:
+        """Bring every row in line with the form; ``relabel`` after a change of language.
+        Rows repaint only themselves; only showing or hiding opponents moves anything."""
+        for key in (*FIELDS, *OPPONENTS):
+            choice = self.query_one(f"#{key}", Choice)
+            choice.set(self.label_text(key), self.options(key), self.value(key))
+            self._set_value(key, choice.value)
+        self.query_one("#transfer_by_showing", Choice).disabled = not self.form["transfer"]
+        for seat, key in enumerate(OPPONENTS, 1):
+            self.query_one(f"#{key}", Choice).display = seat < self.form["players"]
+        if relabel:
+            self.query_one("#label-name", Label).update(self.label_text("name"))
+            self.query_one("#setup-title", Static).update(self.t("setup_title"))
+            self.query_one("#name", Input).placeholder = self.t("default_name")
+            for button in ("start", "howto", "quit"):
+                self.query_one(f"#{button}", Button).label = self.t(button)
+            self.query_one("#setup-help", Static).update(self.t("setup_help"))
+            use_keys(self, SETUP_KEYS, self.lang)
+        error = self.query_one("#error", Static)
+        text = self.error_text()
+        if str(error.render()) != text:
+            error.update(Content(text))
 
     def error_text(self) -> str:
         try:
@@ -158,44 +235,15 @@ class SetupScreen(Screen[None]):
             return self.t("bad_rules", reason=str(e))
         return ""
 
-    async def _rebuild(self, focus: str) -> None:
-        self._refocus = focus
-        await self.recompose()
-        self._focus()
-
-    @on(Select.Changed)
-    async def select_changed(self, event: Select.Changed) -> None:
-        key = event.select.id or ""
-        value: Any = event.value
-        if key.startswith("opp-"):
-            self.form["opponents"][int(key[4:]) - 1] = value
+    # -- events ----------------------------------------------------------------------------
+    @on(Choice.Changed)
+    def choice_changed(self, event: Choice.Changed) -> None:
+        key = event.choice.id or ""
+        if key in OPPONENTS:
+            self._set_value(key, event.value)
             return
-        if self.form.get(key) == value:
-            return
-        self.form[key] = value
-        if key == "preset":
-            base = Rules.preset(str(value))
-            for opt in BOOL_OPTIONS:
-                self.form[opt] = getattr(base, opt)
-            if value == "pagony":
-                self.form["deals"] = 0
-                if self.form["players"] == 4:
-                    self.form["teams"] = "2x2"
-        if key == "players":
-            self.form["teams"] = {4: "2x2", 6: "3x3"}.get(int(value), "none") \
-                if self.form["teams"] != "none" else "none"
-        if key in ("lang", "preset", "players", "teams"):
-            await self._rebuild(key)
-        else:
-            self.query_one("#error", Static).update(self.error_text())
-
-    @on(Checkbox.Changed)
-    async def checkbox_changed(self, event: Checkbox.Changed) -> None:
-        key = event.checkbox.id or ""
-        self.form[key] = event.value
-        if key == "transfer" and not event.value:
-            self.form["transfer_by_showing"] = False
-        await self._rebuild(key)
+        apply_change(self.form, key, event.value)
+        self.sync(relabel=key == "lang")
 
     @on(Input.Changed, "#name")
     def name_changed(self, event: Input.Changed) -> None:
@@ -205,9 +253,18 @@ class SetupScreen(Screen[None]):
     def start_pressed(self) -> None:
         self.action_start()
 
+    @on(Button.Pressed, "#howto")
+    def howto_pressed(self) -> None:
+        self.action_howto()
+
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:
         self.app.exit(0)
+
+    def action_howto(self) -> None:
+        from .howto_screen import HowToScreen
+
+        self.app.push_screen(HowToScreen(str(self.form["preset"]), self.lang))
 
     def action_start(self) -> None:
         try:

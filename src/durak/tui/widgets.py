@@ -57,13 +57,13 @@ class ActionBar(Clickable):
 def seat_role(obs: Observation, seat: int, lang: str) -> str:
     """«attacks», «defends», «out»… for one seat, as the table shows it."""
     if obs.out[seat]:
-        return tr(lang, "is_out")
+        return tr(lang, "term.out")
     if obs.phase == "over":
         return ""
     if seat == obs.defender:
-        return tr(lang, "defends")
+        return tr(lang, "term.defender")
     if seat == obs.attacker:
-        return tr(lang, "attacks")
+        return tr(lang, "term.attacker")
     if seat in obs.throwers and obs.phase in ("throw_in", "pile_on"):
         return tr(lang, "throws_in")
     return ""
@@ -90,7 +90,7 @@ def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
     if obs.rules.scoring == "pogonny":
         extras.append(tr(lang, "pogony_short" if short else "pogony_n", n=obs.pogony[seat]))
     if seat == obs.dealer and obs.bout == 0:
-        extras.append(tr(lang, "dealer"))
+        extras.append(tr(lang, "term.dealer"))
     line3 = Content.styled(" · ".join(extras), "italic #d7af5f")
     known = list(obs.known[seat])
     line4 = (Content.assemble(Content.styled(tr(lang, "known") + ": ", "#a0a0a0"),
@@ -102,33 +102,46 @@ def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> C
     """Trump card, talon and discard counts, the deal and the score."""
     trump_chip = chip(obs.trump, lang, "normal", False)[0]
     lines: list[Content] = []
-    talon = (f"{tr(lang, 'talon')}: {obs.talon_size}" if obs.talon_size
+    talon = (f"{tr(lang, 'term.talon')}: {obs.talon_size}" if obs.talon_size
              else tr(lang, "talon_empty"))
     under = obs.trump_under_talon
-    lines.append(Content.assemble(f"{tr(lang, 'trump')} ", trump_chip if under else
+    lines.append(Content.assemble(f"{tr(lang, 'term.trump')} ", trump_chip if under else
                                   Content.styled(" " + "♠♥♦♣"[obs.trump_suit] + " ",
                                                  "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2)
                                                             else "#ffffff"))))
     if tall and obs.talon_size:
         lines.extend(Content.assemble("      ", b) for b in back(False, str(obs.talon_size)))
     lines.append(Content(talon))
-    lines.append(Content(f"{tr(lang, 'discard')}: {len(obs.discard)}"))
+    lines.append(Content(f"{tr(lang, 'term.discard')}: {len(obs.discard)}"))
     m = session.match
-    deal = (tr(lang, "deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
-            else tr(lang, "deal_n", n=session.deal_number))
-    lines.append(Content.styled(f"{deal} · {tr(lang, 'bout')} {obs.bout + 1}", "#a0a0a0"))
+    deal = (tr(lang, "term.deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
+            else tr(lang, "term.deal_n", n=session.deal_number))
+    lines.append(Content.styled(f"{deal} · {tr(lang, 'term.bout')} {obs.bout + 1}", "#a0a0a0"))
     if obs.rules.scoring == "pagony" and obs.pagon:
         lines.append(Content.styled(pagon_line(session, obs.pagon, lang), "#ffd75f"))
-    if m.tally.deals:
+    if session.tally_with_current().deals:
         lines.append(Content.styled(score_line(session, lang), "#a0a0a0"))
     return Content("\n").join(lines)
 
 
+def team_names(session: Session, side: int) -> str:
+    """The players of one side, «Anna + Vera»."""
+    rules = session.rules
+    return " + ".join(session.names[s] for s in range(rules.players) if rules.team_of(s) == side)
+
+
 def score_line(session: Session, lang: str) -> str:
-    """The match so far: how often each player was the durak."""
-    t = session.match.tally
-    parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(session.rules.players)]
-    text = f"{tr(lang, 'score')} ({tr(lang, 'col_durak')}): " + ", ".join(parts)
+    """The match so far, counting a deal just finished: how often each player (or each
+    team) lost."""
+    t = session.tally_with_current()
+    rules = session.rules
+    if rules.teams != "none":
+        parts = [f"{team_names(session, side)} {t.side_losses[side]}"
+                 for side in range(rules.sides)]
+        text = f"{tr(lang, 'score_teams')}: " + ", ".join(parts)
+    else:
+        parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(rules.players)]
+        text = f"{tr(lang, 'score')} ({tr(lang, 'col_durak')}): " + ", ".join(parts)
     if t.draws:
         text += f"; {tr(lang, 'draws_n', n=t.draws)}"
     return text
@@ -139,8 +152,7 @@ def pagon_line(session: Session, steps: tuple[int, ...], lang: str) -> str:
     ladder = pagon_ladder(session.rules.deck)
     parts = []
     for side, step in enumerate(steps):
-        seats = [s for s in range(session.rules.players) if session.rules.team_of(s) == side]
-        who = "+".join(session.names[s] for s in seats)
+        who = team_names(session, side)
         parts.append(f"{who} {rank_text(ladder[min(step, len(ladder) - 1)], lang)}")
     return tr(lang, "pagon_line", sides=", ".join(parts))
 

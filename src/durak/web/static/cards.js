@@ -44,7 +44,7 @@ export function cardSVG(text, lang = "en") {
       `<text x="30" y="44" font-size="20" font-weight="700" text-anchor="middle">${label}</text>` +
       `<text x="30" y="61" font-size="14" text-anchor="middle">${c.suit}</text>`;
   }
-  return `<svg class="face" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${text}">` +
+  return `<svg class="face" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${label}${c.suit}">` +
     `<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#fffdf8" stroke="#8a8a8a"/>` +
     `<g fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">` +
     `<text x="4" y="13" font-size="11" font-weight="700">${label}</text>` +

@@ -1,69 +1,23 @@
-// Russian and English. t("key", {name: ...}) fills {name} in the text.
+// Russian and English from the project's message catalogue (src/durak/i18n/*.json,
+// served at /i18n/<domain>.json), the same files the terminal reads.
+// t(key, {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
+// standard Intl.PluralRules (CLDR).
 
-const TEXT = {
-  en: {
-    title: "Durak", subtitle: "the Russian card game",
-    your_name: "Your name", create: "Create a table", preset: "Game", players: "Players",
-    deck: "Deck", teams: "Teams", deals: "Deals", target: "Play until someone is durak N times",
-    turn_timer: "Turn timer, s (0 = off)", more_options: "More rules", seats: "Seats",
-    seat_you: "You", person: "Person", bot_level: "Bot, level {n}",
-    open_tables: "Tables", no_tables: "No tables yet: create one.",
-    finished: "Finished games", no_games: "No finished games yet.",
-    join: "Join", watch: "Watch", replay: "Replay", free: "free seat", lobby: "Lobby",
-    invite: "Invite", copied: "Link copied", leave: "Leave", play_again: "Play again",
-    take: "Take", pass: "Pass", done: "Done (бито)", exchange: "Exchange {card}",
-    transfer: "Transfer {cards}", show: "Show {card}", play: "Play {cards}",
-    beat: "{card} beats {target}",
-    waiting: "Waiting for players: send the invite link.",
-    take_seat: "Take a seat", spectating: "You are watching.",
-    your_turn: "Your turn", turn_of: "{name} to move",
-    ph_attack: "attack", ph_defend: "defend", ph_throw_in: "throw in or pass",
-    ph_pile_on: "add cards to the taker or pass",
-    talon: "Talon", discard: "Discard", trump: "Trump", cards: "{n} cards",
-    log: "Moves", durak_is: "Durak: {name}", draw: "A draw!", you_lost: "You are the durak!",
-    you_won: "You are out!", out: "out", attacker: "attacks", defender: "defends",
-    dealer: "deals", offline: "away", deal_of: "Deal {n} of {m}", deal_n: "Deal {n}",
-    match_over: "The match is over.", tally: "Durak counts", next_deal: "Next deal soon…",
-    connecting: "Connecting…", error: "Error", bout: "Bout {n}", known: "known",
-    first: "First", prev: "Back", next: "Next", last: "End", autoplay: "Play",
-    record: "Record", pogony: "pogony {n}", team: "Team {n}", reconnect: "Reconnecting…",
-    took: "takes", passed: "pass", transfers: "transfers", shows: "shows",
-    exchanges: "exchanges",
-  },
-  ru: {
-    title: "Дурак", subtitle: "русская карточная игра",
-    your_name: "Ваше имя", create: "Создать стол", preset: "Игра", players: "Игроков",
-    deck: "Колода", teams: "Команды", deals: "Партий", target: "До N раз в дураках",
-    turn_timer: "Таймер хода, с (0 — нет)", more_options: "Ещё правила", seats: "Места",
-    seat_you: "Вы", person: "Человек", bot_level: "Бот, уровень {n}",
-    open_tables: "Столы", no_tables: "Столов пока нет: создайте.",
-    finished: "Сыгранные партии", no_games: "Сыгранных партий пока нет.",
-    join: "Сесть", watch: "Смотреть", replay: "Повтор", free: "свободно", lobby: "Лобби",
-    invite: "Пригласить", copied: "Ссылка скопирована", leave: "Выйти",
-    play_again: "Сыграть ещё", take: "Беру", pass: "Пас", done: "Бито",
-    exchange: "Обменять {card}", transfer: "Перевести {cards}", show: "Показать {card}",
-    play: "Сходить {cards}", beat: "{card} бьёт {target}",
-    waiting: "Ждём игроков: отправьте ссылку-приглашение.",
-    take_seat: "Занять место", spectating: "Вы смотрите игру.",
-    your_turn: "Ваш ход", turn_of: "Ходит {name}",
-    ph_attack: "заход", ph_defend: "отбивайтесь", ph_throw_in: "подкиньте или пас",
-    ph_pile_on: "подкиньте в догонку или пас",
-    talon: "Колода", discard: "Бито", trump: "Козырь", cards: "карт: {n}",
-    log: "Ходы", durak_is: "Дурак: {name}", draw: "Ничья!", you_lost: "Вы — дурак!",
-    you_won: "Вы вышли!", out: "вышел", attacker: "ходит", defender: "отбивается",
-    dealer: "сдаёт", offline: "нет на месте", deal_of: "Партия {n} из {m}",
-    deal_n: "Партия {n}", match_over: "Матч окончен.", tally: "В дураках",
-    next_deal: "Скоро следующая партия…", connecting: "Соединение…", error: "Ошибка",
-    bout: "Отбой {n}", known: "известны", first: "В начало", prev: "Назад",
-    next: "Вперёд", last: "В конец", autoplay: "Играть", record: "Запись",
-    pogony: "погон: {n}", team: "Команда {n}", reconnect: "Переподключение…",
-    took: "берёт", passed: "пас", transfers: "переводит", shows: "показывает",
-    exchanges: "меняет",
-  },
-};
+const DOMAINS = ["common", "web", "howto"];
+let CAT = {};
+const plurals = {};
 
 let lang = localStorage.getItem("durak.lang") ||
   ((navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en");
+
+export async function loadCatalogue() {
+  const parts = await Promise.all(DOMAINS.map(async (d) => {
+    const r = await fetch(`/i18n/${d}.json`);
+    if (!r.ok) throw new Error(`catalogue ${d}: ${r.status}`);
+    return r.json();
+  }));
+  CAT = Object.assign({}, ...parts);
+}
 
 export function getLang() { return lang; }
 
@@ -73,22 +27,72 @@ export function setLang(l) {
   document.documentElement.lang = l;
 }
 
+export function has(key) { return key in CAT; }
+
+// The raw entry in this language: a string, an object of plural forms, or (howto) a page.
+export function entry(key) {
+  const e = CAT[key];
+  if (!e) return undefined;
+  return e[lang] !== undefined ? e[lang] : e.en;
+}
+
 export function t(key, args = {}) {
-  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+  let s = entry(key);
+  if (s === undefined) { console.error(`no message ${key}`); return key; }
+  if (typeof s === "object") {
+    plurals[lang] = plurals[lang] || new Intl.PluralRules(lang);
+    s = s[plurals[lang].select(Number(args.n))] || s.other;
+  }
   for (const [k, v] of Object.entries(args)) s = s.replaceAll(`{${k}}`, String(v));
   return s;
 }
 
-// Preset names as people say them.
-export const PRESET_NAMES = {
-  en: {
-    podkidnoy: "Podkidnoy (throw-in)", perevodnoy: "Perevodnoy (transfer)",
-    "perevodnoy-proezdnoy": "Perevodnoy with showing", prostoy: "Prostoy (simple)",
-    pogonny: "Pogonny (epaulettes score)", pagony: "Pagony (match to epaulettes)",
-  },
-  ru: {
-    podkidnoy: "Подкидной", perevodnoy: "Переводной",
-    "perevodnoy-proezdnoy": "Переводной с проездным", prostoy: "Простой",
-    pogonny: "Погонный", pagony: "С пагонами",
-  },
-};
+// Like t, but values may be elements (a person's name, marked translate="no"): the
+// result is a list of strings and elements to append.
+export function tn(key, args = {}) {
+  const plain = {};
+  const nodes = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v instanceof Node) { nodes[k] = v; plain[k] = `\u0000${k}\u0000`; } else plain[k] = v;
+  }
+  return t(key, plain).split("\u0000").map((part, i) => (i % 2 ? nodes[part] : part)).filter((x) => x !== "");
+}
+
+// Ranks as players of the language write them: В Д К Т in Russian.
+const RANK_NUM = { J: 11, Q: 12, K: 13, A: 14 };
+export function rankText(rank) {
+  return RANK_NUM[rank] ? t(`rank.${RANK_NUM[rank]}`) : rank;
+}
+export function cardText(card) { return rankText(card.slice(0, -1)) + card.slice(-1); }
+export function cardsText(cards) { return cards.map(cardText).join(" "); }
+
+export function optionLabel(name) { return t(`opt.${name}`); }
+export function optionHelp(name) { return t(`opt_help.${name}`); }
+export function presetLabel(name) { return t(`preset.${name}`); }
+
+// A rule option's value in words; `value` as the rules' text form writes it.
+export function valueText(name, value) {
+  if (value === "on" || value === true) return t("val.on");
+  if (value === "off" || value === false) return t("val.off");
+  if (has(`val.${name}.${value}`)) return t(`val.${name}.${value}`);
+  if (name === "deck") return t("count.cards", { n: Number(value) });
+  return String(value);
+}
+
+// A rule set, from its text form "perevodnoy(players=4,teams=2x2)", as players name it:
+// "Переводной, 4 игрока, 2×2". The same words as durak.i18n.rules_name.
+export function rulesName(text) {
+  const m = /^([^(]*)(?:\((.*)\))?$/.exec(String(text || "").trim());
+  if (!m) return text;
+  const over = new Map();
+  for (const item of (m[2] || "").split(",").filter(Boolean)) {
+    const [k, v] = item.split("=");
+    over.set(k, v);
+  }
+  const parts = [presetLabel(m[1] || "podkidnoy"), t("count.players", { n: Number(over.get("players") || 2) })];
+  over.delete("players");
+  if (over.has("deck")) { parts.push(t("count.cards", { n: Number(over.get("deck")) })); over.delete("deck"); }
+  if (over.has("teams")) { parts.push(valueText("teams", over.get("teams"))); over.delete("teams"); }
+  for (const [k, v] of over) parts.push(t("rules.option_value", { option: optionLabel(k), value: valueText(k, v) }));
+  return parts.join(t("rules.joiner"));
+}

@@ -1,0 +1,218 @@
+"""What a table offers besides playing cards: chat, voting an idle person off their
+seat, and, when a person plays only against bots, a hint and taking a move back.
+
+A hint or an undo makes the deal unrated (it is no longer the person's own play).
+Each function checks who may do it and raises ``ProtocolError`` otherwise; nothing
+changes then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete
+
+from ..bots.hint import hint as rank_actions
+from . import protocol
+from .protocol import Chat, Hint, ProtocolError, Undo, Vote
+from .store import Store, actions_t
+
+if TYPE_CHECKING:
+    from .table import Connection, LiveTable
+
+CHAT_KEEP = 50  # messages a table remembers for those who arrive later
+CHAT_MAX = 200  # characters in one message
+IDLE_SECONDS = 30.0  # on the move this long without moving: others may vote them off
+HINT_ITERATIONS = 300
+
+
+@dataclass
+class Extras:
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
+    votes: dict[int, set[int]] = field(default_factory=dict)  # target seat -> voters
+    assisted: set[int] = field(default_factory=set)  # deal ids with a hint or an undo
+
+
+_EXTRAS: weakref.WeakKeyDictionary[LiveTable, Extras] = weakref.WeakKeyDictionary()
+
+
+def extras(t: LiveTable) -> Extras:
+    e = _EXTRAS.get(t)
+    if e is None:
+        e = _EXTRAS[t] = Extras()
+    return e
+
+
+def assisted(t: LiveTable) -> bool:
+    """Whether the deal in play had a hint or an undo (so it is not rated)."""
+    return t.deal_id is not None and t.deal_id in extras(t).assisted
+
+
+def _seated(conn: Connection) -> tuple[LiveTable, int]:
+    t, seat = conn.table, conn.seat
+    if t is None:
+        raise ProtocolError("hello_first", "say hello to a table first")
+    if seat is None:
+        raise ProtocolError("not_seated", "only players can do that")
+    if t.seats[seat].token_hash is None or t.seats[seat].token_hash != conn.token_hash:
+        raise ProtocolError("bad_token", "this seat is no longer yours")
+    return t, seat
+
+
+def only_bots_against(t: LiveTable, seat: int) -> bool:
+    return all(s.kind == "bot" for s in t.seats if s.index != seat)
+
+
+def _check_assist(t: LiveTable, seat: int) -> None:
+    if not only_bots_against(t, seat):
+        raise ProtocolError("not_allowed", "hints and undo only when playing against bots alone")
+    g = t.game
+    if t.status != "playing" or g is None or g.is_over or t.pending is not None:
+        raise ProtocolError("not_playing", "no deal is in play")
+
+
+def _send(conn: Connection, message: dict[str, Any]) -> None:
+    conn.push(protocol.dumps(message))
+
+
+def _broadcast(t: LiveTable, message: dict[str, Any]) -> None:
+    text = protocol.dumps(message)
+    for c in list(t.conns):
+        c.push(text)
+
+
+# -- hint and undo -------------------------------------------------------------------
+
+
+async def hint(conn: Connection) -> None:
+    """The searcher's best move for the person to act, sent to them alone."""
+    t, seat = _seated(conn)
+    _check_assist(t, seat)
+    g = t.game
+    assert g is not None
+    if g.to_act != seat:
+        raise ProtocolError("not_your_turn", "a hint is for your own move")
+    state = t.state
+    obs = g.observation(seat)
+    loop = asyncio.get_running_loop()
+    ranked = await loop.run_in_executor(
+        t.lobby.bot_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state))
+    if t.deal_id is not None:
+        extras(t).assisted.add(t.deal_id)
+    best, value = ranked[0]
+    _send(conn, {"type": "hint", "state": state, "action": str(best),
+                 "cards": [str(c) for c in best.cards], "value": round(value, 3)})
+
+
+def _drop_actions(store: Store, deal_id: int, from_ply: int) -> None:
+    with store.engine.begin() as c:
+        c.execute(delete(actions_t).where(actions_t.c.deal_id == deal_id,
+                                          actions_t.c.ply >= from_ply))
+
+
+async def undo(conn: Connection) -> None:
+    """Take back the person's last move and every bot move after it."""
+    t, seat = _seated(conn)
+    async with t.lock:
+        _check_assist(t, seat)
+        g = t.game
+        assert g is not None and t.deal_id is not None
+        history = list(g.history)
+        seats = [e["seat"] for e in t.log]
+        if len(seats) != len(history) or seat not in seats:
+            raise ProtocolError("nothing_to_undo", "no move of yours to take back in this deal")
+        keep = len(seats) - 1 - seats[::-1].index(seat)
+        # Stored first, as every change: a restart replays what the database holds.
+        await t.store.run(_drop_actions, t.store.store, t.deal_id, keep)
+        for _ in range(len(history) - keep):
+            g.undo()
+        t.log = t.log[:keep]
+        t.state += 1
+        extras(t).assisted.add(t.deal_id)
+        for s in t.seats:  # bots forget what they saw after that point
+            reset = getattr(s.player, "reset", None)
+            if reset is not None:
+                reset()
+        t.broadcast()
+        t._schedule()
+
+
+# -- chat ----------------------------------------------------------------------------
+
+
+def clean_text(text: str) -> str:
+    out = "".join(ch for ch in text if ch.isprintable()).strip()[:CHAT_MAX]
+    if not out:
+        raise ProtocolError("malformed", "chat.text is empty")
+    return out
+
+
+async def chat(conn: Connection, text: str) -> None:
+    """A player's message to everyone at the table (spectators read, not write)."""
+    t, seat = _seated(conn)
+    msg = {"type": "chat", "seat": seat, "name": t.seats[seat].name, "text": clean_text(text),
+           "at": round(time.time(), 3)}
+    extras(t).chat.append(msg)
+    _broadcast(t, msg)
+
+
+def chat_history(t: LiveTable) -> list[dict[str, Any]]:
+    return list(extras(t).chat)
+
+
+# -- voting an idle person off their seat ---------------------------------------------
+
+
+def idle(t: LiveTable, target: int, now: float | None = None) -> bool:
+    """A person with no connection, or on the move while nothing has happened at the
+    table for IDLE_SECONDS."""
+    s = t.seats[target]
+    if s.kind != "human" or s.token_hash is None:
+        return False
+    if target not in {c.seat for c in t.conns if c.seat is not None}:
+        return True
+    g = t.game
+    if t.status != "playing" or g is None or g.to_act != target:
+        return False
+    return (time.monotonic() if now is None else now) - t.touched >= IDLE_SECONDS
+
+
+async def vote_off(conn: Connection, target: int) -> None:
+    """Vote to hand an idle person's seat to a bot. More than half of the other people
+    seated (the target aside) must agree; then the seat is freed, as if they had left."""
+    t, seat = _seated(conn)
+    if not 0 <= target < len(t.seats) or target == seat:
+        raise ProtocolError("malformed", "vote.seat: another player's seat")
+    if not idle(t, target):
+        raise ProtocolError("not_idle", "that player is not idle")
+    voters = {s.index for s in t.seats
+              if s.kind == "human" and s.token_hash is not None and s.index != target}
+    e = extras(t)
+    votes = e.votes.setdefault(target, set())
+    votes.add(seat)
+    votes &= voters
+    need = len(voters) // 2 + 1
+    _broadcast(t, {"type": "vote", "seat": target, "votes": len(votes), "need": need})
+    if len(votes) >= need:
+        e.votes.pop(target, None)
+        await t.free_seat(target)
+        _broadcast(t, {"type": "voted_off", "seat": target})
+
+
+async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | object) -> None:
+    """One of this module's WebSocket messages."""
+    if isinstance(m, Chat):
+        await chat(conn, m.text)
+    elif isinstance(m, Vote):
+        await vote_off(conn, m.seat)
+    elif isinstance(m, Hint):
+        await hint(conn)
+    elif isinstance(m, Undo):
+        await undo(conn)
+    else:
+        raise ProtocolError("unknown_type", f"no message type {type(m).__name__}")

@@ -1,0 +1,73 @@
+"""Key bindings in the player's language.
+
+A screen lists its keys once as :class:`KeySpec` rows; :func:`use_keys` turns them into
+Textual bindings with descriptions in the chosen language (so Textual's footer shows
+them), and :func:`key_rows` lists every key for the help screen. Keys of the Russian
+layout (``е`` where ``t`` is) are bound beside the Latin ones and not shown.
+
+>>> spec = KeySpec("press('t')", "t", "key_take", ru="е")
+>>> [b.key for b in bindings([spec], "ru")], bindings([spec], "ru")[0].description
+(['t', 'е'], 'взять')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
+
+from .i18n import tr
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """One action, the keys that do it (comma-separated), the string-table key of its
+    description, and whether the footer shows it."""
+
+    action: str
+    keys: str
+    text: str
+    show: bool = True
+    ru: str = ""  # the same keys on a Russian layout, comma-separated
+    display: str = ""  # how the help screen writes the keys, if not key by key
+    help: str = ""  # the string-table key of a longer description for the help screen
+
+
+def bindings(specs: Sequence[KeySpec], lang: str) -> list[Binding]:
+    out = []
+    for spec in specs:
+        description = tr(lang, spec.text)
+        first, *rest = spec.keys.split(",")
+        out.append(Binding(first, spec.action, description, show=spec.show))
+        for key in [*rest, *(spec.ru.split(",") if spec.ru else [])]:
+            out.append(Binding(key, spec.action, description, show=False))
+    return out
+
+
+def use_keys(node: DOMNode, specs: Sequence[KeySpec], lang: str, inherit: bool = True) -> None:
+    """Bind ``specs`` on ``node`` in ``lang``, beside the bindings of its class if
+    ``inherit`` (a screen's Tab moving the focus, for one)."""
+    base = (type(node)._merged_bindings if inherit else None) or BindingsMap()
+    node._bindings = BindingsMap.merge([base, BindingsMap(bindings(specs, lang))])
+    node.refresh_bindings()
+
+
+def key_name(key: str) -> str:
+    """A key as people write it."""
+    names = {"enter": "Enter", "escape": "Esc", "space": "space", "left": "←", "right": "→",
+             "up": "↑", "down": "↓", "home": "Home", "end": "End", "tab": "Tab",
+             "shift+tab": "shift+Tab", "question_mark": "?", "pageup": "PgUp",
+             "pagedown": "PgDn", "left_square_bracket": "[", "right_square_bracket": "]"}
+    return names.get(key, key)
+
+
+def key_rows(specs: Sequence[KeySpec], lang: str) -> list[tuple[str, str]]:
+    """(keys, what they do) for every action, keys of one description together."""
+    rows: dict[str, list[str]] = {}
+    for spec in specs:
+        keys = rows.setdefault(spec.help or spec.text, [])
+        shown = [spec.display] if spec.display else [key_name(k) for k in spec.keys.split(",")]
+        keys.extend(k for k in shown if k not in keys)
+    return [(" ".join(keys), tr(lang, text)) for text, keys in rows.items()]

@@ -1,0 +1,40 @@
+// "How to play": one page per variant for someone who has never played, from the
+// catalogue's howto domain (the terminal shows the same pages).
+
+import { entry, getLang, presetLabel, t } from "./i18n.js";
+import { h, pageHeader } from "./ui.js";
+
+const PRESETS = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"];
+
+// The English pages quote Russian terms («беру», «бито»): marked as Russian, as they are.
+function para(text) {
+  if (getLang() === "ru") return h("p", {}, text);
+  return h("p", {}, text.split(/([А-Яа-яЁё][А-Яа-яЁё, ]*[А-Яа-яЁё]|[А-Яа-яЁё])/).map((part, i) =>
+    (i % 2 ? h("span", { lang: "ru" }, part) : part)));
+}
+
+function sections(list) {
+  return list.map((s) => h("section", { class: "howto-section" }, h("h3", {}, s.title),
+    s.text.map(para)));
+}
+
+export function howtoView(app, preset, rerender) {
+  const chosen = PRESETS.includes(preset) ? preset : null;
+  const nav = h("nav", { class: "howto-nav", id: "howto-nav" }, PRESETS.map((p) =>
+    h("a", { href: `#/howto/${p}`, class: "button" + (p === chosen ? " primary" : ""),
+      "aria-current": p === chosen ? "page" : null }, presetLabel(p))));
+  const body = h("article", { class: "panel howto", id: "howto" });
+  if (!chosen) {
+    body.append(h("h2", {}, t("howto.index_title")), h("p", {}, t("howto.index_intro")), nav,
+      h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")));
+  } else {
+    const page = entry(`howto.${chosen}`);
+    body.append(h("h2", {}, presetLabel(chosen)), nav, h("p", { class: "intro" }, page.intro),
+      h("h2", {}, t("howto.variant_title")), ...sections(page.sections),
+      h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")),
+      h("p", {}, h("a", { href: "#/", class: "button primary", id: "howto-play",
+        onclick: () => localStorage.setItem("durak.preset", chosen) }, t("howto.play_this"))));
+  }
+  app.append(pageHeader(rerender), h("main", { class: "page" }, body));
+  return { stop: () => {} };
+}

@@ -1,0 +1,92 @@
+// What a table offers besides playing cards: chat (with a mute), voting an idle player
+// off their seat, and hint and undo when only bots are the opponents.
+
+import { t, tn } from "./i18n.js";
+import { nameEl } from "./names.js";
+import { h, icon } from "./ui.js";
+
+const IDLE_SECONDS = 30;
+const muted = () => localStorage.getItem("durak.chat.muted") === "1";
+
+// Whether everyone else at the table is a bot (then hints and undo are offered).
+export function onlyBots(S, me) {
+  return me !== null && S.seats.every((s, i) => i === me || s.kind === "bot");
+}
+
+export function extrasBar(view, S, legal) {
+  const me = view.seat;
+  if (!onlyBots(S, me) || S.result || S.status !== "playing") return null;
+  const myTurn = legal.length > 0;
+  const mine = S.log.some((e) => e.seat === me);
+  const hint = view.hint && view.hint.state === S.state ? view.hint : null;
+  return h("div", { class: "assist", id: "assist" },
+    h("button", { id: "hint-btn", disabled: !myTurn || view.hintWaiting ? true : null,
+      onclick: () => { view.hintWaiting = true; view.send({ type: "hint" }); } },
+    view.hintWaiting ? t("assist.thinking") : t("assist.hint")),
+    h("button", { id: "undo-btn", disabled: !mine ? true : null,
+      onclick: () => view.send({ type: "undo" }) }, t("assist.undo")),
+    hint ? h("span", { class: "hint-text", id: "hint-text" }, t("assist.hint_is", { move: view.describe(hint.action) })) : null,
+    h("small", { class: "muted" }, t("assist.unrated")));
+}
+
+// The idle clock: how long the seat on the move has been on it, as this page saw it.
+function idleFor(view, S, i) {
+  if (!S.obs || S.obs.to_act !== i) return 0;
+  if (view.turnSeen !== S.state) { view.turnSeen = S.state; view.turnSince = Date.now(); }
+  return (Date.now() - view.turnSince) / 1000;
+}
+
+export function kickButton(view, S, i) {
+  const s = S.seats[i];
+  const me = view.seat;
+  if (me === null || s.kind !== "human" || !s.taken || i === me || S.result) return null;
+  const idle = !s.online || idleFor(view, S, i) >= IDLE_SECONDS;
+  const votes = view.votes && view.votes[i];
+  if (!idle && !votes) return null;
+  return h("button", { class: "kick small", dataset: { seat: i },
+    onclick: () => view.send({ type: "vote", seat: i }) },
+  votes ? t("vote.progress", { votes: votes.votes, need: votes.need }) : t("vote.off"));
+}
+
+function chatLine(S, m) {
+  return h("li", { class: "chat-line", dataset: { seat: m.seat } },
+    h("b", {}, nameEl(S.seats[m.seat] || { name: m.name }, m.seat)), ": ",
+    h("span", { translate: "no" }, m.text));
+}
+
+// The chat: built once per table view, so that re-drawing the table keeps what is being
+// typed; update() refreshes its lines.
+export function chatPanel(view) {
+  const list = h("ul", { class: "chat-list", id: "chat-list" });
+  const input = h("input", { id: "chat-input", maxlength: 200, placeholder: t("chat.placeholder"),
+    "aria-label": t("chat.placeholder") });
+  const send = () => {
+    const text = input.value.trim();
+    if (!text) return;
+    view.send({ type: "chat", text });
+    input.value = "";
+  };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
+  const form = h("div", { class: "chat-send" }, input, h("button", { id: "chat-send", onclick: send }, t("chat.send")));
+  const note = h("p", { class: "muted" }, t("chat.spectators"));
+  const mute = h("input", { type: "checkbox", id: "chat-mute",
+    onchange: (e) => { localStorage.setItem("durak.chat.muted", e.target.checked ? "1" : "0"); update(); } });
+  const el = h("details", { class: "chat-box", id: "chat", open: true },
+    h("summary", {}, icon("chat"), " ", t("chat.title")), list, form, note,
+    h("label", { class: "mute" }, mute, " ", t("chat.mute")));
+  function update() {
+    const S = view.state;
+    mute.checked = muted();
+    list.innerHTML = "";
+    if (muted()) list.append(h("li", { class: "muted" }, t("chat.muted_note")));
+    else if (S) for (const m of view.chat) list.append(chatLine(S, m));
+    form.hidden = view.seat === null;
+    note.hidden = view.seat !== null;
+    list.scrollTop = list.scrollHeight;
+  }
+  return { el, update, input };
+}
+
+export function voteNews(m, S) {
+  return m.type === "voted_off" ? tn("vote.done", { name: nameEl(S.seats[m.seat], m.seat) }) : null;
+}

@@ -1,0 +1,87 @@
+// A finished deal, step by step, with every hand face up.
+
+import { cardEl } from "./cards.js";
+import { cardsText, cardText, getLang, rulesName, t } from "./i18n.js";
+import { nameEl, resultWords, seatName } from "./names.js";
+import { parseAction, sortHand } from "./table.js";
+import { api, h, iconButton, langToggle } from "./ui.js";
+
+// One action in words, without its player: "beat 7♣ with 9♣", "take".
+function moveWords(text) {
+  const x = parseAction(text);
+  if (x.kind === "take" || x.kind === "pass") return t(`table.${x.kind}`);
+  if (x.kind === "defend") return t("table.beat", { card: cardText(x.cards[0]), target: cardText(x.target) });
+  if (x.kind === "transfer") return t("table.transfer", { cards: cardsText(x.cards) });
+  if (x.kind === "show") return t("table.show", { card: cardText(x.cards[0]) });
+  if (x.kind === "exchange") return t("table.exchange", { card: cardText(x.cards[0]) });
+  return t("table.play", { cards: cardsText(x.cards) });
+}
+
+export function replayView(app, id) {
+  const root = h("div", { class: "replay-view" });
+  app.append(root);
+  let data = null;
+  let i = 0;
+  let playing = null;
+  const stop = () => { if (playing) clearInterval(playing); playing = null; };
+  const go = (k) => { i = Math.max(0, Math.min(data.frames.length - 1, k)); show(); };
+
+  const show = () => {
+    const f = data.frames[i];
+    const lang = getLang();
+    document.documentElement.lang = lang;
+    const names = data.names.map((n, s) => seatName({ name: n }, s));
+    const nameEls = () => data.names.map((n, s) => nameEl({ name: n }, s));
+    root.innerHTML = "";
+    root.dataset.step = i;
+    root.dataset.lang = lang;
+    root.append(h("header", { class: "top table-top" },
+      h("a", { href: "#/", class: "button ghost" }, t("lobby.lobby")),
+      h("span", { class: "rules", id: "rules-name" }, rulesName(data.rules)),
+      h("span", { id: "replay-result" }, resultWords(data.result, data.names)),
+      langToggle(show)));
+    const hands = h("div", { class: "replay-hands" });
+    const trumpSuit = data.trump.slice(-1);
+    names.forEach((name, s) => {
+      const row = h("div", { class: "hand small" });
+      for (const c of sortHand(f.hands[s], trumpSuit)) row.append(cardEl(c, lang, "mini"));
+      hands.append(h("div", { class: "seat" + (f.to_act === s ? " to-act" : "") },
+        h("div", { class: "seat-name" }, h("span", { translate: "no" }, name),
+          f.attacker === s ? h("span", { class: "badge att" }, t("term.attacker")) : null,
+          f.defender === s ? h("span", { class: "badge def" }, t("term.defender")) : null),
+        row));
+    });
+    const pairs = h("div", { class: "pairs" });
+    for (const [a, b] of f.table) {
+      pairs.append(h("div", { class: "pair" }, cardEl(a, lang), b ? cardEl(b, lang, "cover") : null));
+    }
+    root.append(hands, h("div", { class: "felt" },
+      h("div", { class: "deck" },
+        h("div", { class: "label" }, t("table.talon_count", { n: f.talon })),
+        h("div", { class: "label" }, t("table.trump_is", { card: cardText(data.trump) }))),
+      pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))));
+    const say = f.action ? [nameEls()[f.seat], `: ${moveWords(f.action)}`] : [t("replay.dealt")];
+    const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: i,
+      "aria-label": t("replay.step", { i, n: data.frames.length - 1 }),
+      oninput: (e) => { stop(); go(Number(e.target.value)); } });
+    root.append(h("div", { class: "status", id: "replay-step" },
+      `${t("replay.step", { i, n: data.frames.length - 1 })} · `, ...say),
+    h("div", { class: "actions replay-controls" },
+      iconButton("first", t("replay.first"), { id: "replay-first", onclick: () => { stop(); go(0); } }),
+      iconButton("prev", t("replay.prev"), { id: "replay-prev", onclick: () => { stop(); go(i - 1); } }),
+      iconButton(playing ? "pause" : "play", playing ? t("replay.pause") : t("replay.play"), { id: "replay-play", onclick: () => {
+        if (playing) { stop(); show(); return; }
+        playing = setInterval(() => { if (i >= data.frames.length - 1) { stop(); show(); } else go(i + 1); }, 700);
+        show();
+      } }),
+      iconButton("next", t("replay.next"), { id: "replay-next", onclick: () => { stop(); go(i + 1); } }),
+      iconButton("last", t("replay.last"), { id: "replay-last", onclick: () => { stop(); go(data.frames.length - 1); } })),
+    slider,
+    h("details", { class: "log-box" }, h("summary", {}, t("replay.record")),
+      h("pre", { translate: "no" }, data.record)));
+  };
+
+  api(`/api/games/${id}`).then((d) => { data = d; show(); })
+    .catch(() => root.append(h("p", { class: "error" }, t("replay.not_found"))));
+  return { stop };
+}

@@ -1,0 +1,165 @@
+"""Chat, voting an idle player off, hint and undo over the WebSocket (server/assist.py)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import durak
+from durak.server import create_app
+
+pytestmark = pytest.mark.timeout(90)
+Msg = dict[str, Any]
+
+
+def make_client(db: Path) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{db}", bot_pace=0, deal_pause=0))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path / "x.db") as c:
+        yield c
+
+
+def table(c: TestClient, seats: list[Msg], **spec: Any) -> Msg:
+    r = c.post("/api/tables", json={"seats": seats, "name": "Анна", **spec})
+    assert r.status_code == 201, r.text
+    out: Msg = r.json()
+    return out
+
+
+def hello(ws: Any, tid: str, token: str | None) -> Msg:
+    ws.send_json({"type": "hello", "v": 1, "table": tid, "token": token})
+    return next_of(ws, "state")
+
+
+def next_of(ws: Any, kind: str) -> Msg:
+    while True:
+        m: Msg = ws.receive_json()
+        if m["type"] == kind:
+            return m
+
+
+def my_turn(ws: Any, m: Msg) -> Msg:
+    while not (m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]):
+        m = next_of(ws, "state")
+    return m
+
+
+HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "level": 1}
+
+
+def test_chat_reaches_everyone_and_is_kept(client: TestClient) -> None:
+    t = table(client, [HUMAN, HUMAN])
+    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b, \
+            client.websocket_connect("/ws") as spy:
+        hello(a, t["table"], t["token"])
+        hello(b, t["table"], j["token"])
+        hello(spy, t["table"], None)
+        a.send_json({"type": "chat", "text": "  привет\u0007 "})
+        for ws in (a, b, spy):
+            m = next_of(ws, "chat")
+            assert (m["seat"], m["name"], m["text"]) == (0, "Анна", "привет")
+        spy.send_json({"type": "chat", "text": "hi"})
+        assert next_of(spy, "error")["code"] == "not_seated"
+        a.send_json({"type": "chat", "text": "   "})
+        assert next_of(a, "error")["code"] == "malformed"
+        a.send_json({"type": "chat", "text": "x" * 201})
+        assert next_of(a, "error")["code"] == "malformed"
+    kept = client.get(f"/api/chat/{t['table']}").json()["messages"]
+    assert [m["text"] for m in kept] == ["привет"]
+
+
+def test_hint_only_for_your_own_move_against_bots(client: TestClient) -> None:
+    t = table(client, [HUMAN, BOT])
+    with client.websocket_connect("/ws") as ws:
+        m = my_turn(ws, hello(ws, t["table"], t["token"]))
+        ws.send_json({"type": "hint"})
+        h = next_of(ws, "hint")
+        assert h["state"] == m["state"] and h["action"] in m["obs"]["legal"]
+        assert 0.0 <= h["value"] <= 1.0
+    # Two people: no hints.
+    t2 = table(client, [HUMAN, HUMAN])
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, t2["table"], t2["token"])
+        ws.send_json({"type": "hint"})
+        assert next_of(ws, "error")["code"] == "not_allowed"
+
+
+def test_undo_takes_back_my_move_and_survives_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "u.db"
+    with make_client(db) as c:
+        t = table(c, [HUMAN, BOT], rules="podkidnoy(deck=24)")
+        with c.websocket_connect("/ws") as ws:
+            m = my_turn(ws, hello(ws, t["table"], t["token"]))
+            ws.send_json({"type": "undo"})
+            assert next_of(ws, "error")["code"] in ("nothing_to_undo",)
+            before = m
+            ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = my_turn(ws, next_of(ws, "state"))
+            assert len(m["log"]) > len(before["log"])
+            ws.send_json({"type": "undo"})
+            back = next_of(ws, "state")
+            assert back["log"] == before["log"]
+            assert sorted(back["obs"]["hand"]) == sorted(before["obs"]["hand"])
+            assert back["obs"]["legal"] == before["obs"]["legal"]
+            assert back["state"] > m["state"]
+    # The database forgot the taken-back moves: a restart shows the same position.
+    with make_client(db) as c, c.websocket_connect("/ws") as ws:
+        again = hello(ws, t["table"], t["token"])
+        assert again["log"] == before["log"]
+        assert sorted(again["obs"]["hand"]) == sorted(before["obs"]["hand"])
+
+
+def test_an_idle_player_can_be_voted_off(client: TestClient) -> None:
+    t = table(client, [HUMAN, HUMAN, BOT], options={"players": 3})
+    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
+    with client.websocket_connect("/ws") as a:
+        hello(a, t["table"], t["token"])
+        with client.websocket_connect("/ws") as b:
+            hello(b, t["table"], j["token"])
+            # Борис is here and not on a long move: not idle.
+            a.send_json({"type": "vote", "seat": 1})
+            assert next_of(a, "error")["code"] == "not_idle"
+            a.send_json({"type": "vote", "seat": 0})
+            assert next_of(a, "error")["code"] == "malformed"
+        # Борис's connection is gone: one vote (of one other person) is enough.
+        a.send_json({"type": "vote", "seat": 1})
+        v = next_of(a, "vote")
+        assert (v["seat"], v["votes"], v["need"]) == (1, 1, 1)
+        assert next_of(a, "voted_off")["seat"] == 1
+    summary = client.get(f"/api/tables/{t['table']}").json()
+    assert not summary["seats"][1]["taken"]
+    # The seat can be taken again.
+    assert client.post(f"/api/tables/{t['table']}/join", json={"name": "Глеб"}).status_code == 200
+
+
+def test_hints_make_a_deal_unrated(client: TestClient) -> None:
+    me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
+    t = table(client, [HUMAN, BOT], rules="podkidnoy(deck=24)")
+    client.post("/api/seat-account", json={"table": t["table"], "token": t["token"]},
+                headers={"Authorization": f"Bearer {me['token']}"})
+    with client.websocket_connect("/ws") as ws:
+        m = my_turn(ws, hello(ws, t["table"], t["token"]))
+        ws.send_json({"type": "hint"})
+        next_of(ws, "hint")
+        while m["result"] is None:
+            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = next_of(ws, "state")
+    hist = client.get("/api/me", headers={"Authorization": f"Bearer {me['token']}"}).json()
+    assert [g["rated"] for g in hist["games"]] == [False]
+    assert hist["account"]["games"] == 0
+    g = durak.Game.from_record(client.get(f"/api/games/{hist['games'][0]['deal']}").json()
+                               ["record"])
+    assert g.is_over

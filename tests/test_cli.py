@@ -1,0 +1,153 @@
+"""The ``durak`` command line: clear errors and exit codes for bad options, defaults in
+every --help, nothing written unasked, records read in either language."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from pathlib import Path
+
+import pytest
+
+from durak import Game, Rules
+from durak.arena import Progress
+from durak.bots import make
+from durak.cli import COMMANDS, DefaultsHelp, build_parser, main
+from durak.match import Match
+
+
+def sub_parser(name: str) -> argparse.ArgumentParser:
+    parser, _ = build_parser(name)
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = subs.choices[name]
+    return sub
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_option_of_every_command_shows_its_default(name: str) -> None:
+    sub = sub_parser(name)
+    formatter = DefaultsHelp("durak")
+    for action in sub._actions:
+        if not action.option_strings or action.nargs == 0:  # positionals, flags
+            continue
+        text = formatter._get_help_string(action) or ""
+        assert "default" in text, (name, action.option_strings, text)
+    assert "(default: " in sub.format_help()
+
+
+def test_bench_refuses_zero_games_and_unknown_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, message in ((["--games", "0"], "--games: must be at least 1"),
+                          (["--presets", "foo"], "no preset 'foo'; one of podkidnoy"),
+                          (["--players", "9"], "at most 6")):
+        with pytest.raises(SystemExit) as e:
+            main(["bench", *argv])
+        assert e.value.code == 2
+        assert message in capsys.readouterr().err
+    assert main(["bench", "--games", "2", "--presets", "prostoy", "--players", "2"]) == 0
+    assert "prostoy()" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_bad_port_and_a_taken_address(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("uvicorn")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--port", "99999"])
+    assert e.value.code == 2 and "99999 is not a port" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    out = capsys.readouterr()
+    assert "cannot listen on 127.0.0.1:" in out.err
+    assert "serving on" not in out.out  # never claimed
+    assert list(tmp_path.iterdir()) == []  # and no database was made
+
+
+def two_deal_record(finish_second: bool) -> tuple[Match, str]:
+    m = Match(Rules(), seed=4, deals=2)
+    bots = [make("greedy"), make("greedy")]
+    g = m.game
+    while not g.is_over:
+        g.apply(bots[g.to_act or 0].choose(g.observation(g.to_act or 0)))
+    m.next_deal()
+    g = m.game
+    for _ in range(1000 if finish_second else 7):
+        if g.is_over:
+            break
+        g.apply(bots[g.to_act or 0].choose(g.observation(g.to_act or 0)))
+    return m, m.record()
+
+
+def test_replay_in_russian_and_no_zero_pogony(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    m, text = two_deal_record(finish_second=True)
+    path = tmp_path / "match.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path), "--lang", "ru"]) == 0
+    ru = capsys.readouterr().out
+    assert ru.startswith("Партия: Подкидной, 2 игрока") and "Сдача 2:" in ru
+    assert "кон 1:" in ru and "После 2 сдач:" in ru and "бьёт" in ru
+    assert main(["replay", str(path), "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "After 2 deals:" in en and "durak 1 time" in en
+    hung = sum(g.outcome.pogony for g in m.games if g.outcome is not None)
+    assert ("pogon" in en) == (hung > 0)  # pogony are named only when some were hung
+    assert "pogony 0" not in en
+
+
+def test_hint_reads_the_deal_asked_for(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    m, text = two_deal_record(finish_second=False)
+    path = tmp_path / "match.txt"
+    path.write_text(text, encoding="utf-8")
+    first, second = m.games[0], m.game
+    assert first.trump != second.trump or first.seed != second.seed
+    assert main(["hint", str(path), "--iterations", "20"]) == 0  # the last deal, as it stands
+    out = capsys.readouterr().out
+    assert f"trump {second.trump}" in out and f"bout {second.bout + 1}" in out
+    assert main(["hint", str(path), "--deal", "1", "--ply", "0", "--iterations", "20"]) == 0
+    out = capsys.readouterr().out
+    assert f"trump {first.trump}" in out and "bout 1," in out
+    assert main(["hint", str(path), "--deal", "3"]) == 2
+    assert "--deal: the record holds deals 1..2" in capsys.readouterr().err
+
+
+def test_arena_writes_files_only_when_asked(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["arena", "--bots", "greedy", "random", "--games", "4", "--jobs", "1", "--quiet"]
+    assert main(argv) == 0
+    assert list(tmp_path.iterdir()) == []
+    pytest.importorskip("matplotlib")
+    assert main([*argv, "--json", "out.json", "--chart", "out.png"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "out.png"]
+
+
+def test_arena_progress_clears_its_line_and_reads_as_a_clock(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bar = Progress(3)
+    bar.tty = True
+    bar.start -= 7000  # as if two hours had gone by
+    bar.update(1)
+    bar.update(1)
+    err = capsys.readouterr().err
+    lines = err.split("\r")[1:]
+    assert all(line.startswith("[") and "\x1b[K" in line for line in lines)
+    # 7000 s for the first game: two more take 14000 s; then one more 3500 s
+    assert "1/3 games  1:56:40  eta 3:53:20" in lines[0]
+    assert "2/3 games  1:56:40  eta 58:20" in lines[1]
+    assert " ss" not in err
+
+
+def test_game_record_hint_still_reads_a_lone_deal(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    g = Game(Rules(), seed=6)
+    for _ in range(5):
+        g.apply(g.legal_actions()[0])
+    path = tmp_path / "game.txt"
+    path.write_text(g.record(), encoding="utf-8")
+    assert main(["hint", str(path), "--iterations", "20"]) == 0
+    assert f"trump {g.trump}" in capsys.readouterr().out
