@@ -23,9 +23,10 @@ def main() -> int:
             continue
         module = name.split(".x", 1)[0]  # mutmut names them module.x<function>__mutmut_<n>
         counts[module][status.strip()] += 1
-        if status.strip() not in ("killed", "timeout"):
+        if status.strip() not in ("killed", "timeout", "not checked"):
             survivors.append(f"{status.strip():12} {name}")
-    print(f"{'module':16} {'mutants':>8} {'killed':>8} {'survived':>9} {'no tests':>9} {'rate':>7}")
+    print(f"{'module':16} {'mutants':>8} {'checked':>8} {'killed':>8} {'survived':>9} "
+          f"{'no tests':>9} {'rate':>7}")
     total = collections.Counter[str]()
     for module, c in sorted(counts.items()):
         total.update(c)
@@ -37,10 +38,13 @@ def main() -> int:
 
 
 def _row(module: str, c: collections.Counter[str]) -> None:
+    """The kill rate counts the mutants checked (a run cut short leaves some unchecked)."""
     n = sum(c.values())
+    checked = n - c["not checked"]
     killed = c["killed"] + c["timeout"]
-    rate = 100 * killed / n if n else 0.0
-    print(f"{module:16} {n:8} {killed:8} {c['survived']:9} {c['no tests']:9} {rate:6.1f}%")
+    rate = 100 * killed / checked if checked else 0.0
+    print(f"{module:16} {n:8} {checked:8} {killed:8} {c['survived']:9} {c['no tests']:9} "
+          f"{rate:6.1f}%")
 
 
 if __name__ == "__main__":
