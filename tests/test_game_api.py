@@ -339,12 +339,21 @@ def test_observation_fields_say_what_the_game_says() -> None:
     """The observation is the only view bots, browsers and the determinizer get: each
     public field must follow the game (pagony with transfers: last_attack and passes)."""
     from durak import CardSet
+    from durak.cards import deck_mask
     from durak.observation import LastAttack
 
-    rules = Rules.preset("pagony", players=4, transfer=True, transfer_first_bout=True)
-    for seed in range(4):
-        g = Game(rules, seed=seed)
+    pagony = Rules.preset("pagony", players=4, transfer=True, transfer_first_bout=True)
+    showing = Rules.preset("perevodnoy-proezdnoy", players=4, deck=52, transfer_first_bout=True)
+    for rules, seed in [(pagony, s) for s in range(4)] + [(showing, s) for s in range(4)]:
         rng = random.Random(seed)
+        deck = None
+        if rules is showing:  # the trump 2♠ is card 0 of the deck: the lowest index
+            cards = [Card.from_index(c) for c in range(52) if deck_mask(52) >> c & 1]
+            rng.shuffle(cards)
+            cards.remove(Card.parse("2S"))
+            deck = cards[:24] + [Card.parse("2S")] + cards[24:]
+        g = Game(rules, seed=seed, deck=deck)
+        shows = 0
         while True:
             over = g.is_over
             for seat in range(4):
@@ -372,4 +381,8 @@ def test_observation_fields_say_what_the_game_says() -> None:
                                          else None)
             if over:
                 break
-            g.apply(rng.choice(g.legal_actions()))
+            legal = g.legal_actions()
+            a = next((x for x in legal if x.kind == "show"), rng.choice(legal))
+            shows += a.kind == "show"
+            g.apply(a)
+        assert rules is pagony or shows > 0
