@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: test play serve bench bench-bots load lint typecheck browser clean mutate
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena]"
+	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl]"
 	touch $(STAMP)
 
 # play and serve install only what they need, so a new player waits less.
@@ -43,6 +43,10 @@ bench: $(STAMP)
 # The bot benchmarks (about an hour of CPU) and the web table under load.
 bench-bots: $(STAMP)
 	sh benchmarks/bots/run.sh
+
+# The learning environments' steps/s beside the raw engine's (benchmarks/envs/README.md).
+bench-envs: $(STAMP)
+	$(BIN)/python benchmarks/envs/run.py
 
 load: $(STAMP)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60

@@ -26,7 +26,7 @@ SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer",
 CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note", "hung", "hung_cards"}
+              "losing_team", "known", "note", "hung", "hung_cards", "truncated"}
 
 
 def _cases() -> Iterator[Any]:
@@ -165,7 +165,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "over" in step:
         assert g.is_over == step["over"]
     outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "hung",
-                    "hung_cards"} & set(step)
+                    "hung_cards", "truncated"} & set(step)
     if outcome_keys:
         assert g.is_over and g.outcome is not None, "the deal should be over"
         o = g.outcome
@@ -179,6 +179,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
             assert o.pogony == step["pogony"]
         if "losing_team" in step:
             assert o.losing_team == _seat(step["losing_team"])
+        if "truncated" in step:
+            assert o.truncated == step["truncated"]
         if "tally" in step:
             assert list(o.tally) == step["tally"]
         if "hung" in step:

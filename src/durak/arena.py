@@ -82,7 +82,7 @@ def play_game(rules: Rules, seats: Sequence[str], deal_seed: int, bot_seed: int)
         if reset is not None:
             reset()
     watchers = [(i, b.observe) for i, b in enumerate(bots) if hasattr(b, "observe")]
-    g = Game(rules, seed=deal_seed)
+    g = Game(rules.with_action_limit(), seed=deal_seed)  # bots only: a deal must end
     while not g.is_over:
         if len(g.history) > MAX_MOVES:
             raise RuntimeError(f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} "

@@ -79,6 +79,8 @@ class Outcome:
     ``losers``: seats still holding cards; ``losing_team``: the losing side in
     team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
     pagony with the move that ended the deal (``hung_cards`` of them), else None.
+    ``truncated``: the deal was cut off by ``rules.action_limit`` (then also a
+    ``draw``, with no durak).
     """
 
     durak: int | None
@@ -90,8 +92,11 @@ class Outcome:
     losing_team: int | None = None
     hung: int | None = None
     hung_cards: int = 0
+    truncated: bool = False
 
     def __str__(self) -> str:
+        if self.truncated:
+            return "truncated"
         if self.draw:
             return "draw"
         s = f"durak {self.durak}"
@@ -129,7 +134,7 @@ class Game:
         "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
         "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
         "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-        "_pagon_mask", "_last_att", "_passed", "_opening_rank",
+        "_pagon_mask", "_last_att", "_passed", "_opening_rank", "_action_limit",
     )
 
     rules: Rules
@@ -244,6 +249,7 @@ class Game:
         self._transfer_on = rules.transfer
         self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
         self._tcache = _thrower_cache(rules)
+        self._action_limit = rules.action_limit
 
     # -- pagony ---------------------------------------------------------------
     def _set_pagon(self, steps: Sequence[int] | None) -> None:
@@ -790,6 +796,21 @@ class Game:
             self._known[seat] &= ~(1 << lt)
             self._bottom = lt
             self._trump_card = lt
+        if self._action_limit and len(self.history) >= self._action_limit and self._phase != OVER:
+            self._truncate()
+
+    def _truncate(self) -> None:
+        """``action_limit`` reached (RULES.md 5): the deal ends, cut off, with no durak."""
+        self._phase = OVER
+        self.to_act = None
+        self.outcome = Outcome(
+            durak=None,
+            draw=True,
+            truncated=True,
+            out_order=tuple(self.out_order),
+            tally=tuple(self.tally),
+            losers=tuple(s for s in range(self.n) if not self.out[s]),
+        )
 
     def _why_illegal(self, a: Action, legal: list[Action]) -> str:
         if self._phase == OVER:

@@ -19,6 +19,10 @@ from typing import Any, Final, Literal, get_args
 
 from .cards import deck_mask
 
+# Long enough for any real deal (random play averages 90 to 250 actions a deal), short
+# enough that a deal going round for ever (RULES.md 5, action_limit) ends soon.
+BOT_ACTION_LIMIT: Final = 1000
+
 
 class RulesError(ValueError):
     """An unknown option, a bad value, or options that cannot go together."""
@@ -70,6 +74,7 @@ class Rules:
     scoring: Scoring = "standard"
     pagony_attack: bool = True
     pagony_queen: QueenSuit = "spades"
+    action_limit: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -101,6 +106,8 @@ class Rules:
             raise RulesError(f"bout_limit: at least 1, not {self.bout_limit}")
         if self.first_bout_limit < 1:
             raise RulesError(f"first_bout_limit: at least 1, not {self.first_bout_limit}")
+        if self.action_limit < 0:
+            raise RulesError(f"action_limit: 0 (off) or more, not {self.action_limit}")
         if self.transfer_by_showing and not self.transfer:
             raise RulesError("transfer_by_showing: needs transfer=on")
 
@@ -214,6 +221,19 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         return dataclasses.replace(self, **changes)
+
+    def with_action_limit(self, limit: int | None = None) -> Rules:
+        """These rules with ``action_limit`` on (``BOT_ACTION_LIMIT`` unless given), if it
+        is off: for deals only programs play, which must end (RULES.md 5).
+
+        >>> Rules().with_action_limit().action_limit
+        1000
+        >>> Rules(action_limit=50).with_action_limit().action_limit
+        50
+        """
+        if self.action_limit:
+            return self
+        return dataclasses.replace(self, action_limit=limit or BOT_ACTION_LIMIT)
 
 
 # str(rules) searches the presets; rule sets are few and immutable, so remember it.

@@ -110,7 +110,8 @@ class LiveTable:
                  turn_timer: float | None = None) -> None:
         self.lobby = lobby
         self.id = table_id
-        self.rules = rules
+        # a table of bots only must end its deals (RULES.md 5, action_limit)
+        self.rules = rules.with_action_limit() if all(s.kind == "bot" for s in seats) else rules
         self.seats = seats
         self.deals = deals
         self.target = target

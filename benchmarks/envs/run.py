@@ -1,0 +1,138 @@
+"""Steps per second of each environment adapter beside the raw engine, in one run.
+
+Every loop plays whole deals with uniformly random legal actions, drawn the same way
+(``random.Random``): the raw engine through ``Game.legal_actions()`` / ``apply`` (as
+``durak bench``), the adapters through their own APIs, the legal actions read from the
+int8 action mask with ``mask.view(bool).nonzero()[0]`` (numpy's ``flatnonzero`` on int8
+is about four times slower, and would be counted against the adapter). Prints one row per
+adapter with its steps/s and its ratio to the raw engine's actions/s measured in slices
+alternating with it. Time is this process's CPU time, so that other work on a busy
+machine does not count against either side.
+
+    python benchmarks/envs/run.py --seconds 10 --rules "podkidnoy(players=2)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import time
+from collections.abc import Callable
+
+from durak import Game
+from durak.envs.episode import learning_rules
+from durak.rules import Rules
+
+
+def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
+    rng = random.Random(0)
+    steps, start, i = 0, time.process_time(), 0
+    while time.process_time() - start < seconds:
+        g = Game(rules, seed=i)
+        i += 1
+        while g.to_act is not None:
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int, float]:
+    from durak.envs.pettingzoo import env
+
+    e = env(rules=rules, wrappers=wrapped)
+    rng = random.Random(0)
+    steps, start = 0, time.process_time()
+    e.reset(seed=0)
+    while time.process_time() - start < seconds:
+        e.reset()
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:
+    from durak.envs.gymnasium import DurakEnv
+
+    e = DurakEnv(rules=rules, opponents=["random"])
+    rng = random.Random(0)
+    steps, start = 0, time.process_time()
+    obs, _ = e.reset(seed=0)
+    while time.process_time() - start < seconds:
+        legal = obs["action_mask"].view(bool).nonzero()[0]
+        obs, _, term, trunc, _ = e.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 1
+        if term or trunc:
+            obs, _ = e.reset()
+    return steps, time.process_time() - start
+
+
+def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
+    """Player actions per second; chance outcomes (the deal, draws) are played too but not
+    counted, as the engine's deal and draws are not actions either."""
+    from durak.envs.openspiel import load
+
+    game = load(rules)
+    rng = random.Random(0)
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rng.random() * len(legal))])
+                steps += 1
+    return steps, time.process_time() - start
+
+
+ADAPTERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
+    "pettingzoo env()": pettingzoo,
+    "pettingzoo +wrappers": lambda r, s: pettingzoo(r, s, wrapped=True),
+    "gymnasium (vs random)": gymnasium,
+    "openspiel": openspiel,
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--rules", action="append", help="rules (repeat); default 2 and 4 players")
+    p.add_argument("--seconds", type=float, default=10.0, help="per adapter, and as long "
+                   "again for the raw engine")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="slices each adapter's time is cut into, each beside a slice of the "
+                        "raw engine, so that a change of machine load hits both alike")
+    args = p.parse_args()
+    texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
+    print(f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
+          f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"{'rules':<36} {'loop':<24} {'steps/s':>9} {'raw/s':>9} {'of raw':>7}")
+    part = args.seconds / args.rounds
+    for text in texts:
+        rules = learning_rules(text)
+        label = str(rules)
+        for name, fn in ADAPTERS.items():
+            raw_n = raw_t = n_sum = t_sum = 0.0
+            for _ in range(args.rounds):
+                n, dt = raw_engine(rules, part)
+                raw_n, raw_t = raw_n + n, raw_t + dt
+                n, dt = fn(rules, part)
+                n_sum, t_sum = n_sum + n, t_sum + dt
+            base, rate = raw_n / raw_t, n_sum / t_sum
+            print(f"{label:<36} {name:<24} {rate:>9.0f} {base:>9.0f} {rate / base:>7.2f}",
+                  flush=True)
+            label = ""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+"""Learning environments: PettingZoo, Gymnasium and OpenSpiel adapters over the engine.
+
+Install with the ``rl`` extra (``pip install "durak[rl]"``). Each adapter lives in its own
+module, imported only when used, so that the engine never needs numpy or the ecosystems:
+
+- :mod:`durak.envs.pettingzoo`: every seat an agent (AEC API), ``env(rules=...)``;
+- :mod:`durak.envs.gymnasium`: one seat against this project's bots, ``durak/Podkidnoy-v0``;
+- :mod:`durak.envs.openspiel`: a ``pyspiel`` game with true chance nodes, ``python_durak``.
+
+All three share one encoder (:mod:`durak.envs.encoding`), the rewards and the
+``action_limit`` that ends a deal that would not end (:mod:`durak.envs.episode`).
+``docs/envs.md`` describes the spaces plane by plane.
+"""

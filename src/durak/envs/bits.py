@@ -1,0 +1,149 @@
+"""The engine's state as bitmasks: the one place the environments read a ``Game``.
+
+The encoder, the information-state strings and the chance nodes need the engine's card
+masks without building an :class:`~durak.observation.Observation` on every step (that
+costs more than the step). Every read of the engine's internals is here, so a change of
+the engine touches this module only. A card is bit ``c`` of a mask, ``c = 4 * (rank - 2)
++ suit`` (suits ♠ ♥ ♦ ♣), as in :mod:`durak.cards`.
+
+>>> from durak import Game, Rules
+>>> g = Game(Rules(), seed=1)
+>>> r = dict(zip(RAW_FIELDS, raw(g)))
+>>> r["hands"][g.to_act] == int(g.hand(g.to_act)), r["talon_size"], r["to_act"] == g.to_act
+(True, 24, True)
+>>> len(legal_indices(g)) == len(g.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import Action, encoding
+from ..game import Game
+from ..rules import Rules
+
+# The fields of ``raw`` in order; ``raw`` is a plain tuple because it is built on every
+# step of every environment (a named tuple costs more than the encoding it feeds).
+RAW_FIELDS = (
+    "hands", "known", "attacks", "beats", "unbeaten", "table", "discard", "trump_card",
+    "trump_under_talon", "talon_size", "out", "to_act", "attacker", "defender", "phase", "cap",
+    "bout", "tally", "shown", "forced_take",
+)
+Raw = tuple[list[int], list[int], list[int], list[int], int, int, int, int, bool, int,
+            list[bool], int, int, int, int, int, int, list[int], int, bool]
+
+
+def raw(g: Game) -> Raw:
+    """The engine's state as masks and ints, not copied (read, never change, them).
+
+    ``hands`` and ``known`` are per seat (``known[s]``: cards everyone has seen go into
+    seat ``s``'s hand); ``attacks`` the attacking cards on the table in the order laid,
+    ``beats`` the card beating each (-1: unbeaten); ``unbeaten`` and ``table`` masks;
+    ``to_act`` is -1 when the deal is over; ``phase`` indexes ``durak.game.PHASES``;
+    ``shown`` is a mask of seats that showed a trump this bout. Everything but ``hands``
+    (and ``known`` of the seat itself) is public.
+    """
+    bottom = g._bottom
+    return (g._hands, g._known, g._att, g._beat, g._unbeaten, g._tmask, g._discard,
+            g._trump_card, bottom >= 0, len(g._talon) - g._tp + (bottom >= 0), g.out,
+            -1 if g.to_act is None else g.to_act, g.attacker, g.defender, g._phase, g.cap,
+            g.bout, g.tally, g._shown, g._forced_take)
+
+
+def view_key(g: Game, seat: int) -> str:
+    """A string of everything ``seat`` may know of the position now, and nothing else:
+    equal for two games that differ only in cards hidden from ``seat``."""
+    r = raw(g)
+    known = list(r[1])
+    known[seat] = r[0][seat]
+    sizes = [h.bit_count() for h in r[0]]
+    return (f"{seat}|{known}|{r[2]}{r[3]}|{r[6]:x}|{r[7]}{r[8]:d}{r[9]}|{sizes}"
+            f"|{[int(o) for o in r[10]]}|{r[11:17]}|{r[17]}|{r[18]}{r[19]:d}")
+
+
+def phase_index(g: Game) -> int:
+    """The phase as an index into ``durak.game.PHASES``."""
+    return g._phase
+
+
+def hands(g: Game) -> list[int]:
+    """Every hand (privileged: for centralised critics and tests, never for a seat)."""
+    return g._hands
+
+
+# Per deck size: action -> its number (actions are interned, so this is an identity lookup).
+_INDEX: dict[int, dict[Action, int]] = {}
+
+
+def legal_indices(g: Game) -> list[int]:
+    """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``."""
+    ix = _INDEX.get(g.rules.deck)
+    if ix is None:
+        ix = _INDEX[g.rules.deck] = {}
+    out = []
+    for a in g.legal_actions():
+        i = ix.get(a)
+        if i is None:
+            i = ix[a] = encoding(g.rules).index_of(a)
+        out.append(i)
+    return out
+
+
+def mask_of(indices: list[int], size: int) -> np.ndarray:
+    """An int8 array of ``size`` with 1 at ``indices`` (built in a bytearray: several
+    times faster than numpy's fancy indexing for a handful of indices).
+
+    >>> mask_of([0, 3], 5).tolist()
+    [1, 0, 0, 1, 0]
+    """
+    buf = bytearray(size)
+    for i in indices:
+        buf[i] = 1
+    return np.frombuffer(buf, np.int8)
+
+
+class Actions:
+    """Action numbers to actions for one rule set, remembered as they are met.
+
+    >>> from durak import Rules
+    >>> str(Actions(Rules()).action(0))
+    'take'
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self._enc = encoding(rules)
+        self.size = self._enc.size
+        self._table: list[Action | None] = [None] * self.size
+
+    def action(self, index: int) -> Action:
+        a = self._table[index]
+        if a is None:
+            a = self._table[index] = self._enc.action(index)
+        return a
+
+
+# -- the talon, for chance nodes (durak.envs.openspiel) ------------------------------------
+def undrawn(g: Game) -> list[int]:
+    """The talon's cards still to be drawn, top first (the face-up trump not counted)."""
+    return list(g._talon[g._tp:])
+
+
+def drawn_count(g: Game) -> int:
+    """How many cards have been drawn from the top of the talon so far."""
+    return g._tp
+
+
+def set_undrawn(g: Game, cards: list[int]) -> None:
+    """Put ``cards`` (a reordering of :func:`undrawn`) on the talon, top first."""
+    g._talon = g._talon[:g._tp] + tuple(cards)
+
+
+def apply_unchecked(g: Game, a: Action) -> None:
+    """Play ``a``, which the caller has checked is legal, without checking again."""
+    g._apply(a)
+
+
+def set_history(g: Game, history: list[Action]) -> None:
+    """Give a rebuilt game the public history it stands for (``action_limit`` counts it)."""
+    g.history = list(history)

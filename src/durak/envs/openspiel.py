@@ -1,0 +1,413 @@
+"""OpenSpiel game ``python_durak``: the engine as a ``pyspiel`` game with true chance nodes.
+
+Importing this module registers the game; load it with flat parameters::
+
+    pyspiel.load_game("python_durak(variant=perevodnoy,players=3)")
+
+Parameters: ``variant`` (a preset of :mod:`durak.rules`), ``players``, ``deck``,
+``hand_size``, ``bout_limit``, ``first_bout_limit``, ``action_limit`` (default 1000: the
+game must have a finite length), ``dealer`` (the seat dealing), and every other rule
+option as text (``transfer_by_showing=on``, ``throwers=neighbours``); an empty text keeps
+the preset's value.
+
+Chance nodes are the real uncertainty of the game, uniform over the cards not yet
+placed: the deal (one card at a time, from the dealer's left, then the face-up trump),
+every card drawn from the talon (the face-up trump, seen by all, is drawn without a chance
+node), and the lot for the first lead when nobody holds a trump (``no_trump_lead=lot``).
+A chance outcome is a card's number in the deck, lowest card 0 (for the lot: the seat).
+Player actions are the engine's fixed encoding (:mod:`durak.actions`).
+
+Information-state strings hold what the player knows now (``durak.envs.bits.view_key``:
+own hand, every card seen go into a hand, the table, the discard, sizes, roles) and the
+public history (every move, and how many cards each player drew). Tensors are the shared
+encoder's view (:mod:`durak.envs.encoding`). ``resample_from_infostate`` deals the hidden
+cards again with :func:`durak.determinize.sample`, so OpenSpiel's Python ``ISMCTSBot``
+searches the player's real information set.
+
+>>> import pyspiel
+>>> from durak.envs import openspiel
+>>> game = pyspiel.load_game("python_durak(variant=perevodnoy,players=3)")
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+(3, 1608, 36)
+>>> s = game.new_initial_state()
+>>> s.is_chance_node(), len(s.chance_outcomes())
+(True, 36)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
+from ..cards import Card, deck_mask, iter_bits
+from ..determinize import sample
+from ..game import PILE, Game
+from ..rules import PRESETS, Rules
+from .bits import (
+    Actions,
+    apply_unchecked,
+    drawn_count,
+    legal_indices,
+    phase_index,
+    set_history,
+    set_undrawn,
+    undrawn,
+    view_key,
+)
+from .encoding import Encoder
+from .episode import DEFAULT_ACTION_LIMIT, returns
+
+_INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
+_TEXT_PARAMS = tuple(f.name for f in fields(Rules)
+                     if f.name not in _INT_PARAMS and f.name != "action_limit")
+PARAMETERS: dict[str, Any] = {
+    "variant": "podkidnoy",
+    **{name: getattr(Rules(), name) for name in _INT_PARAMS},
+    "action_limit": DEFAULT_ACTION_LIMIT,
+    "dealer": 0,
+    **{name: "" for name in _TEXT_PARAMS},
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_durak",
+    long_name="Durak (durak engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMETERS,
+)
+
+
+def rules_from_params(params: dict[str, Any]) -> Rules:
+    """The Rules the game parameters stand for (defaults filled in)."""
+    p = {**PARAMETERS, **params}
+    if p["variant"] not in PRESETS:
+        raise ValueError(f"variant: one of {', '.join(PRESETS)}, not {p['variant']!r}")
+    opts = [f"{k}={p[k]}" for k in _INT_PARAMS if p[k] != PARAMETERS[k]]
+    opts += [f"{k}={p[k]}" for k in _TEXT_PARAMS if p[k] != ""]
+    rules = Rules.parse(f"{p['variant']}({','.join(opts)})")
+    limit = int(p["action_limit"])
+    if limit <= 0:
+        raise ValueError("action_limit: OpenSpiel games need a finite length (1 or more)")
+    return rules.replace(action_limit=limit)
+
+
+def params_of(rules: Rules, dealer: int = 0) -> dict[str, Any]:
+    """Game parameters for ``rules`` (``action_limit`` defaulted when off)."""
+    variant = rules.preset_name()
+    base = Rules.preset(variant, players=rules.players)
+    out: dict[str, Any] = {"variant": variant, "dealer": dealer,
+                           "action_limit": rules.action_limit or DEFAULT_ACTION_LIMIT}
+    for k in _INT_PARAMS:
+        out[k] = getattr(rules, k)
+    for k in _TEXT_PARAMS:
+        v = getattr(rules, k)
+        if v != getattr(base, k):
+            out[k] = ("on" if v else "off") if isinstance(v, bool) else str(v)
+    return out
+
+
+def load(rules: Rules | str | None = None, dealer: int = 0) -> pyspiel.Game:
+    """``pyspiel.load_game`` of ``python_durak`` for a Rules (or its text form)."""
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    return pyspiel.load_game("python_durak", params_of(rules or Rules(), dealer))
+
+
+class DurakGame(pyspiel.Game):  # type: ignore[misc]
+    """The game: rules from flat parameters (see the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**PARAMETERS, **(params or {})}
+        self.rules = rules = rules_from_params(params)
+        self.dealer = int(params["dealer"])
+        if not 0 <= self.dealer < rules.players:
+            raise ValueError(f"dealer: a seat 0..{rules.players - 1}")
+        super().__init__(_GAME_TYPE, pyspiel.GameInfo(
+            num_distinct_actions=encoding(rules).size,
+            max_chance_outcomes=rules.deck,
+            num_players=rules.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=rules.action_limit + rules.deck + 1,
+        ), params)
+        self.encoder = Encoder(rules)
+        k = rules.players * rules.hand_size
+        self.consts = _Consts(rules, self.dealer, self.encoder, Actions(rules),
+                              k + (1 if k < rules.deck else 0))
+
+    def new_initial_state(self) -> DurakState:
+        return DurakState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> DurakObserver:
+        if params:
+            raise ValueError(f"observation parameters not supported: {params}")
+        recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return DurakObserver(self, perfect_recall=bool(recall))
+
+
+class _Consts:
+    """What every state of one game shares; OpenSpiel clones a Python state by deep-copying
+    its attributes, and these need no copy."""
+
+    def __init__(self, rules: Rules, dealer: int, encoder: Encoder, actions: Actions,
+                 to_deal: int) -> None:
+        self.rules, self.dealer, self.encoder, self.actions = rules, dealer, encoder, actions
+        self.lo = encoder.lo
+        self.to_deal = to_deal  # chance outcomes of the deal: the hands, then the trump
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Consts:
+        return self
+
+
+class _Deal:
+    """A state's mutable part, copied fast (OpenSpiel clones a Python state by deepcopy)."""
+
+    __slots__ = ("dealt", "game", "lot", "pending", "draws", "chosen", "pool", "public")
+
+    def __init__(self) -> None:
+        self.dealt: list[int] = []  # cards dealt so far, in dealing order
+        self.game: Game | None = None
+        self.lot = False  # the lot for the first lead is the next chance node
+        self.pending: Action | None = None  # a move waiting for the cards it makes drawn
+        self.draws = 0
+        self.chosen: list[int] = []
+        self.pool: list[int] = []
+        self.public: list[str] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
+        d = _Deal()
+        d.dealt = self.dealt[:]
+        d.game = self.game.clone() if self.game is not None else None
+        d.lot, d.pending, d.draws = self.lot, self.pending, self.draws
+        d.chosen, d.pool, d.public = self.chosen[:], self.pool[:], self.public[:]
+        return d
+
+
+def _may_draw(a: Action, phase: int) -> bool:
+    """Whether playing ``a`` can end the bout (and so make players draw)."""
+    if a.k in (TRANSFER, SHOW, EXCHANGE):
+        return False
+    return a.k != ATTACK or phase == PILE
+
+
+class DurakState(pyspiel.State):  # type: ignore[misc]
+    """A position: the deal in progress, a move, or a card being drawn."""
+
+    def __init__(self, game: DurakGame) -> None:
+        super().__init__(game)
+        self.c = game.consts
+        self.d = _Deal()
+
+    # -- whose turn --------------------------------------------------------------------
+    def current_player(self) -> int:
+        d = self.d
+        g = d.game
+        if g is None or d.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if g.to_act is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return g.to_act
+
+    def is_terminal(self) -> bool:
+        g = self.d.game
+        return g is not None and g.to_act is None
+
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self.d.game
+        assert g is not None and player == g.to_act
+        return sorted(legal_indices(g))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        d = self.d
+        if d.lot:
+            n = self.c.rules.players
+            return [(s, 1.0 / n) for s in range(n)]
+        if d.game is None:
+            placed = sum(1 << c for c in d.dealt)
+            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~placed)]
+        else:
+            left = sorted(c - self.c.lo for c in d.pool)
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    # -- moves -------------------------------------------------------------------------
+    def _apply_action(self, action: int) -> None:
+        d = self.d
+        g = d.game
+        if g is None:
+            self._deal(int(action))
+        elif d.pending is not None:
+            self._draw(int(action))
+        else:
+            a = self.c.actions.action(action)
+            if a not in g.legal_actions():
+                raise ValueError(f"action {action} ({a}) is not legal now")
+            seat = g.to_act
+            d.public.append(f"{seat}:{a}")
+            if undrawn(g) and _may_draw(a, phase_index(g)):
+                # Play it on a copy to learn whether it ends the bout and how many cards
+                # are drawn; if any, they become chance nodes and the move waits for them.
+                probe = g.clone()
+                before = drawn_count(g)
+                apply_unchecked(probe, a)
+                k = drawn_count(probe) - before
+                if k:
+                    d.pending, d.draws, d.chosen = a, k, []
+                    d.pool = undrawn(g)
+                    return
+                d.game = probe
+            else:
+                apply_unchecked(g, a)
+
+    def _deal(self, outcome: int) -> None:
+        d = self.d
+        r = self.c.rules
+        if d.lot:
+            d.lot = False
+            d.public.append(f"lot:{outcome}")
+            self._start(leader=outcome)
+            return
+        card = outcome + self.c.lo
+        if not 0 <= outcome < r.deck or card in d.dealt:
+            raise ValueError(f"chance outcome {outcome}: not a card left to deal")
+        d.dealt.append(card)
+        if len(d.dealt) < self.c.to_deal:
+            return
+        trump_suit = d.dealt[-1] & 3
+        k = r.players * r.hand_size
+        if r.no_trump_lead == "lot" and not any(c & 3 == trump_suit for c in d.dealt[:k]):
+            d.lot = True
+            return
+        self._start(leader=None)
+
+    def _start(self, leader: int | None) -> None:
+        d = self.d
+        r = self.c.rules
+        placed = sum(1 << c for c in d.dealt)
+        rest = list(iter_bits(deck_mask(r.deck) & ~placed))  # the talon: not yet drawn
+        d.game = Game(r, seed=0, deck=[Card.from_index(c) for c in d.dealt + rest],
+                      dealer=self.c.dealer, leader=leader)
+        d.public.append(f"trump:{d.game.trump}")
+
+    def _draw(self, outcome: int) -> None:
+        d = self.d
+        g = d.game
+        assert g is not None and d.pending is not None
+        card = outcome + self.c.lo
+        if card not in d.pool:
+            raise ValueError(f"chance outcome {outcome}: not a card in the talon")
+        d.pool.remove(card)
+        d.chosen.append(card)
+        if len(d.chosen) < d.draws:
+            return
+        sizes = [h.bit_count() for h in g.hands]
+        set_undrawn(g, d.chosen + d.pool)
+        apply_unchecked(g, d.pending)
+        d.pending, d.chosen, d.pool = None, [], []
+        # who drew how many is public; which cards, only the one who drew them knows
+        got = [len(h) - sizes[s] for s, h in enumerate(g.hands)]
+        d.public.append("drew:" + ",".join(map(str, got)))
+
+    # -- results and views -----------------------------------------------------------
+    def returns(self) -> list[float]:
+        g = self.d.game
+        if g is None or g.outcome is None:
+            return [0.0] * self.c.rules.players
+        return returns(self.c.rules, g.outcome)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.d.lot:
+                return f"lot:{action}"
+            return f"card:{Card.from_index(action + self.c.lo)}"
+        return str(self.c.actions.action(action))
+
+    def information_state_string(self, player: int | None = None) -> str:
+        if player is None:
+            player = self.current_player()
+        return self._view(player) + "|" + " ".join(self.d.public)
+
+    def observation_string(self, player: int | None = None) -> str:
+        if player is None:
+            player = self.current_player()
+        return self._view(player)
+
+    def _view(self, player: int) -> str:
+        d = self.d
+        if d.game is None:
+            r = self.c.rules
+            mine = [c for i, c in enumerate(d.dealt[:r.players * r.hand_size])
+                    if (self.c.dealer + 1 + i) % r.players == player]
+            return f"{player}|deal {len(d.dealt)}|{sorted(mine)}"
+        key = view_key(d.game, player)
+        if d.pending is not None:
+            key += f"|drawing {len(d.chosen)}/{d.draws}"
+        return key
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DurakState:
+        """A state ``player_id`` cannot tell from this one: hidden cards dealt again,
+        uniformly among those consistent with what the player has seen."""
+        d = self.d
+        g = d.game
+        if g is None or d.pending is not None:
+            raise ValueError("resample_from_infostate: only at a player's move")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        s = DurakState(self.get_game())
+        sg = sample(g.observation(player_id), rng)
+        set_history(sg, g.history)
+        s.d.game = sg
+        s.d.dealt = d.dealt[:]
+        s.d.public = d.public[:]
+        return s
+
+    def __str__(self) -> str:
+        d = self.d
+        if d.game is None:
+            return "dealing: " + " ".join(str(Card.from_index(c)) for c in d.dealt)
+        g = d.game
+        hands = " | ".join(str(h) for h in g.hands)
+        table = " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table)
+        return (f"trump {g.trump} talon {g.talon_size} to_act {g.to_act} hands {hands} "
+                f"table {table}" + (f" drawing for {d.pending}" if d.pending else ""))
+
+
+class DurakObserver:
+    """OpenSpiel's observer protocol: ``tensor`` from the shared encoder, strings from
+    :meth:`DurakState.information_state_string` (``perfect_recall``) or the view alone."""
+
+    def __init__(self, game: DurakGame, perfect_recall: bool) -> None:
+        self.encoder = game.encoder
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: DurakState, player: int) -> None:
+        g = state.d.game
+        if g is None:
+            self.tensor.fill(0.0)
+            return
+        self.encoder.encode(g, player, self.tensor)
+
+    def string_from(self, state: DurakState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+pyspiel.register_game(_GAME_TYPE, DurakGame)

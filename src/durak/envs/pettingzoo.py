@@ -1,0 +1,187 @@
+"""PettingZoo AEC environment: every seat an agent, ``player_0`` .. ``player_{n-1}``.
+
+Built like PettingZoo's classic card games: ``Discrete(rules.num_actions)`` actions in the
+engine's fixed encoding (:mod:`durak.actions`), a dict observation with ``"observation"``
+(:mod:`durak.envs.encoding`) and an int8 ``"action_mask"`` (all zeros for an agent not on
+move). The checks of PettingZoo's classic wrappers are built in, because its wrapper
+chain costs more per step than the whole game (see ``benchmarks/envs``): an illegal
+action ends the deal with a -1 penalty for the offender (0 for the others), an action
+out of bounds and a call before ``reset()`` raise. ``env(wrappers=True)`` adds
+PettingZoo's own wrappers around it as well. Rewards at the end: the durak -1, the others share +1
+(team play: -1 / +1 per side), a draw 0. A deal cut off by ``action_limit`` is reported in
+``truncations``, not ``terminations``.
+
+>>> from durak.envs.pettingzoo import env
+>>> e = env(rules="perevodnoy(players=3)")
+>>> e.reset(seed=1)
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     legal = obs["action_mask"].nonzero()[0]
+...     e.step(None if terminated or truncated else int(legal[0]))
+>>> sorted(e.rewards) == [], e.metadata["name"]
+(True, 'durak_v0')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers as _wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from ..actions import encoding
+from ..game import Game
+from ..rules import Rules
+from .bits import Actions, apply_unchecked, legal_indices, mask_of
+from .encoding import Encoder
+from .episode import learning_rules, returns
+
+ILLEGAL_REWARD = -1.0
+
+
+def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
+    """The environment: ``env(rules="podkidnoy(players=3)", render_mode="ansi")``.
+
+    ``wrappers=True``: inside PettingZoo's TerminateIllegal, AssertOutOfBounds and
+    OrderEnforcing wrappers too (same behaviour, several times slower).
+    """
+    e: AECEnv = raw_env(**kwargs)
+    if wrappers:
+        e = _wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
+        e = _wrappers.AssertOutOfBoundsWrapper(e)
+        e = _wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
+    """The environment without PettingZoo's checking wrappers (see :func:`env`).
+
+    ``rules``: a Rules or its text form (default podkidnoy), with ``action_limit`` turned
+    on unless given; ``privileged=True`` adds every hand to each observation (for
+    centralised critics).
+    """
+
+    metadata: dict[str, Any] = {"name": "durak_v0", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str | None = None, render_mode: str | None = None,
+                 privileged: bool = False) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
+        self.rules = learning_rules(rules)
+        self.render_mode = render_mode
+        self.encoder = Encoder(self.rules, privileged)
+        n = self.rules.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.num_actions = encoding(self.rules).size
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions)
+                              for a in self.possible_agents}
+        self._np_random, _ = seeding.np_random(None)
+        self._decode = Actions(self.rules).action
+        self.game: Game | None = None
+        self._legal: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        g = self.game
+        if g is None:
+            raise RuntimeError("observe() before reset()")
+        seat = self.agent_name_mapping[agent]
+        mask = mask_of(self._legal if g.to_act == seat else [], self.num_actions)
+        return {"observation": self.encoder.encode(g, seat), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.game = g = Game(self.rules, seed=int(self._np_random.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        assert g.to_act is not None
+        self._legal = legal_indices(g)
+        self.agent_selection = self.agents[g.to_act]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        if g is None:
+            raise RuntimeError("step() before reset()")
+        if action is None or not 0 <= action < self.num_actions:
+            raise ValueError(f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+        action = int(action)
+        self._cumulative_rewards[agent] = 0.0
+        if action not in self._legal:
+            # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
+            EnvLogger.warn_on_illegal_move()
+            self._legal = []
+            for a in self.agents:
+                self.rewards[a] = ILLEGAL_REWARD if a == agent else 0.0
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self._deads_step_first()
+            return
+        apply_unchecked(g, self._decode(action))
+        if g.to_act is None:
+            self._legal = []
+            ends = returns(self.rules, g.outcome)
+            cut = g.outcome is not None and g.outcome.truncated
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = ends[i]
+                if cut:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
+            self._accumulate_rewards()
+        else:
+            self._legal = legal_indices(g)
+            self.agent_selection = self.agents[g.to_act]
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        g = self.game
+        if g is None:
+            return ""
+        lines = [f"{self.rules}  trump {g.trump}  talon {g.talon_size}  bout {g.bout}"]
+        for s, h in enumerate(g.hands):
+            mark = "*" if s == g.to_act else " "
+            lines.append(f"{mark} player_{s}: {h}")
+        lines.append("table: " + " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table))
+        if g.outcome is not None:
+            lines.append(f"result: {g.outcome}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+try:  # PettingZoo 1.27+ keeps a registry; older ones are used by import only
+    from pettingzoo import register as _register
+except ImportError:  # pragma: no cover
+    pass
+else:
+    _register("aec", "durak/durak_v0", "durak.envs.pettingzoo:env")

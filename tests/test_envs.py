@@ -1,0 +1,255 @@
+"""The PettingZoo and Gymnasium environments and the shared encoder (issue: learning
+environments). PettingZoo's and Gymnasium's own conformance checks, rewards, the cut-off of
+endless deals, and that no seat's observation carries cards hidden from it."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+import gymnasium as gym  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from durak import Game, Rules  # noqa: E402
+from durak.determinize import sample  # noqa: E402
+from durak.envs.bits import legal_indices, view_key  # noqa: E402
+from durak.envs.encoding import Encoder  # noqa: E402
+from durak.envs.gymnasium import DurakEnv, env_id  # noqa: E402
+from durak.envs.pettingzoo import env  # noqa: E402
+from durak.rules import PRESETS  # noqa: E402
+
+
+def _configs() -> list[str]:
+    out = []
+    for name in PRESETS:
+        for players in range(2, 7):
+            out.append(f"{name}(players={players})")
+        out.append(f"{name}(players=4,teams=2x2)")
+        out.append(f"{name}(players=6,teams=3x3)")
+    return sorted(set(str(Rules.parse(t)) for t in out))
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", category=UserWarning)
+
+
+@pytest.mark.parametrize("rules", _configs())
+def test_pettingzoo_api_and_seed_tests(rules: str) -> None:
+    """PettingZoo's api_test and seed_test on every preset x 2-6 players x teams."""
+    api_test(env(rules=rules), num_cycles=60)
+    seed_test(lambda: env(rules=rules), num_cycles=30)
+
+
+def test_pettingzoo_with_pettingzoos_own_wrappers_passes_api_test() -> None:
+    api_test(env(rules="perevodnoy(players=3)", wrappers=True), num_cycles=60)
+
+
+def _play_out(e, pick=lambda legal: legal[0]):  # type: ignore[no-untyped-def]
+    steps = 0
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(pick(legal)))
+        steps += 1
+    return steps
+
+
+def test_pettingzoo_rewards_durak_minus_one_others_share() -> None:
+    e = env(rules="podkidnoy(players=3)")
+    rng = random.Random(2)
+    seen = set()
+    for seed in range(6):
+        e.reset(seed=seed)
+        totals = {a: 0.0 for a in e.possible_agents}
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            totals[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        seen.add(tuple(sorted(totals.values())))
+    assert seen <= {(-1.0, 0.5, 0.5), (0.0, 0.0, 0.0)}
+    assert (-1.0, 0.5, 0.5) in seen
+
+
+def test_pettingzoo_team_rewards_per_side() -> None:
+    e = env(rules="podkidnoy(players=4,teams=2x2)")
+    e.reset(seed=4)
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    vals = [totals[f"player_{i}"] for i in range(4)]
+    assert vals[0] == vals[2] and vals[1] == vals[3] and vals[0] == -vals[1]
+
+
+def test_pettingzoo_mask_is_zero_off_move_and_matches_engine() -> None:
+    e = env(rules="perevodnoy(players=4)")
+    e.reset(seed=1)
+    g = e.unwrapped.game
+    for agent in e.possible_agents:
+        mask = e.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8
+        if agent == e.agent_selection:
+            assert sorted(np.flatnonzero(mask)) == sorted(legal_indices(g))
+        else:
+            assert not mask.any()
+
+
+def test_pettingzoo_illegal_action_ends_deal_with_penalty() -> None:
+    e = env()
+    e.reset(seed=3)
+    bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[-1])
+    who = e.agent_selection
+    e.step(bad)
+    assert all(e.terminations.values())
+    assert e.rewards[who] == -1.0 and sum(e.rewards.values()) == -1.0
+    with pytest.raises(ValueError):
+        e2 = env()
+        e2.reset(seed=3)
+        e2.step(10**6)
+
+
+def test_pettingzoo_registry_makes_the_env() -> None:
+    import pettingzoo
+
+    if not hasattr(pettingzoo, "make"):
+        pytest.fail("the installed PettingZoo has no registry")
+    e = pettingzoo.make("aec", "durak/durak_v0", rules="prostoy(players=3)")
+    e.reset(seed=0)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert e.metadata["name"] == "durak_v0"
+
+
+def test_truncated_deal_is_truncated_not_terminated() -> None:
+    """RULES.md 5 action_limit: a deal cut off is reported as a truncation, reward 0."""
+    e = env(rules="podkidnoy(players=3,action_limit=5)")
+    e.reset(seed=0)
+    assert _play_out(e) == 5
+    g = e.unwrapped.game
+    assert g.outcome is not None and g.outcome.truncated and g.outcome.durak is None
+    # after the loop every agent was stepped dead; check the flags a fresh run leaves
+    e.reset(seed=0)
+    for _ in range(5):
+        obs = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert all(r == 0.0 for r in e.rewards.values())
+
+    ge = DurakEnv(rules="podkidnoy(players=3,action_limit=5)", opponents=["greedy"], seat=0)
+    obs, _ = ge.reset(seed=0)
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, _ = ge.step(int(ge.action_masks().nonzero()[0][0]))
+        done = terminated or truncated
+    assert truncated and not terminated and reward == 0.0
+
+
+def test_endless_deal_ends_with_action_limit() -> None:
+    """Three players who always take: without a limit the cards go round for ever."""
+    g = Game(Rules(players=3, action_limit=400), seed=5)
+    while not g.is_over:
+        legal = g.legal_actions()
+        take = [a for a in legal if a.kind == "take"]
+        g.apply(take[0] if take else legal[0])
+    assert g.outcome is not None and g.outcome.truncated and len(g.history) == 400
+
+
+def test_gymnasium_check_env_and_registered_ids() -> None:
+    check_env(DurakEnv(rules="perevodnoy(players=3)", opponents=["greedy", "random"]),
+              skip_render_check=False)
+    for name in PRESETS:
+        e = gym.make(env_id(name), opponents=["random"])
+        obs, info = e.reset(seed=1)
+        assert obs["action_mask"].sum() == len(info["legal"]) > 0
+        e.close()
+    check_env(gym.make("durak/Podkidnoy-v0", opponents=["level3"]).unwrapped)
+
+
+def test_gymnasium_action_masks_and_rewards() -> None:
+    e = DurakEnv(rules="podkidnoy", opponents=["random"])
+    rewards = []
+    for seed in range(4):
+        obs, _ = e.reset(seed=seed)
+        done = False
+        while not done:
+            m = e.action_masks()
+            assert m.dtype == bool and (m == obs["action_mask"].astype(bool)).all()
+            obs, r, terminated, truncated, _ = e.step(int(m.nonzero()[0][-1]))
+            done = terminated or truncated
+        rewards.append(r)
+    assert set(rewards) <= {-1.0, 0.0, 1.0}
+    obs, _ = e.reset(seed=0)
+    illegal = int((~e.action_masks()).nonzero()[0][0])
+    _, r, terminated, truncated, info = e.step(illegal)
+    assert r == -1.0 and terminated and info["illegal"]
+
+
+def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
+    rng = random.Random(seed)
+    out = []
+    g = Game(rules, seed=seed)
+    while len(out) < count:
+        if g.is_over:
+            g = Game(rules, seed=rng.randrange(10**9))
+            continue
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+        if rng.random() < 0.2:
+            out.append(g.clone())
+    return out
+
+
+@pytest.mark.parametrize("text", [
+    "podkidnoy(players=2)", "perevodnoy(players=4)", "perevodnoy-proezdnoy(players=3)",
+    "podkidnoy(players=6,teams=3x3)", "podkidnoy(players=2,deck=24,trump_exchange=on)"])
+def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> None:
+    """No secrets: a seat's encoding and view key are the same in every game that differs
+    from the real one only in cards hidden from that seat (other hands, the talon)."""
+    rules = Rules.parse(text)
+    enc = Encoder(rules)
+    priv = Encoder(rules, privileged=True)
+    rng = random.Random(1)
+    differ = 0
+    for g in _positions(rules, 25):
+        for seat in range(rules.players):
+            other = sample(g.observation(seat), rng)
+            assert (enc.encode(g, seat) == enc.encode(other, seat)).all()
+            assert view_key(g, seat) == view_key(other, seat)
+            if [int(h) for h in g.hands] != [int(h) for h in other.hands]:
+                differ += 1
+                assert (priv.encode(g, seat) != priv.encode(other, seat)).any()
+    assert differ > 10  # the check above was not vacuous
+
+
+def test_encoder_planes_hold_what_they_name() -> None:
+    rules = Rules(players=3)
+    enc = Encoder(rules)
+    names = enc.describe()
+    for g in _positions(rules, 10, seed=3):
+        seat = g.to_act
+        assert seat is not None
+        x = enc.encode(g, seat)
+        on = {names[i] for i in np.flatnonzero(x[:enc.planes_size])}
+        assert {n.split(":")[1] for n in on if n.startswith("hand:")} == \
+            {str(c) for c in g.hand(seat)}
+        assert {n.split(":")[1] for n in on if n.startswith("discard:")} == \
+            {str(c) for c in g.discard}
+        table = {str(a) for a, _ in g.table} | {str(b) for _, b in g.table if b}
+        assert {n.split(":")[1] for n in on if n.startswith(("attack_", "beating"))} == table
+        left = (seat + 1) % 3
+        assert x[names.index("hand_size_+1")] == pytest.approx(len(g.hand(left)) / 36)
+        assert x[names.index(f"phase_{g.phase}")] == 1.0
