@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser clean mutate
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl]"
+	$(BIN)/python -m pip install -q -e ".[dev,tui,web,arena,rl,postgres]"
 	touch $(STAMP)
 
 # play and serve install only what they need, so a new player waits less.
@@ -26,7 +26,12 @@ $(VENV)/.installed-%-$(SUM): pyproject.toml | $(BIN)/python
 browser:
 	@sh scripts/ensure-browser.sh
 
-test: $(STAMP) browser
+# Debian's PostgreSQL for the server's store tests, which start a throwaway one of their
+# own; `make test` fails without it unless DURAK_SKIP_POSTGRES=1.
+postgres:
+	@sh scripts/ensure-postgres.sh
+
+test: $(STAMP) browser postgres
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

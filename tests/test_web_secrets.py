@@ -26,8 +26,14 @@ with warnings.catch_warnings():
 import durak
 from durak.cards import deck_mask
 from durak.server import create_app
+from durak.server.limits import Limits
+from durak.server.messages import SERVER_DECODER
 
 pytestmark = [pytest.mark.timeout(120)]
+
+# Tests play at machine speed, far above a person's message rate.
+FAST = Limits(messages_per_second=1e4, messages_burst=10_000,
+              address_messages_per_second=1e4, address_messages_burst=10_000)
 
 CARD = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
@@ -133,13 +139,14 @@ def true_games(c: TestClient, tid: str) -> dict[int, durak.Game]:
 def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, spec: dict[str, Any]
                                                      ) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", bot_pace=0,
-                               deal_pause=0)) as c:
+                               deal_pause=0, limits=FAST)) as c:
         tid, seen, tokens = play_recording(c, spec)
         by_state = true_games(c, tid)
     checked = 0
     for seat, texts in seen.items():
         for text in texts:
             m = durak_json(text)
+            SERVER_DECODER.decode(text)  # every message is one the published schema allows
             # A token is never sent to anyone.
             assert not any(tok in text for tok in tokens.values())
             if "state" not in m or m["state"] not in by_state:

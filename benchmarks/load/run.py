@@ -10,6 +10,14 @@ the update that carries it (its own seat's new state). Printed as p50/p90/p99/ma
 with the actions per second served and the server process's CPU use.
 
     .venv/bin/python benchmarks/load/run.py --tables 200 --seconds 60
+    .venv/bin/python benchmarks/load/run.py --tables 200 --seconds 60 --abuse
+
+Each table's clients come from a loopback address of their own (127.0.x.y), as people
+do from their own machines, so the per-address limits apply to each as to a person.
+``--abuse`` adds one abusive client per finding of the hardening issue, all from
+127.0.0.1, in a process of their own: a message flood, a hello storm before a crowd of
+spectators, table spam, body bombs, token guessing and silent sockets; what they got is
+printed beside the honest tables' latency.
 
 Bounded: at most 1000 tables and 600 seconds.
 """
@@ -21,7 +29,9 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -59,11 +69,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def table_address(i: int) -> str:
+    """The loopback address of table ``i``'s people (127.0.0.1 is the abusers')."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
 async def player(url: str, http: httpx.AsyncClient, table: str, token: str, seat: int,
-                 think: float, stop_at: float, stats: Stats, rng: random.Random) -> None:
+                 think: float, stop_at: float, stats: Stats, rng: random.Random,
+                 addr: str) -> None:
     """One person at one table: waits for its turn, thinks, acts, times the answer."""
     sent: tuple[int, float] | None = None
-    async with connect(url, max_size=2**20) as ws:
+    async with connect(url, max_size=2**20, local_addr=(addr, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": token}))
         think_task: asyncio.Task[None] | None = None
         while time.monotonic() < stop_at:
@@ -108,10 +124,10 @@ async def player(url: str, http: httpx.AsyncClient, table: str, token: str, seat
             think_task.cancel()
 
 
-def client_process(args: argparse.Namespace, base: str, tables: int, seed: int
+def client_process(args: argparse.Namespace, base: str, tables: int, seed: int, first: int
                    ) -> tuple[Stats, float, float]:
     """One client process's share of the tables: (stats, seconds, CPU seconds)."""
-    args.tables, args.seed = tables, seed
+    args.tables, args.seed, args.first = tables, seed, first
     cpu0 = time.process_time()
     stats, elapsed = asyncio.run(main_async(args, base))
     return stats, elapsed, time.process_time() - cpu0
@@ -121,24 +137,30 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
     stats = Stats()
     url = base.replace("http", "ws") + "/ws"
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": args.bot_level}]
+    ctx = ssl.create_default_context()  # one for all: each costs ~30 ms to make
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         tables = []
-        for i in range(args.tables):
-            r = await http.post("/api/tables", json={
-                "preset": "podkidnoy", "options": {"players": 3}, "seats": seats,
-                "name": f"A{i}", "deals": 3})
-            t = r.json()
-            j = (await http.post(f"/api/tables/{t['table']}/join", json={"name": f"B{i}"})).json()
-            tables.append((t["table"], t["token"], j["token"]))
+        for i in range(args.first, args.first + args.tables):
+            addr = table_address(i)
+            async with httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.
+                                         AsyncHTTPTransport(local_address=addr, verify=ctx)
+                                         ) as mine:
+                r = await mine.post("/api/tables", json={
+                    "preset": "podkidnoy", "options": {"players": 3}, "seats": seats,
+                    "name": f"A{i}", "deals": 3, "turn_timer": 60})
+                t = r.json()
+                j = (await mine.post(f"/api/tables/{t['table']}/join",
+                                     json={"name": f"B{i}"})).json()
+            tables.append((t["table"], t["token"], j["token"], addr))
         t0 = time.monotonic()
         stop_at = t0 + args.seconds
         rng = random.Random(args.seed)
         tasks = []
-        for table, tok0, tok1 in tables:
+        for table, tok0, tok1, addr in tables:
             for seat, tok in ((0, tok0), (1, tok1)):
                 tasks.append(asyncio.create_task(player(
                     url, http, table, tok, seat, args.think, stop_at, stats,
-                    random.Random(rng.random()))))
+                    random.Random(rng.random()), addr)))
         results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.disconnects = sum(1 for r in results if isinstance(r, BaseException))
     for r in results:
@@ -146,6 +168,154 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
             print("client failed:", repr(r), file=sys.stderr)
             break
     return stats, time.monotonic() - t0
+
+
+def abuse_process(base: str, seconds: float, table_ids: list[str]) -> dict[str, dict[str, int]]:
+    # A real abuser spends their own machine's CPU, not the server's: on this one machine
+    # they get the least of it, so that what is measured is what they cost the server.
+    os.nice(19)
+    return asyncio.run(abuse(base, seconds, table_ids))
+
+
+async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, dict[str, int]]:
+    """One abusive client per finding, each from an address of its own (127.0.0.x), for
+    ``seconds``: what each sent and what it got back."""
+    url = base.replace("http", "ws") + "/ws"
+    ctx = ssl.create_default_context()
+
+    def http_from(addr: str) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(
+            local_address=addr, verify=ctx))
+
+    def ws_from(addr: str) -> connect:
+        return connect(url, local_addr=(addr, 0))
+    stop_at = time.monotonic() + seconds
+    got: dict[str, dict[str, int]] = {}
+
+    def count(who: str, what: str) -> None:
+        got.setdefault(who, {})
+        got[who][what] = got[who].get(what, 0) + 1
+
+    async def reader(ws: object, who: str) -> None:
+        try:
+            async for raw in ws:  # type: ignore[attr-defined]
+                count(who, "got " + json.loads(raw).get("code", json.loads(raw)["type"]))
+        except Exception:  # noqa: BLE001 - closed by the server: counted below
+            count(who, "closed by server")
+
+    async def flood() -> None:  # finding 9: no rate limit on messages
+        while time.monotonic() < stop_at:
+            try:
+                async with ws_from("127.0.0.2") as ws:
+                    r = asyncio.create_task(reader(ws, "flood"))
+                    await ws.send(json.dumps({"type": "hello", "v": 1, "table": table_ids[0],
+                                              "token": None}))
+                    while time.monotonic() < stop_at:
+                        await ws.send('{"type": "ping", "id": 1}')
+                        count("flood", "sent")
+                        await asyncio.sleep(0)
+                    r.cancel()
+            except Exception:  # noqa: BLE001
+                count("flood", "connection lost")
+                await asyncio.sleep(0.1)
+
+    async def hello_storm() -> None:  # finding 5
+        async with http_from("127.0.0.3") as http:
+            t = (await http.post("/api/tables", json={"seats": [{"kind": "human"},
+                                                                {"kind": "bot"}]})).json()
+            if "table" not in t:
+                count("hello storm", "create refused")
+                return
+            crowd = [await ws_from("127.0.0.3") for _ in range(12)]
+            for ws in crowd:
+                await ws.send(json.dumps({"type": "hello", "v": 1, "table": t["table"],
+                                          "token": None}))
+            readers = [asyncio.create_task(reader(ws, "hello storm crowd")) for ws in crowd]
+            async with ws_from("127.0.0.3") as ws:
+                r = asyncio.create_task(reader(ws, "hello storm"))
+                hello = json.dumps({"type": "hello", "v": 1, "table": t["table"],
+                                    "token": t["token"]})
+                while time.monotonic() < stop_at:
+                    try:
+                        await ws.send(hello)
+                    except Exception:  # noqa: BLE001
+                        break
+                    count("hello storm", "sent")
+                    await asyncio.sleep(0.001)
+                r.cancel()
+            for x in readers:
+                x.cancel()
+            for ws in crowd:
+                await ws.close()
+
+    async def table_spam() -> None:  # finding 1
+        async with http_from("127.0.0.4") as http:
+            while time.monotonic() < stop_at:
+                r = await http.post("/api/tables", json={"seats": [{"kind": "human"},
+                                                               {"kind": "bot"}]})
+                count("table spam", f"HTTP {r.status_code}")
+
+    async def body_bomb() -> None:  # finding 4
+        blob = b"{" + b" " * (1 << 20) + b"}"
+        http = http_from("127.0.0.5")
+        while time.monotonic() < stop_at:
+            try:
+                r = await http.post("/api/tables", content=blob,
+                                    headers={"Content-Type": "application/json"})
+                count("body bomb (1 MB)", f"HTTP {r.status_code}")
+            except httpx.HTTPError:
+                count("body bomb (1 MB)", "connection cut")
+            await asyncio.sleep(0.05)
+
+    async def guesser() -> None:  # finding 9: token guessing
+        while time.monotonic() < stop_at:
+            try:
+                async with ws_from("127.0.0.6") as ws:
+                    while time.monotonic() < stop_at:
+                        await ws.send(json.dumps({"type": "hello", "v": 1,
+                                                  "table": random.choice(table_ids),
+                                                  "token": secrets.token_urlsafe(24)}))
+                        m = json.loads(await ws.recv())
+                        count("token guessing", "got " + m.get("code", m["type"]))
+            except Exception:  # noqa: BLE001
+                count("token guessing", "connection lost")
+                await asyncio.sleep(0.1)
+
+    async def silent() -> None:  # finding 9: sockets that never say hello
+        socks = []
+        for _ in range(40):
+            try:
+                socks.append(await ws_from("127.0.0.7"))
+                count("silent sockets", "opened")
+            except Exception:  # noqa: BLE001
+                count("silent sockets", "refused")
+        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+        for ws in socks:
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                count("silent sockets", "still open")
+            except Exception:  # noqa: BLE001 - the server closed it
+                count("silent sockets", "closed by server")
+
+    async def bad_json() -> None:  # finding 7
+        http = http_from("127.0.0.8")
+        deep = "[" * 3000 + "]" * 3000
+        while time.monotonic() < stop_at:
+            for body in ('{"options": ' + deep + "}", '{"preset": "\\ud800"}',
+                         '{"options": {"bout_limit": ' + "9" * 4000 + "}}"):
+                r = await http.post("/api/tables", content=body,
+                                    headers={"Content-Type": "application/json"})
+                count("malformed JSON", f"HTTP {r.status_code}")
+            await asyncio.sleep(0.05)
+
+    done = await asyncio.gather(flood(), hello_storm(), table_spam(), body_bomb(),
+                                guesser(), silent(), bad_json(), return_exceptions=True)
+    for x in done:
+        if isinstance(x, BaseException):
+            count("abuser crashed", repr(x)[:80])
+    return got
 
 
 def main() -> int:
@@ -157,6 +327,8 @@ def main() -> int:
     ap.add_argument("--bot-level", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--abuse", action="store_true",
+                    help="add one abusive client per finding of the hardening issue")
     ap.add_argument("--db-dir", default=None,
                     help="where the SQLite file goes (default: a temporary directory)")
     args = ap.parse_args()
@@ -164,12 +336,14 @@ def main() -> int:
     args.seconds = min(args.seconds, MAX_SECONDS)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    stats_token = secrets.token_urlsafe(16)
+    abused: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         db = Path(tmp) / "load.db"
         server = subprocess.Popen(
             [sys.executable, "-m", "durak.cli", "serve", "--port", str(port),
              "--db", f"sqlite:///{db}", "--bot-pace", str(args.bot_pace),
-             "--deal-pause", "1", "--log-level", "warning"],
+             "--deal-pause", "1", "--log-level", "error", "--stats-token", stats_token],
             stdout=subprocess.DEVNULL)
         try:
             for _ in range(100):
@@ -182,10 +356,29 @@ def main() -> int:
             # Several client processes, so that the clients are not what is measured.
             shares = [args.tables // args.procs + (i < args.tables % args.procs)
                       for i in range(args.procs)]
-            with ProcessPoolExecutor(args.procs) as pool:
-                parts = list(pool.map(client_process, [args] * args.procs, [base] * args.procs,
-                                      shares, range(args.seed, args.seed + args.procs)))
-            server_stats = httpx.get(base + "/api/stats", timeout=10).json()
+            firsts = [sum(shares[:i]) for i in range(args.procs)]
+            with ProcessPoolExecutor(args.procs + 1) as pool:
+                honest = pool.map(client_process, [args] * args.procs, [base] * args.procs,
+                                  shares, range(args.seed, args.seed + args.procs), firsts)
+                bad = None
+                if args.abuse:
+                    # The abusers start once the honest tables are made and play.
+                    listed = {"tables": [], "total": 0}
+                    for _ in range(600):
+                        try:
+                            listed = httpx.get(base + "/api/tables?limit=100", timeout=30).json()
+                        except httpx.HTTPError:
+                            continue
+                        if listed["total"] >= args.tables:
+                            break
+                        time.sleep(0.5)
+                    ids = [t["id"] for t in listed["tables"]]
+                    bad = pool.submit(abuse_process, base, args.seconds - 5, ids)
+                parts = list(honest)
+                if bad is not None:
+                    abused = bad.result()
+            server_stats = httpx.get(base + "/api/stats", timeout=10, headers={
+                "Authorization": f"Bearer {stats_token}"}).json()
             cpu = cpu_seconds(server.pid) - cpu0
             stats = Stats()
             for part, _, _ in parts:
@@ -222,6 +415,8 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.1f}; "
           f"database {size / 1e6:.1f} MB; deal ends seen {stats.deals}; "
           f"errors {stats.errors or 'none'}; clients failed {stats.disconnects}")
+    for who, what in abused.items():
+        print(f"abuser {who}: {what}")
     return 0
 
 

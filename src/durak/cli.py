@@ -14,6 +14,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("durak.tui.cli", "play a game in the terminal"),
     "serve": ("durak.server.cli", "serve the web table"),
+    "verify-deal": ("durak.server.fairness", "check a web game's deal against its revealed seed"),
     "replay": ("durak.replay", "print or step through a game or match record"),
     "bench": ("durak.bench", "measure the engine's speed with random play"),
     "arena": ("durak.arena", "play bots against each other and rate them"),

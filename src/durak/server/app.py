@@ -1,12 +1,16 @@
 """The ASGI application: the lobby over HTTP, the game over a WebSocket, the browser
 client as static files. ``create_app(db_url)`` makes one; ``durak serve`` runs it.
+
+In front of every route sits ``Shield``: per-address request rates, the body limit
+(checked on Content-Length before a byte of the body is read, and counted while it
+streams), JSON-only POSTs, and the security headers of every answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import hmac
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import fields
@@ -14,40 +18,63 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
+from .limits import Bucket, Guard, Limits
 from .lobby import Lobby, LobbyError
-from .protocol import PROTOCOL_VERSION, Act, Hello, Ping, ProtocolError
+from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import Store
 from .table import Connection, hash_token
 
 log = logging.getLogger("durak.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-MAX_BODY = 16 * 1024
+MAX_DEAL_ID = 2**62
+
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+     b"form-action 'self'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 
 
 def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
                deal_pause: float | None = None, bot_threads: int = 2,
-               db_thread: bool | None = None, close_finished_after: float = 600.0
-               ) -> Starlette:
+               close_finished_after: float = 600.0, close_playing_after: float = 900.0,
+               close_waiting_after: float = 3600.0, grace: float = 60.0,
+               forfeit_after: float = 120.0, limits: Limits | None = None,
+               stats_token: str | None = None, busy_timeout: float = 2.0) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
-    ``db_thread``: call the database on a worker thread (default: unless SQLite);
-    ``close_finished_after``: seconds a finished table nobody watches stays open."""
+    ``close_*_after``: seconds a table nobody is connected to stays open, by status;
+    ``grace``: seconds a person may be disconnected before a stand-in plays for them;
+    ``forfeit_after``: seconds away after which the others may claim the win;
+    ``limits``: rates and caps (``durak.server.limits.Limits``);
+    ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
+    ``busy_timeout``: seconds a database write waits for a lock before it fails."""
+    lim = limits or Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby = Lobby(Store(db_url), bot_pace=bot_pace, deal_pause=deal_pause,
-                      bot_threads=bot_threads,
-                      db_inline=None if db_thread is None else not db_thread,
-                      close_finished_after=close_finished_after)
+        lobby = Lobby(Store(db_url, busy_timeout=busy_timeout), bot_pace=bot_pace,
+                      deal_pause=deal_pause, bot_threads=bot_threads,
+                      close_finished_after=close_finished_after,
+                      close_playing_after=close_playing_after,
+                      close_waiting_after=close_waiting_after, grace=grace,
+                      forfeit_after=forfeit_after, limits=lim)
         app.state.lobby = lobby
         n = await lobby.restore()
         if n:
@@ -66,13 +93,80 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
         Route("/api/tables/{table_id}/{action:str}", table_action, methods=["POST"]),
         Route("/api/games", list_games),
         Route("/api/stats", stats),
-        Route("/api/games/{deal_id:int}", get_game),
+        Route("/api/games/{deal_id}", get_game),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pages.ROUTES,
         *people.ROUTES,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.guard = Guard(lim)
+    app.state.stats_token = stats_token
+    return Shield(app, app.state.guard)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class Shield:
+    """ASGI middleware: rate limit per address, body limit, JSON POSTs, headers."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        lim = self.guard.limits
+        refusal = self._refusal(scope, Headers(scope=scope))
+        if refusal is not None:
+            await refusal(scope, receive, send_with_headers)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > lim.max_body:
+                    raise BodyTooLarge
+            return message
+
+        await self.app(scope, counted, send_with_headers)
+
+    def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
+        lim = self.guard.limits
+        if not self.guard.requests.take(address(scope)):
+            return JSONResponse({"error": "too many requests; slow down"}, 429,
+                                headers={"Retry-After": "1"})
+        if scope["method"] == "POST":
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            # A cross-site form can send neither this type nor an Authorization header
+            # without the browser asking first: either one rules out a forged request.
+            if kind != "application/json" and "authorization" not in headers:
+                return JSONResponse({"error": "POST bodies are application/json"}, 415)
+            length = headers.get("content-length")
+            if length is not None:
+                if not length.isdigit() or len(length) > 12:
+                    return JSONResponse({"error": "bad Content-Length"}, 400)
+                if int(length) > lim.max_body:
+                    return JSONResponse({"error": "request too large"}, 413)
+        return None
+
+
+def address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def _lobby(request: Request | WebSocket) -> Lobby:
@@ -80,16 +174,22 @@ def _lobby(request: Request | WebSocket) -> Lobby:
     return lobby
 
 
+def _guard(request: Request | WebSocket) -> Guard:
+    guard: Guard = request.app.state.guard
+    return guard
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise LobbyError("request too large", 413)
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        raise LobbyError("request too large", 413) from None
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise LobbyError("the body is not JSON") from None
+        data = protocol.decode_body(raw)
+    except ProtocolError as e:
+        raise LobbyError(e.message[:200]) from None
     if not isinstance(data, dict):
         raise LobbyError("the body is a JSON object")
     return data
@@ -102,6 +202,11 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _error(e: LobbyError) -> Response:
     return JSONResponse({"error": str(e)}, status_code=e.status)
+
+
+def _limited(bucket: Bucket, request: Request, what: str) -> None:
+    if not bucket.take(address(request.scope)):
+        raise LobbyError(f"too many {what} from your address; wait a little", 429)
 
 
 async def index(request: Request) -> Response:
@@ -119,79 +224,171 @@ async def meta(request: Request) -> Response:
 
 
 async def stats(request: Request) -> Response:
+    """Only for the operator: with ``Authorization: Bearer <stats token>``."""
+    token = request.app.state.stats_token
+    given = request.headers.get("authorization", "")
+    if not token or not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        return JSONResponse({"error": "not found"}, 404)
     return _json(_lobby(request).stats())
 
 
+def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> int:
+    text = request.query_params.get(key, "")
+    if not text.isdigit():
+        return default
+    return hi if len(text) > 9 else max(lo, min(hi, int(text)))
+
+
 async def list_tables(request: Request) -> Response:
-    return _json({"tables": _lobby(request).summaries()})
+    size = _guard(request).limits.page_size
+    return _json(_lobby(request).summaries(_int_param(request, "offset", 0, 0, 10**9),
+                                           _int_param(request, "limit", size, 1, 100)))
 
 
 async def create_table(request: Request) -> Response:
     try:
-        return _json(await _lobby(request).create(await _body(request)), 201)
+        _limited(_guard(request).creates, request, "new tables")
+        return _json(await _lobby(request).create(await _body(request),
+                                                  owner=address(request.scope)), 201)
     except LobbyError as e:
         return _error(e)
 
 
 async def get_table(request: Request) -> Response:
     try:
-        return _json(_lobby(request).table(request.path_params["table_id"]).summary())
+        invite = request.query_params.get("invite")
+        t = _lobby(request).table(request.path_params["table_id"], invite)
+        return _json(t.summary())
     except LobbyError as e:
         return _error(e)
 
 
 async def table_action(request: Request) -> Response:
     """POST /api/tables/{id}/join | leave | again: the lobby method of that name."""
-    lobby = _lobby(request)
-    method = {"join": lobby.join, "leave": lobby.leave, "again": lobby.again}.get(
-        request.path_params["action"]
-    )
+    lobby, guard = _lobby(request), _guard(request)
+    action = request.path_params["action"]
+    method = {"join": lobby.join, "leave": lobby.leave, "again": lobby.again}.get(action)
     if method is None:
         return JSONResponse({"error": "no such action: join, leave or again"}, status_code=404)
     try:
-        return _json(await method(request.path_params["table_id"], await _body(request)))
+        _limited(guard.joins if action == "join" else guard.requests, request, "seats taken")
+        if not guard.token_tries.peek(address(request.scope)):
+            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
+        body = await _body(request)
+        try:
+            return _json(await method(request.path_params["table_id"], body))
+        except LobbyError as e:
+            if e.status in (403, 404):  # a wrong token, invite or id: a guess, counted
+                guard.token_tries.take(address(request.scope))
+            raise
     except LobbyError as e:
         return _error(e)
 
 
 async def list_games(request: Request) -> Response:
     try:
-        limit = max(1, min(200, int(request.query_params.get("limit", "50"))))
-    except ValueError:
-        limit = 50
-    return _json({"games": await _lobby(request).games(limit)})
-
-
-async def get_game(request: Request) -> Response:
-    try:
-        return _json(await _lobby(request).game(request.path_params["deal_id"]))
+        return _json({"games": await _lobby(request).games(
+            _int_param(request, "limit", 50, 1, 200))})
     except LobbyError as e:
         return _error(e)
 
 
+async def get_game(request: Request) -> Response:
+    text = request.path_params["deal_id"]
+    if not text.isdigit() or len(text) > 19 or int(text) > MAX_DEAL_ID:
+        return JSONResponse({"error": f"no finished game {text[:32]!r}"}, 404)
+    try:
+        return _json(await _lobby(request).game(int(text), request.query_params.get("invite")))
+    except LobbyError as e:
+        return _error(e)
+
+
+def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """A browser's WebSocket must come from this site's own pages (or a listed origin);
+    clients that send no Origin (not browsers) are let in."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    host = ws.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
-    """One client: ``hello`` first, then ``act`` and ``ping``. Every refused message
-    gets an ``error`` and nothing else happens; the connection stays open."""
-    await ws.accept()
-    lobby = _lobby(ws)
-    conn = Connection(ws.send_text, ws.close)
+    """One client: ``hello`` first (within the hello deadline), then ``act``, ``claim``
+    and ``ping``. Every refused message gets an ``error`` and nothing else happens; the
+    connection stays open."""
+    guard = _guard(ws)
+    lim = guard.limits
+    addr = address(ws.scope)
+    if not origin_allowed(ws, lim.allowed_origins):
+        await ws.close(code=1008)
+        return
+    # A new connection costs a handshake and a state message: counted as a request.
+    if not guard.requests.take(addr) or not guard.connect(addr):
+        await ws.close(code=1008)
+        return
+    try:
+        await ws.accept()
+        await _serve(ws, _lobby(ws), guard, addr)
+    finally:
+        guard.disconnect(addr)
+
+
+async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
+    lim = guard.limits
+    conn = Connection(ws.send_text, ws.close, address=addr)
     writer = asyncio.create_task(conn.writer())
+    mine = Bucket(lim.messages_per_second, lim.messages_burst, max_keys=1)
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + lim.hello_deadline
+    greeted = False
+    refused = 0  # messages over the rate in a row
+    told = -1.0  # when this connection was last told it is over the rate
     try:
         while not conn.closed:
-            msg = await ws.receive()
+            if greeted:
+                msg = await ws.receive()
+            else:
+                try:
+                    msg = await asyncio.wait_for(ws.receive(),
+                                                 max(0.0, hello_by - loop.time()))
+                except TimeoutError:
+                    conn.push(protocol.error("hello_timeout", "no hello in time; goodbye"))
+                    conn.stop()
+                    break
             if msg["type"] == "websocket.disconnect":
                 break
             data = msg.get("text")
             if data is None:
                 data = msg.get("bytes") or b""
+            if not mine.take(0) or not guard.messages.take(addr):
+                # Over the rate the message is dropped unread: a flood costs the server
+                # as little as can be. The client is told at most once a second, and a
+                # connection that keeps on is closed.
+                refused += 1
+                if refused > 10 * lim.messages_burst:
+                    conn.push(protocol.error("rate_limited", "too many messages; goodbye"))
+                    conn.stop()
+                    break
+                if loop.time() - told >= 1.0:
+                    told = loop.time()
+                    conn.push(protocol.error("rate_limited", "too many messages; slow down"))
+                continue
+            refused = 0
             try:
                 m = protocol.parse_client(data)
                 if isinstance(m, Hello):
-                    _hello(lobby, conn, m)
-                elif isinstance(m, Act):
+                    _hello(lobby, guard, conn, m)
+                    greeted = True
+                elif isinstance(m, Act | Claim):
                     if conn.table is None:
                         raise ProtocolError("hello_first", "say hello to a table first")
-                    await conn.table.act(conn, m.state, m.action)
+                    if isinstance(m, Act):
+                        await conn.table.act(conn, m.state, m.action)
+                    else:
+                        await conn.table.claim(conn)
                 elif isinstance(m, Ping):
                     conn.push(protocol.dumps({"type": "pong", "id": m.id}))
                 else:
@@ -209,9 +406,22 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             await asyncio.wait_for(writer, 1.0)
 
 
-def _hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
+def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
+    # While an address is over its limit of wrong guesses, nothing it shows is checked:
+    # a right guess among the refused ones would otherwise still get through.
+    if not guard.token_tries.peek(conn.address):
+        raise ProtocolError("rate_limited", "too many wrong tables, tokens or invites")
+    try:
+        _check_hello(lobby, conn, m)
+    except ProtocolError as e:
+        if e.code in ("no_table", "bad_token"):
+            guard.token_tries.take(conn.address)
+        raise
+
+
+def _check_hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
     t = lobby.tables.get(m.table)
-    if t is None:
+    if t is None or (m.token is None and not t.admits(m.invite)):
         raise ProtocolError("no_table", f"no table {m.table!r}")
     seat: int | None = None
     if m.token is not None:
@@ -222,7 +432,7 @@ def _hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
             raise ProtocolError("bad_token", f"that token is not for seat {m.seat}")
     elif m.seat is not None:
         raise ProtocolError("bad_token", "a seat needs its token")
-    if conn.table is not None:
+    if conn.table is not None and conn.table is not t:
         conn.table.detach(conn)
     conn.push(protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id,
                               "seat": seat}))

@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
+import os
 import socket
 import sys
 
@@ -28,6 +30,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a finished deal stays on the table (default 4 x pace)")
     parser.add_argument("--bot-threads", type=int, default=2,
                         help="threads that bots think on")
+    parser.add_argument("--grace", type=float, default=60.0,
+                        help="seconds a person may be disconnected before a bot plays for them")
+    parser.add_argument("--forfeit-after", type=float, default=120.0,
+                        help="seconds away after which the others may claim the win")
+    parser.add_argument("--origin", action="append", default=[], metavar="URL",
+                        help="another origin allowed to open /ws (repeatable)")
+    parser.add_argument("--stats-token", default=os.environ.get("DURAK_STATS_TOKEN"),
+                        help="bearer token for /api/stats (default $DURAK_STATS_TOKEN; "
+                        "without one /api/stats is not served)")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one of the limits (docs/web.md), e.g. "
+                        "--limit tables_per_address=8")
     parser.add_argument("--log-level", default="info",
                         choices=["critical", "error", "warning", "info", "debug"],
                         help="how much the server logs")
@@ -45,8 +59,20 @@ def run(args: argparse.Namespace) -> int:
     from .app import create_app
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(message)s")
+    from .limits import Limits
+
+    changes: dict[str, object] = {"allowed_origins": tuple(args.origin)}
+    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
+    for item in args.limit:
+        name, _, value = item.partition("=")
+        if name not in kinds or name == "allowed_origins":
+            print(f"durak serve: no limit {name!r}; limits: {', '.join(kinds)}")
+            return 2
+        changes[name] = (float if kinds[name] in (float, "float") else int)(value)
     app = create_app(args.db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
-                     bot_threads=args.bot_threads)
+                     bot_threads=args.bot_threads, grace=args.grace,
+                     forfeit_after=args.forfeit_after, stats_token=args.stats_token,
+                     limits=Limits(**changes))  # type: ignore[arg-type]
     # Said only now that the address is ours.
     print(f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
           f"(database {args.db})", flush=True)

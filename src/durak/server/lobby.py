@@ -1,10 +1,15 @@
 """The lobby: every live table, creating and joining them, and bringing them back after
-a restart. No accounts: holding a seat means holding its secret token.
+a restart. No accounts: holding a seat means holding its secret token; watching or joining
+a private table means holding its invite.
+
+Tables do not pile up: a table nobody is connected to closes after a while (see
+``Lobby.sweep``), and one address may hold only a few live tables (``Limits``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import secrets
 import time
@@ -15,15 +20,18 @@ from typing import Any
 
 from ..game import Game
 from ..rules import Rules, RulesError
+from .limits import Limits
 from .protocol import ProtocolError, clean_name
 from .seatbots import make_bot
-from .store import AsyncStore, Store
-from .table import LiveTable, Seat, hash_token
+from .store import AsyncStore, Store, StoreUnavailable
+from .table import LiveTable, Seat, commitment, hash_token
 
 log = logging.getLogger("durak.server")
 
-MAX_TABLES = 5000
 RULE_OPTIONS = {f.name for f in fields(Rules)}
+MAX_RULE_INT = 52  # no whole-number rule means anything above the biggest deck
+MAX_RULES_TEXT = 400
+DEFAULT_TURN_TIMER = 30.0  # seconds: the clock of a table with people unless set
 
 
 class LobbyError(ValueError):
@@ -38,11 +46,17 @@ class Lobby:
     """Every table of one server process."""
 
     def __init__(self, store: Store, bot_pace: float = 0.8, deal_pause: float | None = None,
-                 bot_threads: int = 2, db_inline: bool | None = None,
-                 close_finished_after: float = 600.0,
-                 close_waiting_after: float = 24 * 3600.0) -> None:
-        self.close_after = {"finished": close_finished_after, "waiting": close_waiting_after}
-        self.store = AsyncStore(store, inline=db_inline)
+                 bot_threads: int = 2, close_finished_after: float = 600.0,
+                 close_waiting_after: float = 3600.0, close_playing_after: float = 900.0,
+                 grace: float = 60.0, forfeit_after: float = 120.0,
+                 limits: Limits | None = None) -> None:
+        # Seconds a table with nobody connected stays open, by status.
+        self.close_after = {"finished": close_finished_after, "waiting": close_waiting_after,
+                            "playing": close_playing_after}
+        self.grace = grace  # a person with no connection this long is away
+        self.forfeit_after = forfeit_after  # away this long: the others may claim the win
+        self.limits = limits or Limits()
+        self.store = AsyncStore(store)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
         self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
@@ -69,14 +83,18 @@ class Lobby:
                     log.exception("closing idle tables failed")
 
     async def sweep(self) -> list[str]:
-        """Close tables nobody uses: finished ones nobody watches, and waiting ones left
-        empty; they leave memory and the lobby (their games stay in the database)."""
+        """Close tables nobody is connected to (for ``close_after[status]`` seconds): they
+        leave memory and the lobby, their games stay in the database. A table of people
+        who all left closes too, however its bots and stand-ins are doing."""
         now = time.monotonic()
         closed = []
         for t in list(self.tables.values()):
             limit = self.close_after.get(t.status)
             if limit is not None and t.idle_for(now) > limit:
-                await self.store.run(self.store.store.set_table, t.id, status="closed")
+                try:
+                    await self.store.run(self.store.store.set_table, t.id, status="closed")
+                except StoreUnavailable:
+                    continue  # the next sweep tries again
                 await t.close()
                 del self.tables[t.id]
                 closed.append(t.id)
@@ -91,7 +109,8 @@ class Lobby:
                 rules = Rules.parse(row.rules)
                 seats = [Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
                          for s in row.seats]
-                t = LiveTable(self, row.id, rules, seats, row.deals, row.target, row.turn_timer)
+                t = LiveTable(self, row.id, rules, seats, row.deals, row.target, row.turn_timer,
+                              invite_hash=row.invite_hash)
                 end = t.restore(row)
             except Exception:
                 log.exception("table %s could not be restored; left in the database", row.id)
@@ -108,10 +127,12 @@ class Lobby:
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
-    def table(self, table_id: str) -> LiveTable:
+    def table(self, table_id: str, invite: object = None) -> LiveTable:
+        """The table ``table_id``; a private one only with its invite (else, as for a
+        table that does not exist, 404: a private table's existence is not told)."""
         t = self.tables.get(table_id)
-        if t is None:
-            raise LobbyError(f"no table {table_id!r}", 404)
+        if t is None or not t.admits(invite):
+            raise LobbyError(f"no table {table_id[:64]!r}", 404)
         return t
 
     def stats(self) -> dict[str, Any]:
@@ -129,15 +150,28 @@ class Lobby:
                 "loop_lag_ms": {"p50": pct(0.5, lags), "p99": pct(0.99, lags),
                                 "max": pct(1.0, lags)}}
 
-    def summaries(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values()]
+    def summaries(self, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """One page of the public tables, newest first, and how many there are."""
+        public = [t for t in self.tables.values() if t.invite_hash is None]
+        public.reverse()
+        page = public[offset:offset + limit]
+        return {"tables": [t.summary() for t in page], "total": len(public),
+                "offset": offset, "limit": limit}
+
+    def live_tables_of(self, address: str) -> int:
+        return sum(1 for t in self.tables.values()
+                   if t.owner == address and t.status in ("waiting", "playing"))
 
     # -- requests --------------------------------------------------------------------
-    async def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, spec: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
         """A new table from a request body (see docs/protocol.md); the creator takes the
         first person's seat, if there is one."""
-        if len(self.tables) >= MAX_TABLES:
+        if len(self.tables) >= self.limits.max_tables:
             raise LobbyError("the server has as many tables as it can hold", 503)
+        if owner is not None and \
+                self.live_tables_of(owner) >= self.limits.tables_per_address:
+            raise LobbyError(f"at most {self.limits.tables_per_address} live tables from "
+                             "one address", 429)
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -151,30 +185,44 @@ class Lobby:
             deals = None
         if deals is None and target is None and rules.scoring != "pagony":
             deals = 1
-        timer = spec.get("turn_timer")
+        people = any(s.kind == "human" for s in seats)
+        timer = spec.get("turn_timer", DEFAULT_TURN_TIMER if people else None)
         if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
-                                  or not 1 <= timer <= 3600):
-            raise LobbyError("turn_timer: seconds, 1 to 3600, or null")
-        table_id = secrets.token_urlsafe(6)
+                                  or not 1 <= timer <= 600):
+            raise LobbyError("turn_timer: seconds, 1 to 600, or null")
+        private = spec.get("private", False)
+        if not isinstance(private, bool):
+            raise LobbyError("private: true or false")
+        invite = secrets.token_urlsafe(12) if private else None
+        table_id = secrets.token_urlsafe(9)
         t = LiveTable(self, table_id, rules, seats, deals, target,
-                      float(timer) if timer is not None else None)
+                      float(timer) if timer is not None else None,
+                      invite_hash=hash_token(invite) if invite else None, owner=owner)
         token: str | None = None
         me = next((s for s in seats if s.kind == "human"), None)
         if me is not None:
             token = secrets.token_urlsafe(24)
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
-        await self.store.run(self.store.store.create_table, {
-            "id": table_id, "rules": str(rules), "deals": deals, "target": target,
-            "turn_timer": t.turn_timer, "status": "waiting", "match_no": 0,
-        }, [s.row() for s in seats])
+        try:
+            await self.store.run(self.store.store.create_table, {
+                "id": table_id, "rules": str(rules), "deals": deals, "target": target,
+                "turn_timer": t.turn_timer, "status": "waiting", "match_no": 0,
+                "invite_hash": t.invite_hash,
+            }, [s.row() for s in seats])
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
         self.tables[table_id] = t
-        await t.start_if_ready()
+        try:
+            await t.start_if_ready()
+        except StoreUnavailable:
+            t._spawn(t.start_if_ready_later())
+        link = f"/#/t/{table_id}" + (f"/{invite}" if invite else "")
         return {"table": table_id, "seat": me.index if me else None, "token": token,
-                "invite": f"/#/t/{table_id}", "summary": t.summary()}
+                "invite": link, "secret": invite, "summary": t.summary()}
 
     async def join(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        t = self.table(table_id)
+        t = self.table(table_id, body.get("invite"))
         want = body.get("seat")
         free = [s for s in t.seats if s.kind == "human" and s.token_hash is None]
         if want is not None:
@@ -184,12 +232,17 @@ class Lobby:
         seat = free[0]
         token = secrets.token_urlsafe(24)
         name = clean_name(body.get("name"), f"Player {seat.index + 1}")
-        await t.take_seat(seat.index, name, hash_token(token))
+        try:
+            await t.take_seat(seat.index, name, hash_token(token))
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
         return {"table": table_id, "seat": seat.index, "token": token,
                 "summary": t.summary()}
 
     def seat_of(self, table_id: str, token: object) -> tuple[LiveTable, int]:
-        t = self.table(table_id)
+        t = self.tables.get(table_id)
+        if t is None:
+            raise LobbyError("that token holds no seat at this table", 403)
         seat = t.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
             raise LobbyError("that token holds no seat at this table", 403)
@@ -197,7 +250,10 @@ class Lobby:
 
     async def leave(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
         t, seat = self.seat_of(table_id, body.get("token"))
-        await t.free_seat(seat)
+        try:
+            await t.free_seat(seat)
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
         return {"table": table_id, "left": seat}
 
     async def again(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -206,15 +262,26 @@ class Lobby:
             await t.again()
         except ProtocolError as e:
             raise LobbyError(e.message, 409) from None
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
         return {"table": table_id, "summary": t.summary()}
 
     # -- finished games ----------------------------------------------------------------
     async def games(self, limit: int = 50) -> list[dict[str, Any]]:
-        return await self.store.run(self.store.store.finished_deals, limit)
+        try:
+            return await self.store.run(self.store.store.finished_deals, limit)
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
 
-    async def game(self, deal_id: int) -> dict[str, Any]:
-        d = await self.store.run(self.store.store.deal, deal_id)
-        if d is None or d["record"] is None:
+    async def game(self, deal_id: int, invite: object = None) -> dict[str, Any]:
+        """A finished deal; one of a private table only with the table's invite."""
+        try:
+            d = await self.store.run(self.store.store.deal, deal_id)
+        except StoreUnavailable as e:
+            raise LobbyError(str(e), 503) from None
+        secret = d.get("invite_hash") if d is not None else None
+        if d is None or d["record"] is None or (secret is not None and not (
+                isinstance(invite, str) and hmac.compare_digest(secret, hash_token(invite)))):
             raise LobbyError(f"no finished game {deal_id}", 404)
         return replay_json(d)
 
@@ -228,9 +295,11 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         seat = g.to_act
         g.apply(a)
         frames.append(_frame(g, seat, str(a)))
+    salt = d.get("salt")
     return {"id": d["id"], "table": d["table_id"], "rules": d["rules"], "names": d["names"],
             "result": d["result"], "record": d["record"], "frames": frames,
-            "trump": str(g.trump)}
+            "trump": str(g.trump), "seed": str(d["seed"]), "salt": salt,
+            "commit": commitment(d["seed"], salt) if salt else None}
 
 
 def _frame(g: Game, seat: int | None, action: str | None) -> dict[str, Any]:
@@ -248,14 +317,27 @@ def rules_of(spec: dict[str, Any]) -> Rules:
     ``{"preset": "perevodnoy", "options": {"players": 3}}``."""
     try:
         if isinstance(spec.get("rules"), str):
-            return Rules.parse(spec["rules"])
-        preset = spec.get("preset", "podkidnoy")
-        options = spec.get("options") or {}
-        if not isinstance(preset, str) or not isinstance(options, dict):
-            raise LobbyError("preset: a name; options: an object")
-        return Rules.preset(preset, **options)
-    except (RulesError, TypeError) as e:
-        raise LobbyError(str(e)) from None
+            if len(spec["rules"]) > MAX_RULES_TEXT:
+                raise LobbyError(f"rules: at most {MAX_RULES_TEXT} characters")
+            rules = Rules.parse(spec["rules"])
+        else:
+            preset = spec.get("preset", "podkidnoy")
+            options = spec.get("options") or {}
+            if not isinstance(preset, str) or not isinstance(options, dict):
+                raise LobbyError("preset: a name; options: an object")
+            for k, v in options.items():
+                if isinstance(v, int) and not isinstance(v, bool) and not 0 <= v <= MAX_RULE_INT:
+                    raise LobbyError(f"{k}: a whole number 0..{MAX_RULE_INT}")
+            rules = Rules.preset(preset, **options)
+    except (RulesError, TypeError, ValueError) as e:
+        if isinstance(e, LobbyError):
+            raise
+        raise LobbyError(str(e)[:200]) from None
+    for f in fields(Rules):
+        v = getattr(rules, f.name)
+        if isinstance(v, int) and not isinstance(v, bool) and v > MAX_RULE_INT:
+            raise LobbyError(f"{f.name}: a whole number up to {MAX_RULE_INT}")
+    return rules
 
 
 def seat_from_spec(index: int, spec: object) -> Seat:

@@ -1,8 +1,11 @@
-"""The WebSocket protocol (version 1): client messages read strictly, server messages built.
+"""The WebSocket protocol (version 1): client messages read by a schema, server messages built.
 
-Every client message is one JSON object with a ``type``; unknown types, unknown or missing
-fields and wrong types are refused with a ``ProtocolError`` whose ``code`` goes back to the
-client in an ``error`` message. docs/protocol.md is the written form of this module.
+Every client message is one JSON object with a ``type``; each type is a ``msgspec.Struct``
+below, and ``msgspec`` reads it strictly: unknown types, unknown or missing fields, wrong
+types (a boolean is not a number), values out of range, nesting too deep and lone UTF-16
+surrogates are all refused with a ``ProtocolError`` whose ``code`` goes back to the client
+in an ``error`` message. ``json_schemas()`` is the JSON Schema of every message, published
+as docs/protocol.schema.json; docs/protocol.md is the written form of this module.
 
 Cards travel as text, ``"10♠"``; actions in the engine's notation, ``"6♠/10♠"``.
 
@@ -11,7 +14,11 @@ Act(state=3, action='6S')
 >>> parse_client('{"type": "act", "state": "3", "action": "6S"}')
 Traceback (most recent call last):
 ...
-durak.server.protocol.ProtocolError: malformed: act.state must be a whole number
+durak.server.protocol.ProtocolError: malformed: Expected `int`, got `str` - at `$.state`
+>>> parse_client('{"type": "dance"}')
+Traceback (most recent call last):
+...
+durak.server.protocol.ProtocolError: unknown_type: no message type 'dance'
 """
 
 from __future__ import annotations
@@ -19,8 +26,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final
+
+import msgspec
+from msgspec import Meta
 
 from ..actions import Action
 from ..cards import Card, CardSet
@@ -31,6 +40,10 @@ from ..rules import Rules
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
 MAX_NAME = 32
+MAX_STATE: Final = 2**53  # state ids stay exact in a JavaScript number
+
+Short = Annotated[str, Meta(max_length=64)]
+TokenText = Annotated[str, Meta(max_length=128)]
 
 
 class ProtocolError(Exception):
@@ -42,112 +55,120 @@ class ProtocolError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Hello:
-    """Join a table: with a seat's token as that seat, without one as a spectator."""
+class Hello(msgspec.Struct, tag_field="type", tag="hello", forbid_unknown_fields=True,
+            frozen=True):
+    """Join a table: with a seat's token as that seat, without one as a spectator;
+    ``invite``: the secret of a private table (not needed with a token)."""
 
-    table: str
-    token: str | None = None
-    seat: int | None = None
-    v: int = PROTOCOL_VERSION
+    table: Short
+    v: int
+    token: TokenText | None = None
+    seat: Annotated[int, Meta(ge=0, le=5)] | None = None
+    invite: Short | None = None
 
 
-@dataclass(frozen=True)
-class Act:
+class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True,
+          frozen=True):
     """Play ``action`` (notation text) against state ``state``."""
 
-    state: int
-    action: str
+    state: Annotated[int, Meta(ge=0, le=MAX_STATE)]
+    action: Short
 
 
-@dataclass(frozen=True)
-class Ping:
-    id: int | str | None = None
+class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True,
+           frozen=True):
+    """Answered by a ``pong`` with the same ``id``."""
+
+    id: Annotated[int, Meta(ge=-MAX_STATE, le=MAX_STATE)] | Short | None = None
 
 
-@dataclass(frozen=True)
-class Chat:
+class Claim(msgspec.Struct, tag_field="type", tag="claim", forbid_unknown_fields=True,
+            frozen=True):
+    """Claim the win: every other person has been away past the forfeit time."""
+
+
+class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=True,
+           frozen=True):
     """A player's chat message to the table."""
 
-    text: str
+    text: Annotated[str, Meta(max_length=200)]
 
 
-@dataclass(frozen=True)
-class Vote:
+class Vote(msgspec.Struct, tag_field="type", tag="vote", forbid_unknown_fields=True,
+           frozen=True):
     """Vote to hand the idle person at ``seat`` over to a bot."""
 
-    seat: int
+    seat: Annotated[int, Meta(ge=0, le=5)]
 
 
-@dataclass(frozen=True)
-class Hint:
+class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=True,
+           frozen=True):
     """Ask for the searcher's move (only against bots alone)."""
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=True,
+           frozen=True):
     """Take back your last move (only against bots alone)."""
 
 
-ClientMessage = Hello | Act | Ping | Chat | Vote | Hint | Undo
+ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo
+_DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
-# type -> (class, {field: (types, required)})
-_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[tuple[type, ...], bool]]]]] = {
-    "hello": (Hello, {"v": ((int,), True), "table": ((str,), True),
-                      "token": ((str, type(None)), False), "seat": ((int, type(None)), False)}),
-    "act": (Act, {"state": ((int,), True), "action": ((str,), True)}),
-    "ping": (Ping, {"id": ((int, str, type(None)), False)}),
-    "chat": (Chat, {"text": ((str,), True)}),
-    "vote": (Vote, {"seat": ((int,), True)}),
-    "hint": (Hint, {}),
-    "undo": (Undo, {}),
-}
-_TYPE_WORDS: Final = {int: "a whole number", str: "a string", type(None): "null"}
+
+class _Envelope(msgspec.Struct):
+    type: str
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
     """Read and validate one client message, or raise ProtocolError."""
     if isinstance(text, bytes):
         raise ProtocolError("malformed", "messages are JSON text, not binary")
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) \
+            > MAX_MESSAGE_BYTES:
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise ProtocolError("malformed", "not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("malformed", "a message is a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("malformed", "missing \"type\"")
-    schema = _SCHEMAS.get(kind)
-    if schema is None:
-        raise ProtocolError("unknown_type", f"no message type {kind!r}")
-    cls, fields = schema
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "type":
-            continue
-        spec = fields.get(key)
-        if spec is None:
-            raise ProtocolError("malformed", f"{kind} has no field {key!r}")
-        types, _ = spec
-        # bool is an int in Python but not in the protocol.
-        if isinstance(value, bool) or not isinstance(value, types):
-            words = " or ".join(_TYPE_WORDS[t] for t in types)
-            raise ProtocolError("malformed", f"{kind}.{key} must be {words}")
-        values[key] = value
-    for key, (_, required) in fields.items():
-        if required and key not in values:
-            raise ProtocolError("malformed", f"{kind} needs {key!r}")
-    if isinstance(values.get("action"), str) and len(values["action"]) > 64:
-        raise ProtocolError("malformed", "act.action is too long")
-    if isinstance(values.get("text"), str) and len(values["text"]) > 200:
-        raise ProtocolError("malformed", "chat.text is too long")
-    msg: ClientMessage = cls(**values)
+        msg: ClientMessage = _DECODER.decode(text)
+    except msgspec.ValidationError as e:
+        raise ProtocolError(_classify(text), str(e)) from None
+    except (msgspec.DecodeError, RecursionError, UnicodeError) as e:
+        raise ProtocolError("malformed", f"not JSON: {e}") from None
     if isinstance(msg, Hello) and msg.v != PROTOCOL_VERSION:
         raise ProtocolError("version", f"this server speaks version {PROTOCOL_VERSION}")
     return msg
+
+
+def _classify(text: str) -> str:
+    """``unknown_type`` for a message whose ``type`` names no message, else ``malformed``."""
+    try:
+        kind = msgspec.json.decode(text, type=_Envelope).type
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return "malformed"
+    if kind not in _TAGS:
+        raise ProtocolError("unknown_type", f"no message type {kind[:64]!r}")
+    return "malformed"
+
+
+_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "undo"}
+
+
+def json_schemas() -> dict[str, Any]:
+    """The JSON Schema of every message, both ways (docs/protocol.schema.json):
+    ``client`` what a client may send, ``server`` what the server sends."""
+    from .messages import ServerMessage
+
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage])
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": f"durak web table protocol v{PROTOCOL_VERSION}",
+            "properties": {"client": client, "server": server}, "$defs": components}
+
+
+def decode_body(raw: bytes) -> Any:
+    """An HTTP body as JSON values; ProtocolError("malformed") for anything else."""
+    try:
+        return msgspec.json.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeError) as e:
+        raise ProtocolError("malformed", f"the body is not JSON: {e}") from None
 
 
 def parse_action(text: str) -> Action:

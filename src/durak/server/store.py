@@ -4,8 +4,11 @@ SQLite by default (a file), any SQLAlchemy URL otherwise (``postgresql+psycopg:/
 Only portable SQL is used. A table is rebuilt after a restart from its rules, its match
 seed and the stored actions of each deal, replayed through the engine.
 
-All calls are synchronous; the server runs them on one worker thread (see ``AsyncStore``)
-so that the event loop never waits on the disk and writes happen in order.
+All calls are synchronous; the server runs every one of them on one worker thread (see
+``AsyncStore``), SQLite included, so that the event loop never waits on the disk or on a
+lock another process holds, and writes happen in order. A call that fails (a lock held
+past the busy timeout, a lost connection) raises ``StoreUnavailable``: nothing was
+stored, and the caller says so or tries again.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("durak.server")
@@ -56,6 +61,7 @@ tables_t = Table(
     Column("match_no", Integer, nullable=False, default=0),
     Column("match_seed", BigInteger, nullable=True),
     Column("created_at", DateTime, nullable=False),
+    Column("invite_hash", String(64), nullable=True),  # set: a private table
 )
 
 seats_t = Table(
@@ -83,6 +89,7 @@ deals_t = Table(
     Column("record", Text, nullable=True),
     Column("started_at", DateTime, nullable=False),
     Column("finished_at", DateTime, nullable=True),
+    Column("salt", String(64), nullable=True),  # the seed's commitment: sha256(seed:salt)
 )
 
 actions_t = Table(
@@ -109,6 +116,7 @@ class DealRow:
     leader: int | None
     result: str | None
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, action)
+    salt: str | None = None
 
 
 @dataclass
@@ -125,15 +133,17 @@ class TableRow:
     current: list[DealRow]  # the deals of the current match, in order
     deal_count: int  # deals ever started at this table
     action_count: int  # actions ever played at this table
+    invite_hash: str | None = None
 
 
 class Store:
     """The database. ``Store("sqlite:///durak.db")``; ``Store("sqlite://")`` is in memory."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout: float = 2.0) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, busy_timeout)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if url.startswith("sqlite") and not _is_memory(url):
@@ -178,7 +188,8 @@ class Store:
 
     def start_deal(self, table_id: str, match_no: int, deal_no: int, seed: int, dealer: int,
                    leader: int | None, rules: str, names: list[str],
-                   table_values: dict[str, Any] | None = None) -> int:
+                   table_values: dict[str, Any] | None = None, salt: str | None = None
+                   ) -> int:
         with self.engine.begin() as c:
             if table_values:
                 c.execute(update(tables_t).where(tables_t.c.id == table_id)
@@ -186,7 +197,7 @@ class Store:
             res = c.execute(insert(deals_t).values(
                 table_id=table_id, match_no=match_no, deal_no=deal_no, seed=seed,
                 dealer=dealer, leader=leader, rules=rules, names=json.dumps(names),
-                started_at=now()))
+                started_at=now(), salt=salt))
             key = res.inserted_primary_key
             assert key is not None
             return int(key[0])
@@ -218,7 +229,7 @@ class Store:
                     select(seats_t).where(seats_t.c.table_id == t["id"])
                     .order_by(seats_t.c.seat)).mappings()]
                 deals = [DealRow(d["id"], d["match_no"], d["deal_no"], d["seed"], d["dealer"],
-                                 d["leader"], d["result"])
+                                 d["leader"], d["result"], salt=d["salt"])
                          for d in c.execute(select(deals_t).where(
                              deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
                              .order_by(deals_t.c.deal_no)).mappings()]
@@ -235,18 +246,23 @@ class Store:
                     id=t["id"], rules=t["rules"], deals=t["deals"], target=t["target"],
                     turn_timer=t["turn_timer"], status=t["status"], match_no=t["match_no"],
                     match_seed=t["match_seed"], seats=seats, current=deals,
-                    deal_count=int(n_deals), action_count=int(n_actions)))
+                    deal_count=int(n_deals), action_count=int(n_actions),
+                    invite_hash=t["invite_hash"]))
         return out
 
     def finished_deals(self, limit: int = 50, table_id: str | None = None
                        ) -> list[dict[str, Any]]:
-        """The most recent finished deals, newest first (no record text)."""
+        """The most recent finished deals of public tables, newest first (no record
+        text); a private table's deals are listed only by its id."""
         q = (select(deals_t.c.id, deals_t.c.table_id, deals_t.c.match_no, deals_t.c.deal_no,
                     deals_t.c.rules, deals_t.c.names, deals_t.c.result, deals_t.c.finished_at)
              .where(deals_t.c.result.is_not(None))
              .order_by(deals_t.c.finished_at.desc(), deals_t.c.id.desc()).limit(limit))
         if table_id is not None:
             q = q.where(deals_t.c.table_id == table_id)
+        else:
+            q = q.where(deals_t.c.table_id.in_(
+                select(tables_t.c.id).where(tables_t.c.invite_hash.is_(None))))
         with self.engine.connect() as c:
             return [{**dict(r), "names": json.loads(r["names"]),
                      "finished_at": r["finished_at"].isoformat() + "Z"}
@@ -259,6 +275,8 @@ class Store:
                 return None
             d = dict(r)
             d["names"] = json.loads(d["names"])
+            d["invite_hash"] = c.execute(select(tables_t.c.invite_hash).where(
+                tables_t.c.id == d["table_id"])).scalar_one_or_none()
             d["actions"] = [(a.seat, a.action) for a in c.execute(
                 select(actions_t.c.seat, actions_t.c.action)
                 .where(actions_t.c.deal_id == deal_id).order_by(actions_t.c.ply))]
@@ -269,12 +287,25 @@ def _is_memory(url: str) -> bool:
     return url in ("sqlite://", "sqlite:///:memory:")
 
 
-def make_engine(url: str) -> Engine:
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added since a database was made (ALTER TABLE ... ADD COLUMN, nullable)."""
+    have = inspect(engine)
+    for table in metadata.sorted_tables:
+        present = {c["name"] for c in have.get_columns(table.name)}
+        for col in table.columns:
+            if col.name not in present:
+                kind = col.type.compile(dialect=engine.dialect)
+                with engine.begin() as c:
+                    c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
+
+
+def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:
     if url.startswith("sqlite"):
         memory = _is_memory(url)
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False},
+            # timeout: how long a write waits for a lock another process holds.
+            connect_args={"check_same_thread": False, "timeout": busy_timeout},
             # An in-memory database lives in one connection; share it.
             poolclass=StaticPool if memory else None,
         )
@@ -298,25 +329,26 @@ def make_engine(url: str) -> Engine:
 T = TypeVar("T")
 
 
+class StoreUnavailable(RuntimeError):
+    """A database call failed (locked, gone): nothing it was to do was done."""
+
+
 class AsyncStore:
-    """A Store driven from asyncio.
+    """A Store driven from asyncio: every call on one worker thread, in order, so the
+    event loop never waits on the database (a busy SQLite lock, a slow network)."""
 
-    A database across a network (PostgreSQL) is called on one worker thread, in order,
-    so the event loop never waits on it. A local SQLite file is called in place: a
-    write takes a fraction of a millisecond there, less than handing it to a thread
-    and back costs under load (the GIL switches threads every few milliseconds).
-    """
-
-    def __init__(self, store: Store, inline: bool | None = None) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.inline = store.url.startswith("sqlite") if inline is None else inline
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-db")
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        if self.inline:
-            return fn(*args, **kwargs)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+        try:
+            return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+        except SQLAlchemyError as e:
+            log.warning("database call %s failed: %s", getattr(fn, "__name__", fn),
+                        str(e).splitlines()[0])
+            raise StoreUnavailable("the database is busy; try again") from e
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

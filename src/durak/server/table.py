@@ -1,8 +1,13 @@
-"""One live table: its seats, its match, its connections, its bots and its timer.
+"""One live table: its seats, its match, its connections, its bots and its clocks.
 
 Every change goes through the table's lock: an action is checked, stored, applied and
 then broadcast, in that order, so what the database holds is never behind what a
 client has seen. Bots think on a thread pool and never hold the lock while thinking.
+
+Nobody can stall a table: a person on the move has the turn clock (a stand-in bot moves
+for them when it runs out); a person with no connection for the grace period is away,
+and a stand-in plays all their moves until they come back with their token; when every
+other person is away past the forfeit time, a player present may claim the win.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -26,7 +31,7 @@ from ..rules import Rules
 from . import assist, protocol, ratings
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
-from .store import TableRow
+from .store import StoreUnavailable, TableRow
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -41,14 +46,28 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def commitment(seed: int, salt: str) -> str:
+    """The hash a deal's seed is committed with before the deal: sha256 of ``seed:salt``.
+
+    >>> commitment(7, "00")[:16]
+    'd36c2a837a4c39e4'
+    """
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between tries of an automatic move the store refused
+
+
 class Connection:
     """One client's outbox: a writer task drains it, so that a slow client never holds
     up its table or the others."""
 
     def __init__(self, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[], Awaitable[None]] | None = None) -> None:
+                 close: Callable[[], Awaitable[None]] | None = None,
+                 address: str = "") -> None:
         self._send = send
         self._close = close
+        self.address = address
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: LiveTable | None = None
         self.seat: int | None = None
@@ -75,6 +94,8 @@ class Connection:
                 return
             try:
                 await self._send(text)
+            except UnicodeError:  # a message that cannot be sent is skipped, never the writer
+                log.exception("a message could not be encoded")
             except Exception:  # the client is gone; its reader ends the connection
                 self.closed = True
                 return
@@ -92,6 +113,7 @@ class Seat:
     name: str
     token_hash: str | None  # who holds a human seat; None while it is free
     player: Bot | None = None
+    gone_since: float | None = None  # monotonic time the holder was last connected
 
     @property
     def taken(self) -> bool:
@@ -107,7 +129,8 @@ class LiveTable:
 
     def __init__(self, lobby: Lobby, table_id: str, rules: Rules, seats: list[Seat],
                  deals: int | None = 1, target: int | None = None,
-                 turn_timer: float | None = None) -> None:
+                 turn_timer: float | None = None, invite_hash: str | None = None,
+                 owner: str | None = None) -> None:
         self.lobby = lobby
         self.id = table_id
         # a table of bots only must end its deals (RULES.md 5, action_limit)
@@ -116,6 +139,11 @@ class LiveTable:
         self.deals = deals
         self.target = target
         self.turn_timer = turn_timer
+        self.invite_hash = invite_hash  # set: a private table, seen only with its invite
+        self.owner = owner  # the address that created it (for the per-address cap)
+        self.deadline: float | None = None  # wall time the mover's clock runs out
+        self.salt: str | None = None  # of the deal on show; revealed when it is over
+        self.forfeit: dict[str, Any] | None = None  # set when a player claimed the win
         self.status = "waiting"
         self.match: Match | None = None
         self.match_no = 0
@@ -128,11 +156,14 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.touched = time.monotonic()  # the last change or connection: for the janitor
+        self.alone_since = self.touched  # when the last connection left
         self.task: asyncio.Task[None] | None = None
+        self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
         self.stand_in: Bot = make_bot(STAND_IN)
         for s in seats:
             if s.kind == "bot" and s.bot:
                 s.player = make_bot(s.bot)
+            s.gone_since = self.touched
 
     # -- views -----------------------------------------------------------------------
     @property
@@ -143,17 +174,28 @@ class LiveTable:
         return [s.name or f"Seat {s.index + 1}" for s in self.seats]
 
     def public_seats(self) -> list[dict[str, Any]]:
-        online = {c.seat for c in self.conns if c.seat is not None}
+        online = self._online()
+        now = time.monotonic()
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "taken": s.taken, "online": s.kind == "bot" or s.index in online}
+                 "taken": s.taken, "online": s.kind == "bot" or s.index in online,
+                 "away": self._away_for(s, online, now) >= self.lobby.grace}
                 for s in self.seats]
+
+    @staticmethod
+    def _away_for(s: Seat, online: set[int], now: float) -> float:
+        """Seconds a held person's seat has had no connection (0 when connected)."""
+        if s.kind != "human" or s.token_hash is None or s.index in online \
+                or s.gone_since is None:
+            return 0.0
+        return now - s.gone_since
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
         return {"id": self.id, "rules": protocol.rules_text(self.rules), "status": self.status,
                 "seats": self.public_seats(), "deals": self.deals, "target": self.target,
                 "turn_timer": self.turn_timer, "deal": self.deal_no, "state": self.state,
-                "spectators": sum(1 for c in self.conns if c.seat is None)}
+                "spectators": sum(1 for c in self.conns if c.seat is None),
+                "private": self.invite_hash is not None}
 
     def _match_json(self) -> dict[str, Any] | None:
         if self.match is None:
@@ -166,6 +208,8 @@ class LiveTable:
 
     def _result_json(self) -> dict[str, Any] | None:
         g = self.game
+        if self.forfeit is not None:
+            return self.forfeit
         if g is None or g.outcome is None:
             return None
         o = g.outcome
@@ -183,11 +227,22 @@ class LiveTable:
             "type": "state", "v": PROTOCOL_VERSION, "table": self.id, "state": self.state,
             "status": self.status, "seat": seat, "rules": protocol.rules_text(self.rules),
             "seats": self.public_seats(), "match": self._match_json(),
-            "turn_timer": self.turn_timer, "obs": obs,
+            "turn_timer": self.turn_timer, "deadline": self.deadline, "obs": obs,
+            "fair": self._fair_json(),
             # The log's tail keeps every message small however long the deal runs.
             "log": self.log[-LOG_TAIL:], "log_start": max(0, len(self.log) - LOG_TAIL),
             "result": self._result_json(),
         })
+
+    def _fair_json(self) -> dict[str, Any] | None:
+        """The deal's seed commitment; the seed and salt too once the deal is over."""
+        g = self.game
+        if g is None or self.salt is None or self.deal_id is None:
+            return None
+        out: dict[str, Any] = {"deal_id": self.deal_id, "commit": commitment(g.seed, self.salt)}
+        if g.is_over or self.forfeit is not None:
+            out.update(seed=str(g.seed), salt=self.salt)
+        return out
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}
@@ -203,6 +258,13 @@ class LiveTable:
             c.push(text)
 
     # -- connections -----------------------------------------------------------------
+    def admits(self, invite: object) -> bool:
+        """True for a public table, and for a private one with its invite secret."""
+        if self.invite_hash is None:
+            return True
+        return isinstance(invite, str) and len(invite) <= 64 and \
+            hmac.compare_digest(self.invite_hash, hash_token(invite))
+
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
         for s in self.seats:
@@ -214,27 +276,56 @@ class LiveTable:
         return {c.seat for c in self.conns if c.seat is not None}
 
     def attach(self, conn: Connection, seat: int | None, token_hash: str | None) -> None:
+        """Put ``conn`` at this table as ``seat`` (None: a spectator); a connection already
+        here just changes seat. Only a seat going on- or offline is announced, once:
+        spectators come and go unannounced, and a repeated hello announces nothing."""
         before = self._online()
         self.conns.add(conn)
         conn.table, conn.seat, conn.token_hash = self, seat, token_hash
         conn.push(self.message(seat))
-        # Only a seat coming online is news; spectators come and go unannounced, so a
-        # crowd of them costs each one message, not one per pair.
-        if self._online() != before:
-            self.broadcast_seats()
+        self._presence_changed(before)
 
     def idle_for(self, now: float) -> float:
-        """Seconds since anything happened here, or 0 while someone is connected."""
-        return 0.0 if self.conns else now - self.touched
+        """Seconds since the last connection left, or 0 while someone is connected."""
+        return 0.0 if self.conns else now - self.alone_since
 
     def detach(self, conn: Connection) -> None:
-        self.touched = time.monotonic()
         if conn in self.conns:
             before = self._online()
             self.conns.discard(conn)
-            if self._online() != before:
-                self.broadcast_seats()
+            if not self.conns:
+                self.alone_since = time.monotonic()
+            self._presence_changed(before)
         conn.table = conn.seat = None
+
+    def _presence_changed(self, before: set[int]) -> None:
+        after = self._online()
+        if after == before:
+            return
+        now = time.monotonic()
+        for s in self.seats:
+            if (s.index in before) != (s.index in after):
+                s.gone_since = None if s.index in after else now
+        self.broadcast_seats()
+        g = self.game
+        if self.status == "playing" and g is not None and g.to_act in before ^ after:
+            # The mover came or went: their clock changes.
+            self._spawn(self._reschedule())
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self.later.add(task)
+        task.add_done_callback(self.later.discard)
+
+    async def _reschedule(self) -> None:
+        async with self.lock:
+            before = self.deadline
+            self._schedule()
+            if self.deadline != before:
+                text = protocol.dumps({"type": "clock", "table": self.id, "state": self.state,
+                                       "deadline": self.deadline})
+                for c in list(self.conns):
+                    c.push(text)
 
     # -- playing -----------------------------------------------------------------------
     async def act(self, conn: Connection, state: int, text: str) -> None:
@@ -248,7 +339,11 @@ class LiveTable:
             if seat.token_hash is None or seat.token_hash != conn.token_hash:
                 conn.seat = None
                 raise ProtocolError("bad_token", "this seat is no longer yours")
-            await self._act(conn.seat, state, action)
+            try:
+                await self._act(conn.seat, state, action)
+            except StoreUnavailable:
+                raise ProtocolError("unavailable", "the move could not be stored, so it was "
+                                    "not played; try again") from None
         self.lobby.timings.append(time.perf_counter() - t0)
 
     async def _act(self, seat: int, state: int, action: Action, by: str | None = None
@@ -269,7 +364,8 @@ class LiveTable:
                 raise ProtocolError("illegal", str(e)) from None
             raise ProtocolError("illegal", f"{action}: not legal now")
         assert self.deal_id is not None
-        # Stored first: a crash after this line replays the action on restart.
+        # Stored first: a crash after this line replays the action on restart; a store
+        # that fails leaves everything as it was.
         await self.store.run(self.store.store.add_action, self.deal_id, len(g.history),
                              seat, str(action))
         phase = g.phase
@@ -287,22 +383,22 @@ class LiveTable:
             if observe is not None and not g.is_over and g.to_act != s.index:
                 observe(g.observation(s.index))
         self.touched = time.monotonic()
-        self.broadcast()
         self._schedule()
+        self.broadcast()
 
     async def _deal_over(self) -> None:
         g, m = self.game, self.match
         assert g is not None and m is not None and g.outcome is not None
         nxt = m.next_deal()
         status = "finished" if nxt is None else None
-        assert self.deal_id is not None
-        await self.store.run(self.store.store.finish_deal, self.deal_id, str(g.outcome),
-                             g.record(self.names(), Table=self.id), self.id, status)
-        await self._rate(g)
         if nxt is None:
             self.status = "finished"
         else:
             self.pending = nxt
+        assert self.deal_id is not None
+        await self._store_or_retry(self.store.store.finish_deal, self.deal_id, str(g.outcome),
+                                   g.record(self.names(), Table=self.id), self.id, status)
+        await self._rate(g)
 
     async def _rate(self, g: Game) -> None:
         """Personal history and ratings (server/ratings.py); never stops the game."""
@@ -314,12 +410,50 @@ class LiveTable:
         except Exception:
             log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 
-    async def _start_deal(self, game: Game, table_values: dict[str, Any] | None = None) -> None:
-        self.deal_no += 1
+    async def _store_or_retry(self, fn: Callable[..., Any], *args: Any) -> None:
+        """A write that records what already happened (the actions are stored): if the
+        database refuses it now, it is tried again in the background until it takes
+        (and a restart before that records it from the stored actions)."""
+        try:
+            await self.store.run(fn, *args)
+        except StoreUnavailable:
+            async def again() -> None:
+                for delay in (*RETRY_DELAYS, *[10.0] * 60):
+                    await asyncio.sleep(delay)
+                    try:
+                        await self.store.run(fn, *args)
+                        return
+                    except StoreUnavailable:
+                        continue
+                log.error("table %s: gave up storing %s", self.id, fn.__name__)
+            self._spawn(again())
+
+    def _fair_deal(self, game: Game) -> Game:
+        """The deal ``game`` stands for, dealt from a seed of the operating system's
+        cryptographic source instead of the match's generator."""
+        return Game(self.rules, seed=secrets.randbits(63), dealer=game.dealer,
+                    leader=game.leader, pagon=game._pagon or None)
+
+    async def _start_deal(self, game: Game, table_values: dict[str, Any] | None = None,
+                          match: Match | None = None) -> None:
+        """Store and show a new deal (of ``match``, else of the match in play); raises
+        StoreUnavailable, changing nothing, when the store refuses."""
+        m = match or self.match
+        assert m is not None
+        game = self._fair_deal(game)
+        salt = secrets.token_hex(16)
+        match_no = self.match_no + 1 if match is not None else self.match_no
+        deal_no = 1 if match is not None else self.deal_no + 1
+        names = self.names()
         self.deal_id = await self.store.run(
-            self.store.store.start_deal, self.id, self.match_no, self.deal_no, game.seed,
-            game.dealer, game.leader, protocol.rules_text(self.rules), self.names(), table_values)
-        self.game = game
+            self.store.store.start_deal, self.id, match_no, deal_no, game.seed,
+            game.dealer, game.leader, protocol.rules_text(self.rules), names, table_values,
+            salt)
+        m.game = game
+        if match is not None:
+            self.match, self.match_no, self.status = match, match_no, "playing"
+        self.deal_no = deal_no
+        self.game, self.salt, self.forfeit = game, salt, None
         self.pending = None
         self.state += 1
         self.log = []
@@ -327,18 +461,20 @@ class LiveTable:
             reset = getattr(s.player, "reset", None)
             if reset is not None:
                 reset()
-        self.broadcast()
+        # The commitment reaches every seat before any card of the deal does.
+        commit = protocol.dumps({"type": "deal", "table": self.id, "deal_id": self.deal_id,
+                                 "deal": deal_no, "commit": commitment(game.seed, salt)})
+        for c in list(self.conns):
+            c.push(commit)
         self._schedule()
+        self.broadcast()
 
     async def _begin_match(self) -> None:
-        seed = random.randrange(2**63)
-        self.match_no += 1
-        self.deal_no = 0
-        self.match = Match(self.rules, seed=seed, deals=self.deals, target=self.target,
-                           names=self.names())
-        self.status = "playing"
-        await self._start_deal(self.match.game, {"status": "playing", "match_no": self.match_no,
-                                                 "match_seed": seed})
+        seed = secrets.randbits(63)
+        m = Match(self.rules, seed=seed, deals=self.deals, target=self.target,
+                  names=self.names())
+        await self._start_deal(m.game, {"status": "playing", "match_no": self.match_no + 1,
+                                        "match_seed": seed}, match=m)
 
     async def start_if_ready(self) -> None:
         async with self.lock:
@@ -352,21 +488,35 @@ class LiveTable:
     async def take_seat(self, seat: int, name: str, token_hash: str) -> None:
         async with self.lock:
             s = self.seats[seat]
-            s.name, s.token_hash = name, token_hash
             await self.store.run(self.store.store.set_seat, self.id, seat, name=name,
                                  token_hash=token_hash)
+            s.name, s.token_hash = name, token_hash
+            s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
-            await self._start_if_ready()
+            try:
+                await self._start_if_ready()
+            except StoreUnavailable:
+                # The seat is taken; the match starts when the next change comes through.
+                log.warning("table %s: the match could not start yet", self.id)
+                self._spawn(self.start_if_ready_later())
             self._schedule()
+
+    async def start_if_ready_later(self) -> None:
+        for delay in RETRY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                await self.start_if_ready()
+                return
+            except StoreUnavailable:
+                continue
 
     async def free_seat(self, seat: int) -> None:
         async with self.lock:
             s = self.seats[seat]
-            s.token_hash = None
-            if self.status != "playing":
-                s.name = ""
-            await self.store.run(self.store.store.set_seat, self.id, seat, name=s.name,
+            name = s.name if self.status == "playing" else ""
+            await self.store.run(self.store.store.set_seat, self.id, seat, name=name,
                                  token_hash=None)
+            s.token_hash, s.name = None, name
             for c in list(self.conns):
                 if c.seat == seat:
                     c.seat = c.token_hash = None
@@ -379,19 +529,56 @@ class LiveTable:
         async with self.lock:
             if self.status != "finished":
                 raise ProtocolError("not_finished", "the match is still in play")
-            self.status = "waiting"
             await self.store.run(self.store.store.set_table, self.id, status="waiting")
+            self.status = "waiting"
             await self._start_if_ready()
             if self.status == "waiting":
                 self.broadcast()
 
+    async def claim(self, conn: Connection) -> None:
+        """Claim the win: every other person at the table has been away for the forfeit
+        time. The deal ends there; the away seats lose it and the match is over."""
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot claim")
+        async with self.lock:
+            g = self.game
+            if self.status != "playing" or g is None:
+                raise ProtocolError("not_playing", "no match is in play")
+            seat = self.seats[conn.seat]
+            if seat.token_hash is None or seat.token_hash != conn.token_hash:
+                raise ProtocolError("bad_token", "this seat is no longer yours")
+            online, now = self._online(), time.monotonic()
+            others = [s for s in self.seats
+                      if s.kind == "human" and s.index != conn.seat and s.token_hash]
+            wait = self.lobby.forfeit_after
+            gone = [s.index for s in others if self._away_for(s, online, now) >= wait]
+            if not others or len(gone) < len(others):
+                raise ProtocolError("cannot_claim", "a win can be claimed only when every "
+                                    f"other person has been away for {wait:g} s")
+            names = self.names()
+            text = f"forfeit: {', '.join(names[i] for i in gone)} left; " \
+                   f"{names[conn.seat]} claimed the win"
+            assert self.deal_id is not None
+            await self.store.run(self.store.store.finish_deal, self.deal_id, text,
+                                 g.record(names, Table=self.id), self.id, "finished")
+            self.status = "finished"
+            self.pending = None
+            self.forfeit = {"durak": gone[0] if len(gone) == 1 else None, "draw": False,
+                            "out_order": [], "pogony": 0, "losing_team": None, "text": text,
+                            "forfeit": gone, "claimed_by": conn.seat}
+            self.state += 1
+            self._schedule()
+            self.broadcast()
+
     # -- bots and timers -----------------------------------------------------------------
     def _schedule(self) -> None:
-        """After every change: start whatever must happen next without a person."""
+        """After every change: start whatever must happen next without a person, and set
+        the mover's deadline."""
         me = asyncio.current_task()
         if self.task is not None and self.task is not me:
             self.task.cancel()
         self.task = None
+        self.deadline = None
         if self.status != "playing":
             return
         if self.pending is not None:
@@ -404,12 +591,26 @@ class LiveTable:
         pace = self.lobby.bot_pace
         if seat.kind == "bot" and seat.player is not None:
             self.task = asyncio.create_task(self._bot_move(seat.index, seat.player, pace))
-        elif seat.token_hash is None:
+            return
+        if seat.token_hash is None:
             # Nobody holds the seat (they left): a stand-in plays it.
             self.task = asyncio.create_task(self._bot_move(seat.index, self.stand_in, pace))
-        elif self.turn_timer:
-            self.task = asyncio.create_task(
-                self._bot_move(seat.index, self.stand_in, self.turn_timer, wait_first=True))
+            return
+        # A person: the turn clock, or what is left of the grace period if they are not
+        # connected; past the grace period a stand-in plays for them at the bot pace.
+        waits = [self.turn_timer] if self.turn_timer else []
+        away = self._away_for(seat, self._online(), time.monotonic())
+        if seat.index not in self._online():
+            waits.append(self.lobby.grace - away)
+        if not waits:
+            return
+        wait = max(0.0, min(waits))
+        if wait <= 0:
+            self.task = asyncio.create_task(self._bot_move(seat.index, self.stand_in, pace))
+            return
+        self.deadline = round(time.time() + wait, 3)
+        self.task = asyncio.create_task(
+            self._bot_move(seat.index, self.stand_in, wait, wait_first=True))
 
     async def _bot_move(self, seat: int, bot: Bot, delay: float, wait_first: bool = False
                         ) -> None:
@@ -431,33 +632,58 @@ class LiveTable:
                 rest = delay - (loop.time() - t0)
                 if rest > 0:
                     await asyncio.sleep(rest)
-            async with self.lock:
-                if self.state != state:
-                    return
-                by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
-                await self._act(seat, state, action, by)
+            by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
+            for retry in (*RETRY_DELAYS, None):
+                async with self.lock:
+                    if self.state != state:
+                        return
+                    try:
+                        await self._act(seat, state, action, by)
+                        return
+                    except StoreUnavailable:
+                        if retry is None:
+                            raise
+                        log.warning("table %s: a bot move could not be stored; retrying",
+                                    self.id)
+                await asyncio.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: automatic move failed", self.id)
+            log.exception("table %s: automatic move failed; trying again", self.id)
+            # Never leave the table stuck: the next attempt comes after a pause.
+            self._spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
+
+    async def _reschedule_later(self, state: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            if self.state == state:
+                self._schedule()
 
     async def _next_deal_later(self, state: int) -> None:
         try:
             await asyncio.sleep(self.lobby.deal_pause)
-            async with self.lock:
-                if self.state != state or self.pending is None:
-                    return
-                await self._start_deal(self.pending)
+            for retry in (*RETRY_DELAYS, *[10.0] * 30):
+                async with self.lock:
+                    if self.state != state or self.pending is None:
+                        return
+                    try:
+                        await self._start_deal(self.pending)
+                        return
+                    except StoreUnavailable:
+                        log.warning("table %s: the next deal could not be stored; retrying",
+                                    self.id)
+                await asyncio.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: could not start the next deal", self.id)
 
     async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(BaseException):
-                await self.task
+        for task in [self.task, *self.later]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         for c in list(self.conns):
             c.stop()
 
@@ -476,10 +702,11 @@ class LiveTable:
         for i, d in enumerate(row.current):
             g = m.game
             if (g.seed, g.dealer, g.leader) != (d.seed, d.dealer, d.leader):
-                # The engine deals differently from when this was stored: the stored
-                # deal wins.
-                log.warning("table %s deal %s: rebuilt from its stored seed", self.id, d.id)
-                g = m.game = Game(self.rules, seed=d.seed, dealer=d.dealer, leader=d.leader)
+                # Each deal was dealt from a seed of its own (``_fair_deal``), stored
+                # with it: the stored deal wins.
+                g = m.game = Game(self.rules, seed=d.seed, dealer=d.dealer, leader=d.leader,
+                                  pagon=g._pagon or None)
+            self.salt = d.salt
             self.log = []
             for seat, text in d.actions:
                 if g.to_act != seat:
@@ -490,6 +717,10 @@ class LiveTable:
                 self.log.append({"seat": seat, "action": text, "bout": g.bout,
                                  "phase": phase})
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
+            if d.result is not None and d.result.startswith("forfeit"):
+                self.forfeit = {"durak": None, "draw": False, "out_order": [], "pogony": 0,
+                                "losing_team": None, "text": d.result, "forfeit": []}
+                continue
             if g.is_over:
                 nxt = m.next_deal()
                 if d.result is None:

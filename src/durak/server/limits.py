@@ -1,0 +1,112 @@
+"""What one address or one connection may do: rates, caps and deadlines.
+
+Rates are token buckets: ``burst`` tries at once, refilled at ``rate`` per second.
+
+>>> b = Bucket(rate=1.0, burst=2)
+>>> [b.take("a", now=0.0), b.take("a", now=0.0), b.take("a", now=0.0)]
+[True, True, False]
+>>> b.take("a", now=1.0), b.take("b", now=1.0)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits (docs/web.md lists them). ``Limits(creates_per_minute=60)``."""
+
+    max_body: int = 16 * 1024  # bytes of an HTTP request body
+    requests_per_second: float = 20.0  # HTTP requests per address
+    requests_burst: int = 60
+    creates_per_minute: float = 6.0  # new tables per address
+    creates_burst: int = 5
+    joins_per_minute: float = 20.0  # seats taken per address
+    joins_burst: int = 10
+    token_tries_per_minute: float = 10.0  # wrong tokens or invites per address
+    token_tries_burst: int = 10
+    messages_per_second: float = 10.0  # WebSocket messages per connection
+    messages_burst: int = 30
+    address_messages_per_second: float = 60.0  # WebSocket messages per address
+    address_messages_burst: int = 120
+    connections_per_address: int = 16  # open WebSockets
+    tables_per_address: int = 4  # live (waiting or playing) tables created by one address
+    max_tables: int = 5000  # live tables on the server
+    hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
+    page_size: int = 50  # tables per page of /api/tables (at most 100)
+    # Origins allowed to open /ws besides the server's own (scheme://host[:port]).
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Bucket:
+    """One token bucket per key (an address, a connection)."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.max_keys = max_keys
+        self._state: dict[object, tuple[float, float]] = {}
+
+    def take(self, key: object, now: float | None = None) -> bool:
+        """Spend one token of ``key``; False when it has none left."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._state.get(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - last) * self.rate)
+        if tokens < 1.0:
+            self._state[key] = (tokens, t)
+            return False
+        if len(self._state) >= self.max_keys and key not in self._state:
+            self._prune(t)
+        self._state[key] = (tokens - 1.0, t)
+        return True
+
+    def peek(self, key: object, now: float | None = None) -> bool:
+        """True if ``key`` has a token to spend (spends none)."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._state.get(key, (self.burst, t))
+        return tokens + (t - last) * self.rate >= 1.0
+
+    def _prune(self, now: float) -> None:
+        """Forget keys whose bucket is full again (they would start full anyway)."""
+        full = [k for k, (tok, last) in self._state.items()
+                if tok + (now - last) * self.rate >= self.burst]
+        for k in full:
+            del self._state[k]
+        if len(self._state) >= self.max_keys:  # all busy: forget the oldest
+            for k in list(self._state)[: len(self._state) // 2]:
+                del self._state[k]
+
+
+class Guard:
+    """Every limit of one server, keyed by the client's address."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = lim = limits
+        self.requests = Bucket(lim.requests_per_second, lim.requests_burst)
+        self.creates = Bucket(lim.creates_per_minute / 60, lim.creates_burst)
+        self.joins = Bucket(lim.joins_per_minute / 60, lim.joins_burst)
+        self.token_tries = Bucket(lim.token_tries_per_minute / 60, lim.token_tries_burst)
+        self.messages = Bucket(lim.address_messages_per_second, lim.address_messages_burst)
+        self.connections: dict[str, int] = {}
+
+    def connect(self, address: str) -> bool:
+        """Count a new WebSocket of ``address``; False when it has too many open."""
+        n = self.connections.get(address, 0)
+        if n >= self.limits.connections_per_address:
+            return False
+        self.connections[address] = n + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        n = self.connections.get(address, 0) - 1
+        if n > 0:
+            self.connections[address] = n
+        else:
+            self.connections.pop(address, None)
+
+
+class Limited(Exception):
+    """A request over a limit: answered 429 (HTTP) or ``rate_limited`` (WebSocket)."""

@@ -1,0 +1,509 @@
+"""The web table open to strangers: each numbered finding of the hardening issue,
+reproduced, and the fix shown. Limits and clocks are set small so that this runs fast."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+from durak.server import create_app
+from durak.server.app import Shield
+from durak.server.fairness import problems
+from durak.server.limits import Guard, Limits
+from durak.server.table import commitment
+
+from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
+
+pytestmark = [pytest.mark.timeout(90),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+Msg = dict[str, Any]
+JSON = {"Content-Type": "application/json"}
+
+
+def app_at(tmp_path: Path, limits: Limits = FAST, **kw: Any) -> Any:
+    kw.setdefault("bot_pace", 0)
+    kw.setdefault("deal_pause", 0)
+    return create_app(f"sqlite:///{tmp_path / 'h.db'}", limits=limits, **kw)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(app_at(tmp_path)) as c:
+        yield c
+
+
+def until(ws: Any, pred: Any, limit: int = 500) -> Msg:
+    for _ in range(limit):
+        m: Msg = ws.receive_json()
+        if pred(m):
+            return m
+    raise AssertionError("never came")
+
+
+def to_move(ws: Any, m: Msg, seat: int) -> Msg:
+    """Read states until ``seat`` is to act in a deal in play."""
+    while not (m["status"] == "playing" and m["result"] is None
+               and m["obs"]["to_act"] == seat):
+        m = next_of(ws)
+    return m
+
+
+# -- 1. abandoned tables ---------------------------------------------------------------
+
+
+def test_1_a_table_nobody_connects_to_is_played_out_and_closed(tmp_path: Path) -> None:
+    """Finding 1: a table of one person and a bot whose person never connects stayed
+    'playing' for good. Now a stand-in plays for them after the grace period and a table
+    nobody is connected to closes; one address cannot hold more than its share."""
+    lim = Limits(**{**FAST.__dict__, "tables_per_address": 3})
+    app = app_at(tmp_path, lim, grace=0.2, close_playing_after=0.5, close_finished_after=0.5)
+    with TestClient(app) as c:
+        made = [new_table(c, [human(), bot()], deals=100) for _ in range(3)]
+        r = c.post("/api/tables", json={"seats": [human(), bot()]})
+        assert r.status_code == 429 and "live tables" in r.json()["error"]
+        deadline = time.monotonic() + 20
+        while c.get("/api/tables").json()["total"]:
+            assert time.monotonic() < deadline, "abandoned tables were not closed"
+            time.sleep(0.1)
+        assert new_table(c, [human(), bot()])["table"] not in {t["table"] for t in made}
+    with TestClient(app_at(tmp_path, lim)) as c:  # closed for good: a restart keeps them so
+        assert c.get("/api/tables").json()["total"] == 1
+
+
+def test_1_tables_with_people_get_a_turn_clock_with_a_deadline(client: TestClient) -> None:
+    t = new_table(client, [human(), bot()])
+    assert t["summary"]["turn_timer"] == 30
+    assert new_table(client, [bot(), bot()])["summary"]["turn_timer"] is None
+    with client.websocket_connect("/ws") as w:
+        m = to_move(w, hello(w, t["table"], t["token"]), 0)
+        assert 25 < m["deadline"] - time.time() <= 30.5
+
+
+# -- 2. a person who disconnects on their turn -------------------------------------------
+
+
+def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: Path) -> None:
+    """Finding 2: with no turn timer, a person who dropped on their turn stalled the table.
+    Now after the grace period a stand-in plays their moves; they come back with their
+    token and play on; when away past the forfeit time the other may claim the win."""
+    with TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c:
+        t = new_table(c, [human(), human()], turn_timer=None)
+        tid = t["table"]
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
+        with c.websocket_connect("/ws") as w1:
+            s1 = hello(w1, tid, j["token"])
+            with c.websocket_connect("/ws") as w0:
+                s0 = hello(w0, tid, t["token"])
+                w1.send_json({"type": "claim"})
+                assert until(w1, lambda m: m["type"] == "error")["code"] == "cannot_claim"
+            # Seat 0 dropped. Within moments the stand-in moves for it whenever it is to act.
+            s1 = next_of(w1) if s1["state"] < s0["state"] else s1
+            moved_for_0 = False
+            for _ in range(300):
+                if s1["obs"]["legal"]:
+                    w1.send_json({"type": "act", "state": s1["state"],
+                                  "action": s1["obs"]["legal"][0]})
+                s1 = next_of(w1)
+                if s1["log"] and s1["log"][-1]["seat"] == 0:
+                    moved_for_0 = True
+                    break
+            assert moved_for_0
+            assert s1["seats"][0]["away"] and not s1["seats"][0]["online"]
+            # Back with the token: the seat is theirs again, nobody plays it for them.
+            with c.websocket_connect("/ws") as w0:
+                back = hello(w0, tid, t["token"])
+                assert back["seat"] == 0 and not back["seats"][0]["away"]
+                s0, s1 = sync([w0, w1], [back, s1])
+                while s0["obs"]["to_act"] != 0:
+                    assert s0["result"] is None
+                    w1.send_json({"type": "act", "state": s1["state"],
+                                  "action": s1["obs"]["legal"][0]})
+                    s0, s1 = next_of(w0), next_of(w1)
+                time.sleep(0.6)  # past the grace period: nobody moved for the person
+                assert c.get(f"/api/tables/{tid}").json()["state"] == s0["state"]
+                w0.send_json({"type": "act", "state": s0["state"],
+                              "action": s0["obs"]["legal"][0]})
+                assert next_of(w0)["log"][-1]["seat"] == 0
+            time.sleep(1.2)  # away past the forfeit time
+            w1.send_json({"type": "claim"})
+            end = until(w1, lambda m: m["type"] == "state" and m["status"] == "finished")
+            assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
+            assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
+
+
+# -- 3. a database that is slow or locked ---------------------------------------------------
+
+
+def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: Path) -> None:
+    """Finding 3: a write waiting on a lock blocked the event loop, a bot whose move failed
+    to store never moved again and a person's failed action closed their connection. Now
+    the loop answers while the lock is held, the person is told ``unavailable`` and keeps
+    their connection, and when the lock goes every table plays to its end."""
+    db = tmp_path / "h.db"
+    with TestClient(app_at(tmp_path, busy_timeout=1.0)) as c:
+        bots_only = [new_table(c, [bot("random"), bot("random")], deals=3) for _ in range(3)]
+        t = new_table(c, [human(), bot("random")])
+        with c.websocket_connect("/ws") as w:
+            m = to_move(w, hello(w, t["table"], t["token"]), 0)
+            locker = sqlite3.connect(db, timeout=5)
+            locker.execute("BEGIN EXCLUSIVE")
+            try:
+                w.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+                err = until(w, lambda x: x["type"] == "error")
+                assert err["code"] == "unavailable" and err["state"] == m["state"]
+                for i in range(5):  # the event loop is free: pings come back at once
+                    t0 = time.monotonic()
+                    w.send_json({"type": "ping", "id": i})
+                    until(w, lambda x: x["type"] == "pong")
+                    assert time.monotonic() - t0 < 0.5  # a blocked loop: 1 s or more
+                time.sleep(1.0)  # bots keep failing to store and retrying meanwhile
+            finally:
+                locker.rollback()
+                locker.close()
+            # The same connection plays on, and the game ends.
+            end = play_out([w], [m])
+            assert end[0]["status"] == "finished"
+        deadline = time.monotonic() + 30
+        for b in bots_only:
+            while c.get(f"/api/tables/{b['table']}").json()["status"] != "finished":
+                assert time.monotonic() < deadline, "a bot table did not recover"
+                time.sleep(0.1)
+
+
+# -- 4. the body limit ---------------------------------------------------------------------
+
+
+def test_4_body_limit_is_checked_before_reading(client: TestClient) -> None:
+    """Finding 4: a 256 MB POST was read whole before the 413. Now the Content-Length is
+    checked first, and a body without one is counted as it streams."""
+    r = client.post("/api/tables", content=b"{}", headers={
+        **JSON, "Content-Length": str(256 * 1024 * 1024)})
+    assert r.status_code == 413
+
+    async def streamed() -> tuple[int, int]:
+        chunks = 0
+        sent: list[Msg] = []
+
+        async def receive() -> Msg:
+            nonlocal chunks
+            chunks += 1
+            return {"type": "http.request", "body": b" " * 1024, "more_body": chunks < 100_000}
+
+        async def send(m: Msg) -> None:
+            sent.append(m)
+
+        async def app(scope: Any, rcv: Any, snd: Any) -> None:
+            from starlette.requests import Request
+
+            from durak.server.app import _body
+            from durak.server.lobby import LobbyError
+            try:
+                await _body(Request(scope, rcv))
+            except LobbyError as e:
+                await snd({"type": "http.response.start", "status": e.status, "headers": []})
+                await snd({"type": "http.response.body", "body": b""})
+
+        shield = Shield(app, Guard(Limits(max_body=16 * 1024)))
+        await shield({"type": "http", "method": "POST", "path": "/api/tables",
+                      "headers": [(b"content-type", b"application/json")],
+                      "client": ("1.2.3.4", 1), "query_string": b""}, receive, send)
+        return sent[0]["status"], chunks
+
+    status, chunks = asyncio.run(streamed())
+    assert status == 413 and chunks <= 17  # stopped at 16 KB, not 100 MB
+
+
+# -- 5. a hello storm ----------------------------------------------------------------------
+
+
+def test_5_a_repeated_hello_announces_nothing(client: TestClient) -> None:
+    """Finding 5: every repeated hello with a token was broadcast to the whole table
+    (2,000 hellos, 10,600 messages to 20 spectators). Now only a real seat change is."""
+    t = new_table(client, [human(), bot()], turn_timer=None)
+    tid = t["table"]
+    with client.websocket_connect("/ws") as spy, client.websocket_connect("/ws") as w:
+        hello(spy, tid)
+        hello(w, tid, t["token"])  # seat 0 comes online: one announcement
+        for _ in range(100):
+            w.send_json({"type": "hello", "v": 1, "table": tid, "token": t["token"]})
+            until(w, lambda m: m["type"] == "state")
+        w.send_json({"type": "hello", "v": 1, "table": tid, "token": None})  # now a spectator
+        until(w, lambda m: m["type"] == "state" and m["seat"] is None)
+        spy.send_json({"type": "ping", "id": "end"})
+        seen = []
+        while True:
+            m = spy.receive_json()
+            if m["type"] == "pong":
+                break
+            seen.append(m["type"])
+        assert seen.count("seats") == 2  # online once, offline once
+
+
+def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
+    lim = Limits(messages_per_second=0.5, messages_burst=5)
+    with TestClient(app_at(tmp_path, lim)) as c:
+        with c.websocket_connect("/ws") as w:
+            for i in range(5):
+                w.send_json({"type": "ping", "id": i})
+                assert w.receive_json() == {"type": "pong", "id": i}
+            for i in range(20):  # over the rate: dropped, and told once
+                w.send_json({"type": "ping", "id": i})
+            w.send_json({"type": "ping", "id": "x"})
+            assert w.receive_json()["code"] == "rate_limited"
+            time.sleep(2.1)  # one token back
+            w.send_json({"type": "ping", "id": "later"})
+            assert w.receive_json() == {"type": "pong", "id": "later"}
+        with c.websocket_connect("/ws") as w:  # a flood that goes on is cut off
+            for i in range(60):
+                w.send_json({"type": "ping", "id": i})
+            got = [w.receive_json() for _ in range(7)]  # 5 pongs, told once, goodbye
+            assert got[-1] == {"type": "error", "code": "rate_limited",
+                               "message": "too many messages; goodbye"}
+            with pytest.raises(WebSocketDisconnect):
+                w.receive_json()
+
+
+# -- 6. paging -----------------------------------------------------------------------------
+
+
+def test_6_tables_are_listed_a_page_at_a_time(tmp_path: Path) -> None:
+    lim = Limits(**{**FAST.__dict__, "tables_per_address": 20, "creates_burst": 20,
+                    "page_size": 3})
+    with TestClient(app_at(tmp_path, lim)) as c:
+        ids = [new_table(c, [human(), human()])["table"] for _ in range(7)]
+        first = c.get("/api/tables").json()
+        assert first["total"] == 7 and len(first["tables"]) == 3
+        assert [x["id"] for x in first["tables"]] == ids[::-1][:3]  # newest first
+        rest = c.get("/api/tables?offset=3&limit=100").json()["tables"]
+        assert [x["id"] for x in rest] == ids[::-1][3:]
+        assert len(c.get("/api/tables?limit=99999999999999").json()["tables"]) == 7
+        assert c.get("/api/tables?offset=-5&limit=x").status_code == 200
+
+
+# -- 7. 500s and dropped connections on malformed input -------------------------------------
+
+
+DEEP = "[" * 2000 + "]" * 2000
+
+
+@pytest.mark.parametrize("path,body", [
+    ("/api/tables", '{"options": ' + DEEP + "}"),
+    ("/api/tables", DEEP),
+    ("/api/tables", '{"options": {"\\ud800": 1}}'),
+    ("/api/tables", '{"rules": "podkidnoy(\\ud800=1)"}'),
+    ("/api/tables", '{"preset": "\\udfff"}'),
+    ("/api/tables", '{"deals": 1e999}'),
+    ("/api/tables", '{"deals": ' + "9" * 5000 + "}"),
+    ("/api/tables/x/join", '{"name": ' + DEEP + "}"),
+    ("/api/tables/x/join", b"\xff\xfe"),
+])
+def test_7_malformed_http_bodies_get_400_not_500(client: TestClient, path: str,
+                                                 body: str | bytes) -> None:
+    t = new_table(client, [human(), human()])
+    r = client.post(path.replace("/x/", f"/{t['table']}/"), content=body, headers=JSON)
+    assert r.status_code == 400, (r.status_code, r.text[:200])
+    assert "error" in r.json()
+
+
+def test_7_huge_ids_are_404_not_500(client: TestClient) -> None:
+    assert client.get("/api/games/99999999999999999999").status_code == 404
+    assert client.get("/api/games/-1").status_code == 404
+    assert client.get("/api/tables/" + "x" * 5000).status_code == 404
+
+
+def test_7_malformed_websocket_messages_keep_the_connection(client: TestClient) -> None:
+    t = new_table(client, [human(), bot()])
+    with client.websocket_connect("/ws") as w:
+        hello(w, t["table"], t["token"])
+        for raw, code in [("[" * 1000 + "]" * 1000, "malformed"),
+                          ('{"type": "ping", "id": "\\ud800"}', "malformed"),
+                          ('{"type": "ping", "id": ' + "9" * 3000 + "}", "malformed"),
+                          ('{"type": "hello", "v": 1, "table": "\\udfff"}', "malformed"),
+                          ('{"type": "act", "state": ' + DEEP[:1000] + "}", "malformed")]:
+            w.send_text(raw)
+            m = until(w, lambda x: x["type"] == "error")
+            assert m["code"] == code, (raw[:40], m)
+        w.send_json({"type": "ping", "id": "still here"})
+        assert until(w, lambda x: x["type"] == "pong")["id"] == "still here"
+
+
+# -- 8. bounded rule options ------------------------------------------------------------
+
+
+def test_8_integer_rule_options_are_bounded(client: TestClient) -> None:
+    for body in ({"options": {"bout_limit": 10**400}},
+                 {"options": {"first_bout_limit": 53}},
+                 {"rules": "podkidnoy(bout_limit=" + "9" * 4000 + ")"}):
+        r = client.post("/api/tables", content=json.dumps(body), headers=JSON)
+        err = r.json()["error"]
+        assert r.status_code == 400 and ("limit" in err or "rules" in err), err[:200]
+    ok = new_table(client, [human(), bot()], options={"bout_limit": 52})
+    assert "bout_limit=52" in ok["summary"]["rules"]
+
+
+# -- 9. origins, content types, headers, rates, idle sockets ----------------------------------
+
+
+def test_9_websocket_origin_is_checked(tmp_path: Path) -> None:
+    lim = Limits(**{**FAST.__dict__, "allowed_origins": ("https://durak.example",)})
+    with TestClient(app_at(tmp_path, lim)) as c:
+        for origin in ("http://evil.example", "null", "http://testserver.evil"):
+            with pytest.raises(WebSocketDisconnect), \
+                    c.websocket_connect("/ws", headers={"Origin": origin}) as w:
+                w.receive_json()
+        for origin in ("http://testserver", "https://durak.example"):
+            with c.websocket_connect("/ws", headers={"Origin": origin}) as w:
+                w.send_json({"type": "ping", "id": 1})
+                assert w.receive_json()["type"] == "pong"
+
+
+def test_9_posts_must_be_json_and_every_answer_has_security_headers(
+        client: TestClient) -> None:
+    # A cross-site form can send text/plain without a preflight: refused.
+    r = client.post("/api/tables", content=b'{"seats": null}',
+                    headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    assert client.get("/api/tables").json()["total"] == 0
+    for path in ("/", "/api/meta", "/api/tables", "/static/app.js", "/nope", "/api/games/x"):
+        h = client.get(path).headers
+        assert "frame-ancestors 'none'" in h["content-security-policy"], path
+        assert h["x-frame-options"] == "DENY" and h["x-content-type-options"] == "nosniff"
+        assert h["referrer-policy"] == "no-referrer"
+
+
+def test_9_token_guessing_and_request_floods_are_rate_limited(tmp_path: Path) -> None:
+    lim = Limits(**{**FAST.__dict__, "token_tries_burst": 5, "requests_burst": 30,
+                    "requests_per_second": 1})
+    with TestClient(app_at(tmp_path, lim)) as c:
+        t = new_table(c, [human(), bot()])
+        codes = []
+        with c.websocket_connect("/ws") as w:
+            for i in range(8):
+                w.send_json({"type": "hello", "v": 1, "table": t["table"],
+                             "token": f"guess-{i:020d}"})
+                codes.append(until(w, lambda m: m["type"] == "error")["code"])
+            # The right token is refused too while the address is over its limit.
+            w.send_json({"type": "hello", "v": 1, "table": t["table"], "token": t["token"]})
+            codes.append(until(w, lambda m: m["type"] == "error")["code"])
+        assert codes[:5] == ["bad_token"] * 5 and set(codes[5:]) == {"rate_limited"}
+        statuses = [c.get("/api/meta").status_code for _ in range(40)]
+        assert 429 in statuses and statuses[0] == 200
+
+
+def test_9_connections_per_address_are_capped_and_silent_sockets_closed(
+        tmp_path: Path) -> None:
+    lim = Limits(**{**FAST.__dict__, "connections_per_address": 3, "hello_deadline": 0.3})
+    with TestClient(app_at(tmp_path, lim)) as c:
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b, \
+                c.websocket_connect("/ws") as d:
+            with pytest.raises(WebSocketDisconnect), c.websocket_connect("/ws") as e:
+                e.receive_json()
+            # Nobody said hello: each is told so and closed at the deadline.
+            for ws in (a, b, d):
+                assert ws.receive_json()["code"] == "hello_timeout"
+                with pytest.raises(WebSocketDisconnect):
+                    ws.receive_json()
+        # Their places are free again.
+        t = new_table(c, [human(), bot()])
+        with c.websocket_connect("/ws") as w:
+            assert hello(w, t["table"], t["token"])["seat"] == 0
+
+
+# -- 10. private tables -------------------------------------------------------------------
+
+
+def test_10_private_tables_need_their_invite(client: TestClient) -> None:
+    t = new_table(client, [human(), human()], private=True)
+    tid, secret = t["table"], t["secret"]
+    assert t["invite"] == f"/#/t/{tid}/{secret}" and t["summary"]["private"]
+    assert client.get("/api/tables").json()["total"] == 0  # unlisted
+    assert client.get(f"/api/tables/{tid}").status_code == 404
+    assert client.get(f"/api/tables/{tid}?invite={secret}").json()["id"] == tid
+    assert client.post(f"/api/tables/{tid}/join", json={"name": "X"}).status_code == 404
+    assert client.post(f"/api/tables/{tid}/join",
+                       json={"name": "X", "invite": "wrong"}).status_code == 404
+    with client.websocket_connect("/ws") as spy:
+        spy.send_json({"type": "hello", "v": 1, "table": tid, "token": None})
+        assert spy.receive_json()["code"] == "no_table"
+        assert hello(spy, tid, invite=secret)["seat"] is None
+    j = client.post(f"/api/tables/{tid}/join", json={"name": "Boris", "invite": secret}).json()
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+        end = play_out([w0, w1], [hello(w0, tid, t["token"]), hello(w1, tid, j["token"])])
+    assert end[0]["status"] == "finished"
+    assert client.get("/api/games").json()["games"] == []  # its games are not listed either
+    deal_id = end[0]["fair"]["deal_id"]  # nor shown by id without the invite
+    assert client.get(f"/api/games/{deal_id}").status_code == 404
+    assert client.get(f"/api/games/{deal_id}?invite={secret}").json()["table"] == tid
+
+
+# -- fair deals -------------------------------------------------------------------------------
+
+
+def test_fair_deal_commitment_before_the_deal_and_seed_after(client: TestClient,
+                                                             tmp_path: Path) -> None:
+    t = new_table(client, [human(), bot()], deals=2, turn_timer=None)
+    tid = t["table"]
+    with client.websocket_connect("/ws") as w:
+        first = hello(w, tid, t["token"])
+        commits = {first["fair"]["deal_id"]: first["fair"]["commit"]}
+        assert "seed" not in first["fair"]
+        m = first
+        while m["status"] == "playing":
+            if m["obs"]["legal"] and m["result"] is None:
+                w.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = w.receive_json()
+            while m["type"] != "state":
+                if m["type"] == "deal":  # the next deal's commitment, before its cards
+                    commits[m["deal_id"]] = m["commit"]
+                    nxt = next_of(w)
+                    assert nxt["fair"]["commit"] == m["commit"] and nxt["log"] == []
+                    m = nxt
+                    break
+                m = w.receive_json()
+            if m["result"] is not None:
+                fair = m["fair"]
+                assert commitment(int(fair["seed"]), fair["salt"]) == commits[fair["deal_id"]]
+    assert len(commits) == 2
+    for deal_id, seen in commits.items():
+        game = client.get(f"/api/games/{deal_id}").json()
+        assert problems(game, seen) == []
+        # A server that dealt another deck than the seed it revealed is caught.
+        lines = game["record"].splitlines()
+        deck = next(i for i, x in enumerate(lines) if x.startswith("[Deck"))
+        cards = lines[deck][7:-2].split()
+        lines[deck] = '[Deck "' + " ".join([cards[1], cards[0], *cards[2:]]) + '"]'
+        forged = {**game, "record": "\n".join(lines)}
+        assert problems(forged, seen)
+        assert any("commitment" in p for p in problems(game, "0" * 64))
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(client.get(f"/api/games/{min(commits)}").json()))
+    from durak.cli import main
+    assert main(["verify-deal", str(path), "--commit", commits[min(commits)]]) == 0
+    assert main(["verify-deal", str(path), "--commit", "ab" * 32]) == 1
+
+
+def test_the_published_schema_is_the_one_the_server_uses() -> None:
+    from durak.server.protocol import json_schemas
+
+    published = json.loads((Path(__file__).resolve().parent.parent / "docs" /
+                            "protocol.schema.json").read_text(encoding="utf-8"))
+    assert published == json.loads(json.dumps(json_schemas()))
+    assert {"Hello", "Act", "Ping", "Claim", "Chat", "Vote", "Hint", "Undo", "Welcome",
+            "State", "Seats", "Clock", "Deal", "Error", "Pong", "ChatLine", "HintAnswer",
+            "VoteCount", "VotedOff"} <= set(published["$defs"])

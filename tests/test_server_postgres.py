@@ -1,0 +1,160 @@
+"""The server's store on PostgreSQL, a supported database: a throwaway PostgreSQL is
+started for these tests (Debian's binaries, a temporary data directory, a socket of its
+own, no TCP port) and stopped after. Without PostgreSQL installed they fail, unless
+DURAK_SKIP_POSTGRES=1 opts out (`make test` installs it: scripts/ensure-postgres.sh).
+``DURAK_TEST_DATABASE_URL`` points them at a database of your own instead."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from durak.server import create_app
+from durak.server.store import Store, metadata
+
+from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
+
+pytestmark = [pytest.mark.timeout(120),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: as root, run it as the postgres user."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return cmd
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    given = os.environ.get("DURAK_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        if os.environ.get("DURAK_SKIP_POSTGRES") == "1":
+            pytest.skip("PostgreSQL not installed and DURAK_SKIP_POSTGRES=1")
+        pytest.fail("PostgreSQL is not installed (make test installs it; "
+                    "DURAK_SKIP_POSTGRES=1 to opt out)")
+    pytest.importorskip("psycopg")
+    bindir = os.path.dirname(found[-1])
+    root = tempfile.mkdtemp(prefix="durak-pg-")
+    data, sock = os.path.join(root, "data"), os.path.join(root, "sock")
+    os.mkdir(sock)
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        shutil.chown(sock, "postgres")
+    port = "5499"
+    run = {"check": True, "capture_output": True, "timeout": 120}
+    subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "durak",
+                                 "--no-sync", "-E", "UTF8"]), **run)  # type: ignore[call-overload]
+    opts = f"-p {port} -k {sock} -c listen_addresses='' -F"
+    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w",
+                                 "-l", os.path.join(root, "log"), "start"]), **run)  # type: ignore[call-overload]
+    try:
+        yield f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
+    finally:
+        subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate",
+                                     "stop"]), capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def url(pg_url: str) -> Iterator[str]:
+    """A clean schema for each test."""
+    s = Store(pg_url)
+    metadata.drop_all(s.engine)
+    s.engine.dispose()
+    yield pg_url
+
+
+def test_store_round_trip(url: str) -> None:
+    s = Store(url)
+    try:
+        s.create_table({"id": "t1", "rules": "podkidnoy()", "deals": 1, "target": None,
+                        "turn_timer": 30.0, "status": "waiting", "match_no": 0,
+                        "invite_hash": None},
+                       [{"seat": 0, "kind": "human", "bot": None, "name": "Аня",
+                         "token_hash": "h"},
+                        {"seat": 1, "kind": "bot", "bot": "greedy", "name": "B",
+                         "token_hash": None}])
+        s.create_table({"id": "p1", "rules": "podkidnoy()", "deals": 1, "target": None,
+                        "turn_timer": None, "status": "waiting", "match_no": 0,
+                        "invite_hash": "secret-hash"}, [])
+        big = 2**63 - 1  # seeds use all 63 bits: BIGINT
+        d = s.start_deal("t1", 1, 1, big, 0, None, "podkidnoy()", ["Аня", "B"],
+                         {"status": "playing", "match_no": 1, "match_seed": big}, salt="ab")
+        p = s.start_deal("p1", 1, 1, 5, 0, None, "podkidnoy()", ["x", "y"])
+        s.add_action(d, 0, 1, "6♠")
+        s.add_action(d, 1, 0, "take")
+        s.finish_deal(d, "durak 0", "[Seed \"1\"]", "t1", "finished")
+        s.finish_deal(p, "durak 1", "[Seed \"5\"]", "p1", "finished")
+        rows = {r.id: r for r in s.load_tables()}
+        t = rows["t1"]
+        assert t.status == "finished" and t.match_seed == big and t.invite_hash is None
+        assert t.seats[0]["name"] == "Аня" and t.current[0].salt == "ab"
+        assert t.current[0].actions == [(1, "6♠"), (0, "take")]
+        assert t.deal_count == 1 and t.action_count == 2
+        assert rows["p1"].invite_hash == "secret-hash"
+        listed = s.finished_deals()
+        assert [g["table_id"] for g in listed] == ["t1"]  # a private table's are not listed
+        assert s.finished_deals(table_id="p1")[0]["id"] == p
+        assert s.deal(d)["seed"] == big  # type: ignore[index]
+    finally:
+        s.close()
+
+
+def test_restart_mid_match_on_postgres(url: str) -> None:
+    """The same play and restart as on SQLite: nothing played is lost."""
+    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+        t = new_table(c, [human(), human(), bot()], options={"players": 3}, deals=2)
+        tid = t["table"]
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
+        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
+            s = sync([w0, w1], [hello(w0, tid, t["token"]), hello(w1, tid, j["token"])])
+            for _ in range(10):
+                for ws, m in zip((w0, w1), s, strict=True):
+                    if m["obs"]["legal"]:
+                        ws.send_json({"type": "act", "state": m["state"],
+                                      "action": m["obs"]["legal"][0]})
+                s = [next_of(w0), next_of(w1)]
+    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
+            s0, s1 = hello(w0, tid, t["token"]), hello(w1, tid, j["token"])
+            assert s0["state"] >= s[0]["state"]
+            end = play_out([w0, w1], sync([w0, w1], [s0, s1]))
+        assert end[0]["status"] == "finished" and end[0]["match"]["played"] == 2
+        games = [g for g in c.get("/api/games").json()["games"] if g["table_id"] == tid]
+        assert len(games) == 2
+        assert c.get(f"/api/games/{games[0]['id']}").json()["frames"]
+
+
+def test_old_schema_gets_new_columns(url: str) -> None:
+    """A database made before private tables and fair deals gains their columns."""
+    s = Store(url)
+    with s.engine.begin() as c:
+        c.exec_driver_sql("ALTER TABLE durak_deals DROP COLUMN salt")
+        c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN invite_hash")
+    s.close()
+    s = Store(url)
+    try:
+        s.create_table({"id": "t", "rules": "podkidnoy()", "deals": 1, "target": None,
+                        "turn_timer": None, "status": "waiting", "match_no": 0,
+                        "invite_hash": "x"}, [])
+        assert s.load_tables()[0].invite_hash == "x"
+    finally:
+        s.close()
