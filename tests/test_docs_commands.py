@@ -5,7 +5,8 @@ and indented blocks), so a new example is tested as soon as it is written. Each 
 with small counts: ``--games 1``, ``--iterations 5`` for searching bots and hints, output
 files in a temporary directory, and a record written for the file it names. Commands
 that open an interactive screen or a server (``durak play``, ``durak serve``,
-``durak replay --step``) have their arguments checked by the command's own parser; a
+``durak replay --step``) have their arguments checked by the command's own parser, and
+``durak verify-deal``, which asks a running server, its option names; a
 ``make`` target must exist in the Makefile. Bot strength and speed are not this test's
 business: the benchmarks measure them.
 """
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
         *sorted((ROOT / "docs").glob("*.md"))]
 INTERACTIVE = {"play", "serve"}
+NEEDS_SERVER = {"verify-deal"}  # asks a running server: its options are checked
 HEAVY_BOTS = re.compile(r"^(ismcts|level[45])")
 
 
@@ -57,10 +59,11 @@ def documented_commands() -> list[tuple[str, str]]:
     found: dict[str, str] = {}
     for doc in DOCS:
         text = doc.read_text(encoding="utf-8")
-        inline = [" ".join(c.split()) for c in re.findall(r"`(durak \w+ [^`]+)`", text)]
+        # inline commands with a file to work on; option mentions are checked below
+        inline = [" ".join(c.split()) for c in re.findall(r"`(durak [\w-]+ [^`-][^`]*)`", text)]
         for line in _blocks(text) + inline:
             cmd = line.split("  #")[0].strip()
-            if re.match(r"^(\.venv/bin/)?durak [a-z]+(\s|$)|^make \w|^python -m durak", cmd):
+            if re.match(r"^(\.venv/bin/)?durak [a-z-]+(\s|$)|^make \w|^python -m durak", cmd):
                 found.setdefault(cmd.removeprefix(".venv/bin/"), doc.relative_to(ROOT).as_posix())
     return [(doc, cmd) for cmd, doc in found.items()]
 
@@ -76,10 +79,22 @@ def test_the_documents_show_the_main_commands() -> None:
 
 
 def test_every_command_named_in_the_text_exists() -> None:
-    """Inline mentions such as `durak replay FILE` name real subcommands."""
+    """Inline mentions such as `durak replay FILE` or `durak serve --grace` name real
+    subcommands and options."""
     for doc in DOCS:
-        for name in re.findall(r"`durak (\w+)", doc.read_text(encoding="utf-8")):
+        for span in re.findall(r"`durak ([\w-]+[^`]*)`", doc.read_text(encoding="utf-8")):
+            name, *rest = span.split()
             assert name in COMMANDS, f"{doc.name}: `durak {name}` is no command"
+            options = _options(name)
+            for word in rest:
+                if word.startswith("--"):
+                    assert word.split("=")[0] in options, f"{doc.name}: `durak {span}`"
+
+
+def _options(name: str) -> set[str]:
+    p = argparse.ArgumentParser(prog=f"durak {name}")
+    importlib.import_module(COMMANDS[name][0]).add_arguments(p)
+    return {o for action in p._actions for o in action.option_strings}
 
 
 def _record(path: Path, match: bool, finished: bool) -> Path:
@@ -150,6 +165,10 @@ def test_documented_command_runs(doc: str, command: str, tmp_path: Path,
         assert done.returncode == 0, f"{doc}: {command}\n{done.stderr[-2000:]}"
         return
     name = words[1]
+    if name in NEEDS_SERVER:
+        options = _options(name)
+        assert all(w in options for w in words[2:] if w.startswith("--")), f"{doc}: {command}"
+        return
     argv = _small(name, words[2:], tmp_path)
     if name in INTERACTIVE or "--step" in argv:
         _check_arguments(name, argv)
