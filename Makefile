@@ -11,7 +11,7 @@ ENGINE_MODULES := $(shell sed -n 's/^ENGINE: Final = (\(.*\)).*/\1/p' src/durak/
 ENGINE := $(VENV)/.engine-built
 ENGINE_SRC := setup.py src/durak/build.py $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
-.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean engine
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean engine mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -73,6 +73,14 @@ bench-envs: $(STAMP) $(ENGINE)
 
 load: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
+
+# Mutation testing of the rules engine (game, rules, actions, match) against its fast
+# tests; not part of `make test` (tens of minutes on two cores). See docs/conformance.md.
+mutate: $(STAMP) $(VENV)/.installed-mutate-$(SUM)
+	rm -rf mutants
+	# mutants are of the Python sources: the compiled modules must not shadow them
+	DURAK_PURE=1 nice -n 10 $(BIN)/mutmut run --max-children 2
+	$(BIN)/python scripts/mutation_report.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

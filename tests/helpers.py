@@ -9,7 +9,7 @@ from durak import Game, Rules, RulesError
 from durak.cards import deck_mask
 from durak.game import FIELDS
 
-PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny"]
+PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"]
 
 
 def all_configs() -> Iterator[Rules]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from durak import Game, IllegalActionError, Observation, RecordError, Rules, RulesError
+from durak import Action, Game, IllegalActionError, Observation, RecordError, Rules, RulesError
 from durak.cards import Card
 
 from .helpers import snapshot
@@ -293,3 +293,98 @@ def test_public_values_are_of_one_kind() -> None:
     assert g.phase == "over"
     for name in ("trump_card", "discard_mask", "phase_name"):
         assert not hasattr(g, name), f"{name}: one name per thing"
+
+
+@pytest.mark.parametrize(
+    ("rules", "moves", "bad", "why"),
+    [
+        (Rules(), [], "7S", "7♠: seat 0 does not hold 7♠"),
+        (Rules(), [], "take", "take: take is not possible now; seat 0 must make an opening attack"),
+        (Rules(opening="single"), [], "6S+6H",
+         "6♠+6♥: the opening may not lay these cards (single, limit 5)"),
+        (Rules(), ["6S"], "6S/7H", "6♠/7♥: 7♥ does not beat 6♠ (trump ♠)"),
+        (Rules(), ["6S"], "6H/7H", "6♥/7♥: 6♥ is not an unbeaten card on the table"),
+        (Rules(), ["6S"], "pass",
+         "pass: pass is not possible now; seat 1 must make a defence or take"),
+        (Rules(), ["6S", "6S/7S"], "8S",
+         "8♠: only ranks on the table may be thrown in, at most 4 more"),
+        (Rules(), ["6S", "6S/7S"], "take",
+         "take: take is not possible now; seat 0 must make a throw-in or pass"),
+        (Rules(), ["6S", "take"], "take",
+         "take: take is not possible now; seat 0 must make a throw-in after «беру» or pass"),
+    ],
+)
+def test_a_refusal_says_exactly_why(rules: Rules, moves: list[str], bad: str, why: str) -> None:
+    g = Game(rules, deck=DECK, dealer=1)
+    for m in moves:
+        g.apply(m)
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(bad)
+    assert str(err.value) == why
+
+
+def test_nothing_is_legal_once_the_deal_is_over() -> None:
+    g = Game(Rules(), seed=2)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    assert not g.is_legal(Action.parse("take"))
+    with pytest.raises(IllegalActionError) as err:
+        g.apply("take")
+    assert str(err.value) == "the deal is over"
+    with pytest.raises(IllegalActionError, match="^nothing to undo$"):
+        Game(Rules(), seed=2).undo()
+
+
+def test_observation_fields_say_what_the_game_says() -> None:
+    """The observation is the only view bots, browsers and the determinizer get: each
+    public field must follow the game (pagony with transfers: last_attack and passes)."""
+    from durak import CardSet
+    from durak.cards import deck_mask
+    from durak.observation import LastAttack
+
+    pagony = Rules.preset("pagony", players=4, transfer=True, transfer_first_bout=True)
+    showing = Rules.preset("perevodnoy-proezdnoy", players=4, deck=52, transfer_first_bout=True)
+    forced = pagony.replace(pagony_attack=False)  # forced takes of pagon cards
+    setups = [(pagony, 0), (pagony, 1), (forced, 2), (forced, 3)] + [(showing, s) for s in range(4)]
+    for rules, seed in setups:
+        rng = random.Random(seed)
+        deck = None
+        if rules is showing:  # the trump 2♠ is card 0 of the deck: the lowest index
+            cards = [Card.from_index(c) for c in range(52) if deck_mask(52) >> c & 1]
+            rng.shuffle(cards)
+            cards.remove(Card.parse("2S"))
+            deck = cards[:24] + [Card.parse("2S")] + cards[24:]
+        g = Game(rules, seed=seed, deck=deck)
+        shows = 0
+        while True:
+            over = g.is_over
+            for seat in range(4):
+                o = g.observation(seat)
+                assert (o.seat, o.rules, o.hand) == (seat, g.rules, g.hand(seat))
+                assert o.table == tuple(g.table) and o.trump == g.trump
+                assert (o.trump_suit, o.talon_size, o.discard) == (g.trump_suit, g.talon_size,
+                                                                   g.discard)
+                assert o.hand_sizes == tuple(len(h) for h in g.hands)
+                assert o.known == tuple(g.hand(s) if s == seat else g.known[s] for s in range(4))
+                assert (o.out, o.pogony, o.out_order) == (tuple(g.out), tuple(g.tally),
+                                                          tuple(g.out_order))
+                assert (o.to_act, o.phase, o.bout, o.dealer) == (g.to_act, g.phase, g.bout,
+                                                                 g.dealer)
+                who = (None, None, None) if over else (g.attacker, g.defender, g.first_attacker)
+                assert (o.attacker, o.defender, o.first_attacker) == who
+                assert o.legal == (tuple(g.legal_actions()) if seat == g.to_act else ())
+                assert o.trump_under_talon == (g._bottom >= 0)
+                assert (o.throwers, o.thrower_pos, o.cap) == (g._throwers, g._tpos, g.cap)
+                assert o.shown_seats == tuple(s for s in range(4) if g._shown >> s & 1)
+                assert o.last_laid == tuple(CardSet(m) for m in g._last_lay)
+                assert (o.pagon, o.forced_take, o.passed) == (g._pagon, g._forced_take, g.passed)
+                by, cards, onto = g._last_att
+                assert o.last_attack == (LastAttack(by, CardSet(cards), onto) if by >= 0
+                                         else None)
+            if over:
+                break
+            legal = g.legal_actions()
+            a = next((x for x in legal if x.kind == "show"), rng.choice(legal))
+            shows += a.kind == "show"
+            g.apply(a)
+        assert rules is not showing or shows > 0

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from durak import Action, Game, IllegalActionError, Rules, RulesError
 from durak.actions import encoding
+from durak.game import pagon_ladder
 from durak.rules import CHOICES
 
 from .helpers import assert_cards_conserved, snapshot
@@ -20,9 +21,7 @@ from .helpers import assert_cards_conserved, snapshot
 def rule_sets(draw: st.DrawFn) -> Rules:
     kw: dict[str, object] = {}
     for f in dataclasses.fields(Rules):
-        if f.name == "scoring":
-            kw[f.name] = draw(st.sampled_from(["standard", "pogonny"]))
-        elif f.name in CHOICES:
+        if f.name in CHOICES:
             kw[f.name] = draw(st.sampled_from(CHOICES[f.name]))
         elif isinstance(f.default, bool):
             kw[f.name] = draw(st.booleans())
@@ -49,7 +48,11 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10**6),
        min_size=400, max_size=400))
 def test_random_rules_and_actions(rules: Rules, seed: int, choices: list[int]) -> None:
-    g = Game(rules, seed=seed)
+    pagon = None
+    if rules.scoring == "pagony":  # each side somewhere on its ladder of pagon ranks
+        steps = len(pagon_ladder(rules.deck))
+        pagon = [(seed >> (4 * side)) % steps for side in range(rules.sides)]
+    g = Game(rules, seed=seed, pagon=pagon)
     enc = encoding(rules)
     steps = 0
     for c in choices * 20:
@@ -76,6 +79,10 @@ def test_random_rules_and_actions(rules: Rules, seed: int, choices: list[int]) -
         steps += 1
         assert steps < 5000
     assert Game.from_record(g.record()).outcome == g.outcome
+    o = g.outcome
+    assert o is not None
+    if o.hung is not None:
+        assert o.durak is not None and o.hung != rules.team_of(o.durak)
 
 
 @settings(max_examples=80, deadline=None)

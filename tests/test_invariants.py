@@ -19,7 +19,7 @@ GAMES_PER_CONFIG = 25  # x 90 configs: 2,250 deals
 
 
 def test_there_are_many_configs() -> None:
-    assert len(CONFIGS) == 90  # 5 presets x 18 player/deck/team mixes
+    assert len(CONFIGS) == 108  # 6 presets x 18 player/deck/team mixes
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=str)
@@ -47,6 +47,10 @@ def test_random_games_keep_every_invariant(rules: Rules) -> None:
             assert o.durak in o.losers
         assert len(set(o.out_order)) == len(o.out_order)
         assert set(o.out_order) | set(o.losers) == set(range(rules.players))
+        if o.hung is not None:
+            # pagony are hung onto the losing side, one to four cards (the queen alone)
+            assert rules.scoring == "pagony" and o.durak is not None
+            assert o.hung != rules.team_of(o.durak) and 1 <= o.hung_cards <= 4
         if i % 4 == 0:
             replayed = Game.from_record(g.record())
             assert replayed.outcome == o

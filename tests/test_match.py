@@ -312,3 +312,18 @@ def test_a_match_ends_exactly_when_a_seat_reaches_the_target(target: int) -> Non
         assert before <= reached < target
     assert m.is_over and max(m.tally.durak_counts) == target
     assert sum(c == target for c in m.tally.durak_counts) == 1
+
+
+def test_the_tally_reads_as_text() -> None:
+    """RULES.md 9: the running tally of a match, as the terminal and replays print it."""
+    t = Match(Rules.preset("pogonny", players=2), seed=1, deals=1).tally
+    t.deals, t.draws, t.durak_counts, t.pogony_hung, t.pogonny_scores = 3, 1, [2, 0], [1, 0], [0, 4]
+    assert t.summary(["Anna", "Ivan"], Rules.preset("pogonny")) == (
+        "deals 3, draws 1\n"
+        "  Anna: durak 2 times, hung with pogony 1, pogony scored 0\n"
+        "  Ivan: durak 0 times, hung with pogony 0, pogony scored 4")
+    rules = Rules.preset("pagony", players=4)
+    p = Match(rules, seed=1).tally
+    p.pagon_steps, p.winner_side = [8, 3], 0
+    assert p.summary(["A", "B", "C", "D"], rules).splitlines()[-2:] == [
+        "  side 1: pagony of Q — won the match", "  side 2: pagony of 9"]

@@ -119,3 +119,9 @@ def test_a_limit_of_zero_is_refused(option: str) -> None:
     with pytest.raises(RulesError, match=f"{option}: at least 1"):
         Rules.parse(f"podkidnoy({option}=0)")
     assert getattr(Rules.parse(f"podkidnoy({option}=1)"), option) == 1
+
+
+def test_rules_replace_changes_only_what_it_names() -> None:
+    r = Rules.preset("perevodnoy", players=3)
+    assert r.replace(players=4) == Rules.preset("perevodnoy", players=4)
+    assert r.replace() == r

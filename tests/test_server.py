@@ -16,7 +16,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
+    # only starlette's own notice that it would rather have httpx2 than httpx
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
 import durak
@@ -24,8 +25,7 @@ from durak.server import create_app
 from durak.server.limits import Limits
 from durak.server.store import Store
 
-pytestmark = [pytest.mark.timeout(90),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(90)]
 
 Msg = dict[str, Any]
 # Tests play at machine speed, far above a person's message rate.
@@ -390,7 +390,7 @@ def test_turn_timer_lets_a_bot_move_for_an_absent_player(client: TestClient) -> 
         m2 = next_of(w)  # nobody at seat 0 acts: the timer does
         waited = time.monotonic() - started
         assert m2["state"] == m["state"] + 1 and m2["log"][-1]["seat"] == 0
-        assert 0.8 < waited < 5
+        assert waited > 0.8  # the timer waited its second (how soon after: load, not a rule)
 
 
 # -- spectators, reconnection, restart -------------------------------------------------

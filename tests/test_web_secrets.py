@@ -19,7 +19,8 @@ import pytest
 pytest.importorskip("starlette")
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
+    # only starlette's own notice that it would rather have httpx2 than httpx
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
 import durak
@@ -28,8 +29,7 @@ from durak.server import create_app
 from durak.server.limits import Limits
 from durak.server.messages import SERVER_DECODER
 
-pytestmark = [pytest.mark.timeout(120),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(120)]
 
 # Tests play at machine speed, far above a person's message rate.
 FAST = Limits(messages_per_second=1e4, messages_burst=10_000,

@@ -1,0 +1,183 @@
+"""Every command shown in README.md and docs/ runs (issue 13): a broken example fails CI.
+
+The commands are read from the documents themselves (fenced blocks without a language,
+and indented blocks), so a new example is tested as soon as it is written. Each runs
+with small counts: ``--games 1``, ``--iterations 5`` for searching bots and hints, output
+files in a temporary directory, and a record written for the file it names. Commands
+that open an interactive screen or a server (``durak play``, ``durak serve``,
+``durak replay --step``) have their arguments checked by the command's own parser, and
+``durak verify-deal``, which asks a running server, its option names; a
+``make`` target must exist in the Makefile. Bot strength and speed are not this test's
+business: the benchmarks measure them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from durak import Game, Match, Rules
+from durak.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+        *sorted((ROOT / "docs").glob("*.md"))]
+INTERACTIVE = {"play", "serve"}
+NEEDS_SERVER = {"verify-deal"}  # asks a running server: its options are checked
+HEAVY_BOTS = re.compile(r"^(ismcts|level[45])")
+
+
+def _blocks(text: str) -> list[str]:
+    """Lines of fenced blocks without a language (or a shell one) and of indented blocks."""
+    lines: list[str] = []
+    fence: str | None = None
+    prev_blank = True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fence = None if fence is not None else stripped[3:].strip()
+            continue
+        if fence is not None:
+            if fence in ("", "sh", "bash", "console", "shell"):
+                lines.append(stripped)
+        elif line.startswith("    ") and (prev_blank or lines) and stripped:
+            lines.append(stripped)
+        prev_blank = not stripped
+    return lines
+
+
+def documented_commands() -> list[tuple[str, str]]:
+    """Commands in blocks, and inline ones with arguments such as `durak replay FILE`
+    (a bare `durak hint` names a command: see the test below). Each once."""
+    found: dict[str, str] = {}
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        # inline commands with a file to work on; option mentions are checked below
+        inline = [" ".join(c.split()) for c in re.findall(r"`(durak [\w-]+ [^`-][^`]*)`", text)]
+        for line in _blocks(text) + inline:
+            cmd = line.split("  #")[0].strip()
+            if re.match(r"^(\.venv/bin/)?durak [a-z-]+(\s|$)|^make \w|^python -m durak", cmd):
+                found.setdefault(cmd.removeprefix(".venv/bin/"), doc.relative_to(ROOT).as_posix())
+    return [(doc, cmd) for cmd, doc in found.items()]
+
+
+COMMANDS_SHOWN = documented_commands()
+
+
+def test_the_documents_show_the_main_commands() -> None:
+    shown = {shlex.split(c)[1] for _, c in COMMANDS_SHOWN if "durak " in c and
+             not c.startswith("python")}
+    assert len(COMMANDS_SHOWN) >= 15
+    assert {"arena", "hint", "bench", "play", "serve", "replay"} <= shown
+
+
+def test_every_command_named_in_the_text_exists() -> None:
+    """Inline mentions such as `durak replay FILE` or `durak serve --grace` name real
+    subcommands and options."""
+    for doc in DOCS:
+        for span in re.findall(r"`durak ([\w-]+[^`]*)`", doc.read_text(encoding="utf-8")):
+            name, *rest = span.split()
+            assert name in COMMANDS, f"{doc.name}: `durak {name}` is no command"
+            options = _options(name)
+            for word in rest:
+                if word.startswith("--"):
+                    assert word.split("=")[0] in options, f"{doc.name}: `durak {span}`"
+
+
+def _options(name: str) -> set[str]:
+    p = argparse.ArgumentParser(prog=f"durak {name}")
+    importlib.import_module(COMMANDS[name][0]).add_arguments(p)
+    return {o for action in p._actions for o in action.option_strings}
+
+
+def _record(path: Path, match: bool, finished: bool) -> Path:
+    """A match record, or a game record: finished, or 30 actions into the deal (a
+    position to ask for a hint in)."""
+    if match:
+        m = Match(Rules(), seed=5, deals=2)
+        while not m.is_over:
+            g = m.game
+            while not g.is_over:
+                g.apply(g.legal_actions()[0])
+            m.next_deal()
+        path.write_text(m.record(), encoding="utf-8")
+    else:
+        g = Game(Rules(), seed=5)
+        while not g.is_over and (finished or len(g.history) < 30):
+            g.apply(g.legal_actions()[0])
+        path.write_text(g.record(), encoding="utf-8")
+    return path
+
+
+def _small(name: str, args: list[str], tmp: Path) -> list[str]:
+    """The command with small counts, its files in ``tmp``."""
+    out: list[str] = []
+    it = iter(args)
+    for a in it:
+        if a in ("--games", "--iterations"):
+            next(it)
+            out += [a, "1" if a == "--games" else "5"]
+        elif a in ("--json", "--png"):
+            out += [a, str(tmp / Path(next(it)).name)]
+        elif a == "--bots":
+            out.append(a)
+        elif HEAVY_BOTS.match(a):
+            name, _, opts = a.partition(":")
+            kept = [o for o in opts.split(",") if o and not o.startswith(("time=", "iterations="))]
+            out.append(name + ":" + ",".join([*kept, "iterations=5"]))
+        elif a.endswith(".txt") or a == "FILE":
+            out.append(str(_record(tmp / "record.txt", match="match" in a,
+                                   finished=name != "hint")))
+        else:
+            out.append(a)
+    return out
+
+
+def _check_arguments(name: str, argv: list[str]) -> None:
+    """Parse ``argv`` with the subcommand's own parser, without running it."""
+    p = argparse.ArgumentParser(prog=f"durak {name}", exit_on_error=False)
+    importlib.import_module(COMMANDS[name][0]).add_arguments(p)
+    p.parse_args(argv)
+
+
+@pytest.mark.parametrize(("doc", "command"), COMMANDS_SHOWN, ids=[c for _, c in COMMANDS_SHOWN])
+def test_documented_command_runs(doc: str, command: str, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # anything written by default lands here
+    words = shlex.split(command)
+    if words[0] == "make":
+        targets = re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M)
+        assert words[1] in targets, f"{doc}: no make target {words[1]!r}"
+        return
+    if words[0] == "python":
+        module = words[2]
+        argv = [str(tmp_path / Path(w).name) if "/" in w else w for w in words[3:]]
+        done = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{doc}: {command}\n{done.stderr[-2000:]}"
+        return
+    name = words[1]
+    if name in NEEDS_SERVER:
+        options = _options(name)
+        assert all(w in options for w in words[2:] if w.startswith("--")), f"{doc}: {command}"
+        return
+    argv = _small(name, words[2:], tmp_path)
+    if name in INTERACTIVE or "--step" in argv:
+        _check_arguments(name, argv)
+        return
+    if name in ("arena", "bench") and "--games" not in argv:
+        argv += ["--games", "1"]
+    if name == "arena":
+        argv += ["--jobs", "1", "--quiet"]
+    if name == "hint" and "--iterations" not in argv and "--time" not in argv:
+        argv += ["--iterations", "5"]
+    assert main([name, *argv]) == 0, f"{doc}: {command}"
+    assert capsys.readouterr().out.strip(), f"{doc}: {command} printed nothing"
