@@ -214,11 +214,15 @@ class _FakeClock:
 
 @pytest.mark.parametrize("budget", [0.05, 0.2])
 def test_ismcts_time_budget_is_kept(budget: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    from durak.bots import ismcts
+    from durak.bots import ismcts, solver
 
-    monkeypatch.setattr(ismcts, "_time", _FakeClock())
+    clock = _FakeClock()
+    # the bot's own stopwatch and the Deadline it searches against read the same clock;
+    # no CPU cap, so only the (fake) wall budget can stop the search
+    monkeypatch.setattr(ismcts, "_time", clock)
+    monkeypatch.setattr(solver, "perf_counter", clock.perf_counter)
     g = Game(Rules.preset("perevodnoy", players=3), seed=4)
-    bot = ISMCTSBot(time=budget, seed=1)
+    bot = ISMCTSBot(time=budget, cap=0, seed=1)
     bot.choose(g.observation(g.to_act or 0))
     stats = bot.last_stats
     # it searched until the budget was spent, and stopped within a few clock reads
