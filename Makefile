@@ -89,4 +89,5 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info src/durak/*.so src/durak/*.pyd
+	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	find src \( -name "*.so" -o -name "*.pyd" \) -delete

@@ -89,6 +89,7 @@ def move(page: Any) -> bool:
     before = state_of(page)
     legal = page.locator("#hand .card.legal")
     if legal.count():
+        page.mouse.move(0, 0)  # a card lifted by the hover of the last click settles first
         legal.first.click()
         if page.locator("#hand .card.selected").count():
             targets = page.locator("#table-cards .card.target")

@@ -134,7 +134,9 @@ class Encoder:
         limit = self._limit
         values = [talon / nc, cap / limit, len(attacks) / limit]
         values += [hands[s].bit_count() / nc for s in around]
-        values += [tally[s] / 12.0 for s in around] if self._pogonny else self._no_tally
+        # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
+        values += ([min(tally[s] / 12.0, 1.0) for s in around] if self._pogonny
+                   else self._no_tally)
         if out is None:
             out = np.empty(self.size, np.float32)
         out[:self.bits_size] = np.unpackbits(
