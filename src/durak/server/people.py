@@ -7,6 +7,7 @@ browser word the error in the player's language next to the field it is about.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -58,26 +59,24 @@ def _session(account: accounts.Account, token: str) -> dict[str, Any]:
     return {**account.public(), "token": token}
 
 
-async def register(request: Request) -> Response:
+async def _sign_in(request: Request, how: Callable[..., tuple[accounts.Account, str]],
+                   status_code: int) -> Response:
+    """Register or log in (``how``) with the body's name and password: the session."""
     s = _store(request)
     try:
         body = await _body(request)
-        account, token = await s.run(accounts.register, s.store, body.get("name"),
-                                     body.get("password"))
+        account, token = await s.run(how, s.store, body.get("name"), body.get("password"))
     except AccountError as e:
         return _refused(e)
-    return JSONResponse(_session(account, token), status_code=201)
+    return JSONResponse(_session(account, token), status_code=status_code)
+
+
+async def register(request: Request) -> Response:
+    return await _sign_in(request, accounts.register, 201)
 
 
 async def login(request: Request) -> Response:
-    s = _store(request)
-    try:
-        body = await _body(request)
-        account, token = await s.run(accounts.login, s.store, body.get("name"),
-                                     body.get("password"))
-    except AccountError as e:
-        return _refused(e)
-    return JSONResponse(_session(account, token))
+    return await _sign_in(request, accounts.login, 200)
 
 
 async def logout(request: Request) -> Response:
