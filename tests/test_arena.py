@@ -12,13 +12,13 @@ from durak.arena import (
     bradley_terry,
     clustered_ci,
     lineups,
-    parse_spec,
     run,
     run_match,
     wilson,
 )
 from durak.bots import hint as hint_cmd
 from durak.bots import make
+from durak.bots import parse as parse_spec
 from durak.bots.hint import hint
 
 

@@ -41,7 +41,6 @@ from .rules import Rules, RulesError
 
 # -- bot specs -----------------------------------------------------------------------
 # A bot spec is parsed by durak.bots.parse / durak.bots.make, the one parser of specs.
-parse_spec = parse
 
 
 def make_bot(spec: str, seed: int) -> Any:
