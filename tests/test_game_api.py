@@ -388,3 +388,98 @@ def test_observation_fields_say_what_the_game_says() -> None:
             shows += a.kind == "show"
             g.apply(a)
         assert rules is not showing or shows > 0
+
+
+# Fields a game rebuilt from a view cannot have: how the deal began (seed, deck, leader,
+# history, the random lead), the talon's position in the dealt deck, caches.
+_NOT_IN_A_VIEW = {"seed", "deck", "leader", "history", "_rng_lead", "_talon", "_tp", "_legal",
+                  "_known"}
+
+
+def _view_state(g: Game, seat: int) -> dict[str, object]:
+    """Every field of ``g`` a rebuilt game must share, the talon as its remaining cards
+    and the knowledge of every seat but ``seat`` (a seat knows its own hand)."""
+    from durak.game import FIELDS
+
+    state: dict[str, object] = {f: v for f, v in zip(FIELDS, snapshot(g), strict=False)
+                                if f not in _NOT_IN_A_VIEW}
+    state["talon"] = tuple(g._talon[g._tp:])
+    state["known"] = tuple(k for s, k in enumerate(g._known) if s != seat)
+    return state
+
+
+def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
+    """determinize.sample's rebuild (Game._from_view): given the real hidden cards, the
+    game it makes from a seat's view holds every field the real game holds, and plays
+    on to the same end (throw-in ranks, pagony steps and passes, shows, teams, forced
+    takes). It has no deal of its own: seed 0, no deck, no history, the bout's first
+    attacker as its leader, nothing known of the viewing seat's hand."""
+    from durak import CardSet
+
+    pagony = Rules.preset("pagony", players=4, teams="2x2", transfer=True,
+                          transfer_first_bout=True)
+    configs = [  # rules, seed (also of the moves), pagon steps; seed 6 passes pagony
+        (pagony, 6, [3, 5]),
+        (Rules.preset("pagony", players=3, pagony_attack=False), 1, [2, 0, 4]),
+        (Rules.preset("perevodnoy-proezdnoy", players=3, deck=52, transfer_first_bout=True),
+         2, None),
+        (Rules.preset("podkidnoy", players=4, throw_in="opening_rank", throwers="neighbours"),
+         3, None),
+        (Rules.preset("prostoy", players=3), 4, None),
+        (Rules.preset("pogonny", players=5, trump_exchange=True), 5, None),
+        (Rules(players=2, action_limit=300), 6, None),
+    ]
+    passes = shows = 0
+    for rules, seed, pagon in configs:
+        rng = random.Random(seed)
+        g = Game(rules, seed=seed, pagon=pagon)
+        step = 0
+        while not g.is_over:
+            seat = step % rules.players
+            hands = [int(CardSet(h)) for h in g.hands]
+            d = Game._from_view(g.observation(seat), hands, g._talon[g._tp:])
+            assert _view_state(d, seat) == _view_state(g, seat)
+            assert d.legal_actions() == g.legal_actions()
+            assert (d.seed, d.deck, d.history) == (0, (), [])
+            assert d.leader == g.first_attacker and d.known[seat] == CardSet()
+            passes += bool(g.passed)
+            shows += bool(g._shown >> 1)
+            if step % 5 == 0:
+                moves = random.Random(step)
+                a, b = g.clone(), d
+                # (with an action limit the rebuilt game counts its actions afresh)
+                while not a.is_over and not b.is_over:
+                    move = moves.choice(a.legal_actions())
+                    a.apply(move)
+                    b.apply(move)
+                assert b.outcome == a.outcome and _view_state(b, seat) == _view_state(a, seat)
+            legal = g.legal_actions()
+            g.apply(next((x for x in legal if x.kind == "show"), rng.choice(legal)))
+            step += 1
+    assert passes and shows
+
+
+def test_a_truncated_deal_ends_as_a_draw_with_its_losers() -> None:
+    """RULES.md 5: when ``action_limit`` actions have been made the deal ends there, a
+    draw with no durak, nobody to act, the seats still holding cards its losers."""
+    from durak.game import Outcome
+
+    g = Game(Rules(players=3, action_limit=4), deck=DECK + " 6D 7D 8D 9D 10D", dealer=2)
+    while not g.is_over:
+        g.apply(g.legal_actions()[-1])
+    assert len(g.history) == 4 and g.to_act is None and g.phase == "over"
+    assert g.outcome == Outcome(durak=None, draw=True, truncated=True, out_order=(),
+                                tally=(0, 0, 0), losers=(0, 1, 2))
+    assert type(g.outcome.out_order) is tuple and type(g.outcome.tally) is tuple
+    assert type(g.outcome.losers) is tuple
+
+
+def test_an_outcome_pickles() -> None:
+    """Outcomes cross process boundaries (the arena's workers): pickling keeps them."""
+    import pickle
+
+    g = Game(Rules(), seed=4)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    assert g.outcome is not None
+    assert pickle.loads(pickle.dumps(g.outcome)) == g.outcome

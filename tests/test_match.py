@@ -327,3 +327,45 @@ def test_the_tally_reads_as_text() -> None:
     p.pagon_steps, p.winner_side = [8, 3], 0
     assert p.summary(["A", "B", "C", "D"], rules).splitlines()[-2:] == [
         "  side 1: pagony of Q — won the match", "  side 2: pagony of 9"]
+    ranks = []
+    for step in range(9):  # side 2 up the whole ladder: the rank each step names
+        p.pagon_steps[1] = step
+        ranks.append(p.summary(["A", "B", "C", "D"], rules).splitlines()[-1].split()[-1])
+    assert ranks == ["6", "7", "8", "9", "10", "J", "K", "A", "Q"]
+    plain = Match(Rules(players=2), seed=1, deals=1).tally
+    plain.deals, plain.durak_counts, plain.pogony_hung = 2, [1, 1], [0, 1]
+    assert plain.summary(["Anna", "Ivan"], Rules()) == (
+        "deals 2, draws 0\n"
+        "  Anna: durak 1 times, hung with pogony 0\n"
+        "  Ivan: durak 1 times, hung with pogony 1")
+
+
+def test_record_deals_reads_game_and_match_records() -> None:
+    """RULES.md 9: a replay reads a game record or a match record: every deal, replayed,
+    with the seats' names (the record's, else defaults), the deal in play included."""
+    from durak.match import record_deals
+
+    m = Match(Rules(players=3), seed=5, deals=3, names=["Ann", "Bob", "Eve"])
+    deals, _ = record_deals(m.record())  # the first deal in play, nothing finished
+    assert len(deals) == 1 and deals[0].history == []
+    _play_first_legal(m.game)
+    m.next_deal()
+    m.game.apply(m.game.legal_actions()[0])  # the second deal, unfinished
+    deals, names = record_deals(m.record())
+    assert names == ["Ann", "Bob", "Eve"] and len(deals) == 2
+    assert [g.history for g in deals] == [g.history for g in [*m.games, m.game][:2]]
+    assert deals[0].outcome == m.games[0].outcome and not deals[1].is_over
+    _play_first_legal(m.game)
+    m.next_deal()  # the second deal over: the third is in play, with no moves yet
+    deals, _ = record_deals(m.record())
+    assert len(deals) == 3 and deals[2].history == [] and deals[1].is_over
+    _play_first_legal(m.game)
+    m.next_deal()  # the match over: its last deal is the one in play, listed once
+    deals, _ = record_deals(m.record())
+    assert m.is_over and [d.history for d in deals] == [d.history for d in m.games]
+    g = Game(Rules(players=2), seed=3)
+    g.apply(g.legal_actions()[0])
+    deals, names = record_deals(g.record())
+    assert names == ["Seat 0", "Seat 1"] and [d.history for d in deals] == [g.history]
+    deals, names = record_deals(g.record(names=["Ann", "Bob"]))
+    assert names == ["Ann", "Bob"]

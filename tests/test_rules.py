@@ -125,3 +125,15 @@ def test_rules_replace_changes_only_what_it_names() -> None:
     r = Rules.preset("perevodnoy", players=3)
     assert r.replace(players=4) == Rules.preset("perevodnoy", players=4)
     assert r.replace() == r
+
+
+def test_with_action_limit_turns_the_limit_on_only_when_off() -> None:
+    """RULES.md 5: deals only programs play get an action limit (BOT_ACTION_LIMIT unless
+    given); a limit already set is kept, and so are the other options."""
+    from durak.rules import BOT_ACTION_LIMIT
+
+    base = Rules.preset("perevodnoy", players=3)
+    assert base.with_action_limit() == base.replace(action_limit=BOT_ACTION_LIMIT)
+    assert base.with_action_limit(50) == base.replace(action_limit=50)
+    limited = base.replace(action_limit=7)
+    assert limited.with_action_limit(50) is limited and limited.with_action_limit() is limited
