@@ -26,7 +26,7 @@ SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer",
 CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note", "hung", "hung_cards", "truncated"}
+              "losing_team", "known", "note", "hung", "hung_cards", "truncated", "passed"}
 
 
 def _cases() -> Iterator[Any]:
@@ -140,6 +140,9 @@ def check(g: Game, step: dict[str, Any]) -> None:
         # what another seat knows of this hand (cards seen taken, shown or drawn face up)
         seen = g.observation((int(seat) + 1) % g.n).known[int(seat)]
         assert seen == CardSet.parse(cards), f"known of seat {seat}: {seen}"
+    if "passed" in step:  # team pagony passed openly: [from, to, cards] in order
+        got = [(p.seat, p.to, p.cards) for p in g.passed]
+        assert got == [(a, b, CardSet.parse(c)) for a, b, c in step["passed"]], f"passed: {got}"
     if "sizes" in step:
         assert [len(g.hand(s)) for s in range(g.n)] == step["sizes"]
     if "talon_size" in step:
