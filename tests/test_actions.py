@@ -85,3 +85,32 @@ def test_a_show_is_of_exactly_one_card() -> None:
     with pytest.raises(IllegalActionError):
         Action.parse("!6S+6H")
     assert Action("show", (six_s,)) is Action.parse("!6S")
+
+
+@pytest.mark.parametrize(("deck", "size"), [(24, 786), (36, 1608), (52, 3152)])
+def test_the_encoding_has_a_block_per_kind(deck: int, size: int) -> None:
+    """docs/envs.md: take, pass, 4 exchanges, 15 card sets per rank to attack and to
+    transfer, a show per card, a defence per pair of cards: in that order."""
+    r = Rules(deck=deck)
+    n, ranks = deck, deck // 4
+    assert r.num_actions == size == 6 + 30 * ranks + n + n * n
+    kinds = [Action.from_index(i, r).kind for i in range(size)]
+    assert kinds == (["take", "pass"] + ["exchange"] * 4 + ["attack"] * 15 * ranks
+                     + ["transfer"] * 15 * ranks + ["show"] * n + ["defend"] * n * n)
+
+
+def test_encoding_refuses_what_it_cannot_hold() -> None:
+    """The encoding names the index or the card it cannot hold, exactly."""
+    r = Rules(deck=36)
+    with pytest.raises(IllegalActionError) as e:
+        Action.from_index(1608, r)
+    assert str(e.value) == "action index 1608 out of range 0..1607"
+    with pytest.raises(IllegalActionError) as e:
+        Action.from_index(-1, r)
+    assert str(e.value) == "action index -1 out of range 0..1607"
+    with pytest.raises(IllegalActionError) as e:
+        Action.parse("2S").index(r)
+    assert str(e.value) == "2♠ is not in a 36-card deck"
+    with pytest.raises(IllegalActionError) as e:
+        Action.parse("2S/6S").index(r)
+    assert str(e.value) == "2♠/6♠ is not in a 36-card deck"  # beating 2♠, not in the deck

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from durak import Game, Rules
+from durak import Game, RecordError, Rules
 from durak.match import Match
 
 from .helpers import all_configs
@@ -369,3 +369,87 @@ def test_record_deals_reads_game_and_match_records() -> None:
     assert names == ["Seat 0", "Seat 1"] and [d.history for d in deals] == [g.history]
     deals, names = record_deals(g.record(names=["Ann", "Bob"]))
     assert names == ["Ann", "Bob"]
+
+
+def test_a_match_record_lists_its_headers_and_every_deal() -> None:
+    """RULES.md 9: a match record: the match's headers (rules, seed, deals, target,
+    names), then each deal numbered from 1 with its result, «*» while it is in play."""
+    m = Match(Rules(), seed=1, deals=2, target=3, names=["Ann", "Bob"])
+    _play_first_legal(m.game)
+    m.next_deal()
+    m.game.apply(m.game.legal_actions()[0])
+    lines = m.record().splitlines()
+    assert lines[:8] == ['[Match "durak"]', '[Rules "podkidnoy()"]', '[MatchSeed "1"]',
+                         '[Deals "2"]', '[Target "3"]', '[Seat0 "Ann"]', '[Seat1 "Bob"]', ""]
+    assert [x for x in lines if x.startswith(("[Deal ", "[Result "))] == [
+        '[Deal "1"]', f'[Result "{m.games[0].outcome}"]', '[Deal "2"]', '[Result "*"]']
+    _play_first_legal(m.game)
+    m.next_deal()  # over after two deals: each listed once
+    assert m.is_over and m.record().count("[Deal ") == 2
+    by_target = Match(Rules(), seed=1, target=2).record()
+    assert "[Deals " not in by_target and '[Target "2"]' in by_target
+    by_deals = Match(Rules(), seed=1, deals=3).record()
+    assert '[Deals "3"]' in by_deals and "[Target " not in by_deals
+
+
+def _two_deal_record() -> tuple[Match, str]:
+    m = Match(Rules(), seed=1, deals=2, target=3, names=["Ann", "Bob"])
+    _play_first_legal(m.game)
+    m.next_deal()
+    _play_first_legal(m.game)
+    m.next_deal()
+    assert m.is_over
+    return m, m.record()
+
+
+def _refused(text: object) -> str:
+    with pytest.raises((RecordError, TypeError)) as e:
+        Match.from_record(text)  # type: ignore[arg-type]
+    return str(e.value)
+
+
+def test_a_match_record_reads_back_its_headers() -> None:
+    """RULES.md 9: reading a match record back restores deals, target and names; a
+    record without names gets the default ones; a record without results is read."""
+    m, text = _two_deal_record()
+    again = Match.from_record(text)
+    assert (again.deals, again.target, again.names) == (2, 3, ["Ann", "Bob"])
+    assert again.is_over and again.tally == m.tally
+    plain = "\n".join(x for x in text.splitlines()
+                      if not x.startswith(("[Seat", "[Result ", "[Target ")))
+    again = Match.from_record(plain)
+    assert (again.target, again.names) == (None, ["Player 1", "Player 2"])
+    assert again.tally == m.tally
+    one = Match(Rules(), seed=1, target=2)  # first deal over, the next not yet dealt
+    _play_first_legal(one.game)
+    again = Match.from_record(one.record())
+    assert (again.deals, again.target) == (None, 2)
+    assert len(again.games) == 1 and not again.game.is_over
+
+
+def test_a_bad_match_record_is_refused_with_the_reason() -> None:
+    """A match record that is not one, or whose deals are not the ones its seed makes,
+    is refused with a message that says which deal and why."""
+    m, text = _two_deal_record()
+    assert _refused(5) == "record: text, not int"
+    assert _refused(m.games[0].record()) == 'not a match record (no [Match "durak"] header)'
+    assert _refused(text.replace('[MatchSeed "1"]\n', "")) == "bad match headers: 'MatchSeed'"
+    g2 = m.games[1]
+    seed2 = text.replace(f'[Seed "{g2.seed}"]', '[Seed "7"]')
+    assert _refused(seed2) == "deal 2: its seed or dealer is not the one the match makes"
+    dealer2 = text.replace(f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
+                           f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
+                           f'[Dealer "{g2.dealer}"]',
+                           f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
+                           f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
+                           f'[Dealer "{1 - g2.dealer}"]')
+    assert dealer2 != text
+    assert _refused(dealer2) == "deal 2: its seed or dealer is not the one the match makes"
+    o1 = m.games[0].outcome
+    lie = "durak 0" if str(o1) != "durak 0" else "durak 1"
+    assert _refused(text.replace(f'[Result "{o1}"]', f'[Result "{lie}"]', 1)) == (
+        f"deal 1: record says {lie!r}, moves give {o1}")
+    cut = text.replace(f'[Result "{o1}"]', '[Result "*"]', 1).split('[Deal "2"]')
+    short = cut[0].rsplit("\n1. ", 1)[0] + "\n\n" + '[Deal "2"]' + cut[1]
+    # deal 1 unfinished, yet deal 2 follows: it is not the deal the match would make
+    assert _refused(short) == "deal 2: its seed or dealer is not the one the match makes"

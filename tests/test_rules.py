@@ -137,3 +137,26 @@ def test_with_action_limit_turns_the_limit_on_only_when_off() -> None:
     assert base.with_action_limit(50) == base.replace(action_limit=50)
     limited = base.replace(action_limit=7)
     assert limited.with_action_limit(50) is limited and limited.with_action_limit() is limited
+
+
+def test_the_text_form_lists_players_deck_teams_first_and_flags_as_on_off() -> None:
+    """RULES.md named options: the text form is the preset, then players, deck and teams,
+    then the other options in their order, with on/off for flags."""
+    rules = Rules(players=4, teams="2x2", hand_size=5, pile_on=False, transfer=True)
+    assert str(rules) == "perevodnoy(players=4,teams=2x2,hand_size=5,pile_on=off)"
+    assert str(Rules(trump_exchange=True)) == "podkidnoy(trump_exchange=on)"
+    assert Rules.parse(str(rules)) == rules
+
+
+@pytest.mark.parametrize(("word", "value"), [("on", True), ("TRUE", True), ("Yes", True),
+                                             ("1", True), ("off", False), ("false", False),
+                                             ("NO", False), ("0", False)])
+def test_flags_read_every_spelling_of_on_and_off(word: str, value: bool) -> None:
+    """RULES.md named options: a flag reads on/true/yes/1 and off/false/no/0, any case."""
+    assert Rules.parse(f"podkidnoy(pile_on={word})").pile_on is value
+
+
+def test_a_flag_that_is_neither_on_nor_off_is_named() -> None:
+    with pytest.raises(RulesError) as e:
+        Rules.parse("podkidnoy(pile_on=maybe)")
+    assert str(e.value) == "pile_on: expected on or off, got 'maybe'"
