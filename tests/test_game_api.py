@@ -483,3 +483,31 @@ def test_an_outcome_pickles() -> None:
         g.apply(g.legal_actions()[0])
     assert g.outcome is not None
     assert pickle.loads(pickle.dumps(g.outcome)) == g.outcome
+
+
+def test_a_refused_transfer_says_what_a_transfer_needs() -> None:
+    """RULES.md 4: a transfer the next defender could not face is refused, saying why."""
+    g = Game(Rules.preset("perevodnoy", hand_size=3, transfer_first_bout=True),
+             deck="6D 8H 8S 8C 10H 7S AD", dealer=1)
+    g.apply("8S")
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(">8H+8C")
+    assert str(e.value) == (">8♥+8♣: a transfer needs cards of the attacked rank, and the next "
+                            "defender must hold at least as many cards as will be on the table")
+
+
+def test_undo_returns_the_action_taken_back() -> None:
+    g = Game(Rules(), seed=3)
+    made = []
+    for _ in range(3):
+        made.append(g.legal_actions()[-1])
+        g.apply(made[-1])
+    assert [g.undo(), g.undo()] == made[:0:-1] and g.history == made[:1]
+
+
+def test_a_clone_of_a_finished_deal_keeps_its_outcome() -> None:
+    g = Game(Rules(players=3), seed=8)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    c = g.clone()
+    assert c.outcome == g.outcome and c.outcome is not None and c.is_over
