@@ -114,3 +114,17 @@ def test_encoding_refuses_what_it_cannot_hold() -> None:
     with pytest.raises(IllegalActionError) as e:
         Action.parse("2S/6S").index(r)
     assert str(e.value) == "2♠/6♠ is not in a 36-card deck"  # beating 2♠, not in the deck
+
+
+def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
+    """RULES.md 1 trump_exchange: «exchange 6D» is the same action as «x6D»; an action
+    that cannot exist is refused with the reason."""
+    from durak.actions import make
+
+    assert Action.parse("exchange 6D") is Action.parse("x6D")
+    with pytest.raises(IllegalActionError) as e:
+        Action.parse("6S+7S")
+    assert str(e.value) == "not an action: '6S+7S' (cards laid at once must be of one rank)"
+    with pytest.raises(IllegalActionError) as e:
+        make(9, 0, -1)
+    assert str(e.value) == "no such action: kind 9, target -1"

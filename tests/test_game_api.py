@@ -378,6 +378,7 @@ def test_observation_fields_say_what_the_game_says() -> None:
                 assert o.shown_seats == tuple(s for s in range(4) if g._shown >> s & 1)
                 assert o.last_laid == tuple(CardSet(m) for m in g._last_lay)
                 assert (o.pagon, o.forced_take, o.passed) == (g._pagon, g._forced_take, g.passed)
+                assert type(o.forced_take) is bool
                 by, cards, onto = g._last_att
                 assert o.last_attack == (LastAttack(by, CardSet(cards), onto) if by >= 0
                                          else None)
@@ -471,7 +472,7 @@ def test_a_truncated_deal_ends_as_a_draw_with_its_losers() -> None:
     assert g.outcome == Outcome(durak=None, draw=True, truncated=True, out_order=(),
                                 tally=(0, 0, 0), losers=(0, 1, 2))
     assert type(g.outcome.out_order) is tuple and type(g.outcome.tally) is tuple
-    assert type(g.outcome.losers) is tuple
+    assert type(g.outcome.losers) is tuple and str(g.outcome) == "truncated"
 
 
 def test_an_outcome_pickles() -> None:

@@ -453,3 +453,14 @@ def test_a_bad_match_record_is_refused_with_the_reason() -> None:
     short = cut[0].rsplit("\n1. ", 1)[0] + "\n\n" + '[Deal "2"]' + cut[1]
     # deal 1 unfinished, yet deal 2 follows: it is not the deal the match would make
     assert _refused(short) == "deal 2: its seed or dealer is not the one the match makes"
+
+
+def test_pogonny_scores_add_up_over_deals() -> None:
+    """RULES.md 7 pogonny: the pogony scored in each deal add up over the match."""
+    from durak.game import Outcome
+
+    rules = Rules.preset("pogonny", players=3)
+    t = Match(rules, seed=1).tally
+    t.add(Outcome(durak=1, draw=False, out_order=(0, 2), tally=(2, 0, 1)), rules)
+    t.add(Outcome(durak=0, draw=False, out_order=(1, 2), tally=(1, 3, 0)), rules)
+    assert t.pogonny_scores == [3, 3, 1] and t.durak_counts == [1, 1, 0] and t.deals == 2

@@ -160,3 +160,11 @@ def test_a_flag_that_is_neither_on_nor_off_is_named() -> None:
     with pytest.raises(RulesError) as e:
         Rules.parse("podkidnoy(pile_on=maybe)")
     assert str(e.value) == "pile_on: expected on or off, got 'maybe'"
+
+
+def test_the_default_preset_and_the_side_of_a_seat() -> None:
+    """RULES.md presets: podkidnoy is the default; RULES.md 6: without teams every seat is
+    its own side, with teams the sides are the even and the odd seats."""
+    assert Rules.preset() == Rules()
+    assert [Rules(players=3).team_of(s) for s in range(3)] == [0, 1, 2]
+    assert [Rules(players=4, teams="2x2").team_of(s) for s in range(4)] == [0, 1, 0, 1]
