@@ -128,3 +128,10 @@ def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
     with pytest.raises(IllegalActionError) as e:
         make(9, 0, -1)
     assert str(e.value) == "no such action: kind 9, target -1"
+
+
+@pytest.mark.parametrize(("text", "same"), [("done", "pass"), ("p", "pass"), ("P", "pass"),
+                                            ("t", "take"), ("6S,6H", "6S+6H")])
+def test_short_spellings_of_actions(text: str, same: str) -> None:
+    """The notation's short forms (docs/rules.md notation): p/done, t, a comma for +."""
+    assert Action.parse(text) is Action.parse(same)

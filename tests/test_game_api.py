@@ -512,3 +512,30 @@ def test_a_clone_of_a_finished_deal_keeps_its_outcome() -> None:
         g.apply(g.legal_actions()[0])
     c = g.clone()
     assert c.outcome == g.outcome and c.outcome is not None and c.is_over
+
+
+def test_more_refusals_name_the_argument_exactly() -> None:
+    """Bad input gets an error that names the argument and what it wanted."""
+    from durak.match import Match
+
+    cases = [
+        (lambda: Game(Rules(), seed=1).observation("1"), "seat: a seat number, not str"),
+        (lambda: Game(Rules(), seed=1, pagon=[1, 0]), "pagon: only for scoring=pagony"),
+        (lambda: Game(Rules.preset("pagony"), seed=1, pagon=[9, 0]),
+         "pagon: one step 0..8 per side (2 sides)"),
+        (lambda: Rules(players=4, teams="2X2"),  # type: ignore[arg-type]
+         "teams: '2X2' is not one of none, 2x2, 3x3"),
+        (lambda: Match(Rules(), names=["a"]), "names: one per player (2)"),
+    ]
+    for make, message in cases:
+        with pytest.raises((TypeError, ValueError)) as e:
+            make()
+        assert str(e.value) == message
+
+
+def test_a_new_deal_has_no_last_attack_and_a_match_without_seed_draws_one() -> None:
+    from durak.match import Match
+
+    assert Game(Rules(players=3), seed=2).observation(1).last_attack is None
+    m = Match(Rules())
+    assert isinstance(m.seed, int) and Match.from_record(m.record()).seed == m.seed

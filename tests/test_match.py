@@ -464,3 +464,6 @@ def test_pogonny_scores_add_up_over_deals() -> None:
     t.add(Outcome(durak=1, draw=False, out_order=(0, 2), tally=(2, 0, 1)), rules)
     t.add(Outcome(durak=0, draw=False, out_order=(1, 2), tally=(1, 3, 0)), rules)
     assert t.pogonny_scores == [3, 3, 1] and t.durak_counts == [1, 1, 0] and t.deals == 2
+    t.add(Outcome(durak=None, draw=True, out_order=(0, 1, 2)), rules)
+    t.add(Outcome(durak=None, draw=True, out_order=(0, 1, 2)), rules)
+    assert (t.draws, t.deals) == (2, 4)
