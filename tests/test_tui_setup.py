@@ -156,3 +156,29 @@ def test_keys_footer_relabels_in_place_and_rebuilds_when_keys_change() -> None:
             assert [len(k.description) for k in keys] == list(widths(KeysApp.SPECS).values())
 
     asyncio.run(go())
+
+
+def test_what_the_screen_shows_is_a_full_redraw_after_every_key(tmp_path: Path) -> None:
+    """Each key repaints only what it changes (and the screen is not repainted when the
+    focus moves): what is on the screen must still be what redrawing everything shows."""
+    async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
+        async def redrawn() -> str:
+            for w in screen.query("*"):
+                w.refresh()
+            await pilot.pause()
+            return app.export_screenshot()
+
+        keys = {"lang": ("right", "down", "right", "down", "right", "right", "down", "down",
+                         "right", "down", "space", "up", "space", "tab", "tab", "shift+tab"),
+                "name": ("x", "tab", "right", "down", "tab", "shift+tab", "shift+tab", "up",
+                         "left")}
+        for row, presses in keys.items():
+            screen.query_one(f"#{row}").focus()
+            for key in presses:
+                await pilot.press(key)
+                shown = app.export_screenshot()
+                assert shown == await redrawn(), f"stale after {key!r}"
+        assert screen.query_one("#name", Input).value.endswith("x")
+        assert screen.query_one("#lang", Choice).value == "ru"
+
+    on_start_screen(tmp_path, "en", go)

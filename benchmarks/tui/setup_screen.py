@@ -1,9 +1,10 @@
-"""How long the start screen of ``durak play`` takes to react to a change.
+"""How long the start screen of ``durak play`` takes to react to a key.
 
-Each step changes one control (a list's value, a checkbox), as a key press would, and
-times the frames Textual puts out for it. Two times are kept per step:
+Each step presses one key on one line of the form (← → change a value, space flips an
+on/off line, ↑ ↓ move the focus), sent as the terminal driver sends it, and times the
+frames Textual puts out for it. Two times are kept per step:
 
-- "shown": from the change to the last frame of it, the time a player waits to see
+- "shown": from the key to the last frame it causes, the time a player waits to see
   the change whole. Each frame is turned into the bytes a terminal would receive (the
   headless test driver skips that) before its time is taken. The step ends when no
   frame has come for a quarter of a second; that wait is not counted.
@@ -13,16 +14,17 @@ times the frames Textual puts out for it. Two times are kept per step:
 Textual's test pilot is not used to wait: its idle detection sleeps in slices of
 20 ms until one passes without work, and it draws pending changes itself at its end,
 so it would add 20 to 40 ms and move frames. (Earlier versions of this benchmark
-printed that time as "wall".) After each step the benchmark checks that the form shows
-what was chosen (picking «Переводной» must tick «Перевод» at once; after the language,
-the footer too).
+printed that time as "wall".) Textual draws at most 60 frames a second, so a change
+that needs two frames shows at least 17 ms after its first. After each step the
+benchmark checks that the form shows what was chosen (picking «Переводной» must tick
+«Перевод» at once; after the language, the footer too).
 
     .venv/bin/python benchmarks/tui/setup_screen.py --rounds 5
     .venv/bin/python benchmarks/tui/setup_screen.py --rounds 5 --before OLD/src
 
 ``--before`` runs the start screen of another source tree (``src`` of an older
-checkout) in rounds alternating with this one, each round in a new process, and prints
-both side by side.
+checkout, with the same one-line form) in rounds alternating with this one, each round
+in a new process, and prints both side by side.
 """
 
 from __future__ import annotations
@@ -41,87 +43,58 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual._compositor import CompositorUpdate
-
-try:
-    from durak.tui.form import Choice
-except ImportError:  # the start screen before one-line rows
-    Choice = None  # type: ignore[assignment,misc]
 
 from durak.rules import Rules
 from durak.tui.app import DurakApp
+from durak.tui.form import Choice
 from durak.tui.session import Settings
 from durak.tui.setup_screen import SetupScreen
 
-Step = tuple[str, Callable[[SetupScreen], Any], Callable[[SetupScreen], bool]]
+Check = Callable[[SetupScreen], bool]
+Step = tuple[str, str, str, Check]  # name, the row focused first, the key, what it shows
 Times = dict[str, list[tuple[float, float]]]  # step -> [(cpu, shown)], in seconds
 QUIET = 0.25  # s without a frame: the change is over
 
 
-def control(screen: SetupScreen, key: str) -> Any:
-    """The widget of row ``key``: a Choice, or a Select/Checkbox in versions before it
-    (so the same script measures both)."""
-    return screen.query_one(f"#{key}")
+def shown(key: str, want: Any) -> Check:
+    return lambda s: bool(s.query_one(f"#{key}", Choice).value == want)
 
 
-def select(key: str, value: Any) -> Callable[[SetupScreen], Any]:
-    """Pick ``value`` in row ``key``, as a person does with ← → (or a list)."""
-    def change(screen: SetupScreen) -> None:
-        w = control(screen, key)
-        if Choice is not None and isinstance(w, Choice):
-            w.pick(value)
-        else:
-            w.value = value
-    return change
+def focused(key: str) -> Check:
+    return lambda s: s.focused is not None and s.focused.id == key
 
 
-def toggle(key: str) -> Callable[[SetupScreen], Any]:
-    """Flip an on/off row, as space does."""
-    def change(screen: SetupScreen) -> None:
-        w = control(screen, key)
-        if Choice is not None and isinstance(w, Choice):
-            w.action_step(1)
-        else:
-            w.toggle()
-    return change
+def seats(n: int) -> Check:
+    return lambda s: [w.id for w in s.query(Choice) if (w.id or "").startswith("opp-")
+                      and w.display] == [f"opp-{seat}" for seat in range(1, n)]
 
 
-def shown(key: str, want: Any) -> Callable[[SetupScreen], bool]:
-    return lambda s: bool(control(s, key).value == want)
-
-
-checked = shown
-
-
-def visible_seats(n: int) -> Callable[[SetupScreen], bool]:
+def in_language(lang: str, start: str) -> Check:
+    """The language row shows ``lang`` and the footer the word ``start``."""
     def check(s: SetupScreen) -> bool:
-        shown = [w for w in s.query("*") if (w.id or "").startswith("opp-")
-                 and w.display and (w.parent is None or w.parent.display)]
-        return len(shown) == n - 1
-    return check
-
-
-def in_language(word: str) -> Callable[[SetupScreen], bool]:
-    """The language row shows ``word`` and so does the footer (rebuilt last)."""
-    def check(s: SetupScreen) -> bool:
-        if control(s, "lang").value != ("ru" if word == "начать" else "en"):
-            return False
         footer = [str(getattr(k, "description", "")).strip() for k in s.query("FooterKey")]
-        return word in footer
+        return bool(s.query_one("#lang", Choice).value == lang and start in footer)
     return check
 
 
+# From the first screen: podkidnoy, 2 players, 36 cards, English.
 STEPS: list[Step] = [
-    ("preset -> perevodnoy", select("preset", "perevodnoy"), checked("transfer", True)),
-    ("players -> 4", select("players", 4), visible_seats(4)),
-    ("teams -> 2x2", select("teams", "2x2"), shown("teams", "2x2")),
-    ("pile_on off", toggle("pile_on"), checked("pile_on", False)),
-    ("transfer off", toggle("transfer"), checked("transfer", False)),
-    ("language -> ru", select("lang", "ru"), in_language("начать")),
-    ("deck -> 52", select("deck", 52), shown("deck", 52)),
-    ("preset -> podkidnoy", select("preset", "podkidnoy"), checked("transfer", False)),
-    ("players -> 2", select("players", 2), visible_seats(2)),
-    ("language -> en", select("lang", "en"), in_language("start")),
+    ("focus down", "preset", "down", focused("players")),
+    ("preset -> perevodnoy", "preset", "right", shown("transfer", True)),
+    ("players 2 -> 3", "players", "right", seats(3)),
+    ("players 3 -> 4", "players", "right", seats(4)),
+    ("teams -> 2x2", "teams", "right", shown("teams", "2x2")),
+    ("pile_on off", "pile_on", "space", shown("pile_on", False)),
+    ("transfer off", "transfer", "space", shown("transfer", False)),
+    ("language -> ru", "lang", "right", in_language("ru", "начать")),
+    ("deck -> 52", "deck", "right", shown("deck", 52)),
+    ("preset -> podkidnoy", "preset", "left", shown("transfer", False)),
+    ("players 4 -> 3", "players", "left", seats(3)),
+    ("players 3 -> 2", "players", "left", seats(2)),
+    ("language -> en", "lang", "left", in_language("en", "start")),
+    ("focus up", "players", "up", focused("preset")),
 ]
 
 
@@ -151,6 +124,14 @@ async def settled(app: DurakApp, frames: list[tuple[float, float]], quiet: float
             return
 
 
+def press(app: DurakApp, key: str) -> None:
+    """Send ``key`` as the terminal driver does."""
+    event = events.Key(key, " " if key == "space" else None)
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+
+
 async def one_round(save: Path) -> Times:
     app = DurakApp(Settings(rules=Rules(), opponents=["greedy"], save=save, lang="en"))
     out: Times = {}
@@ -158,15 +139,16 @@ async def one_round(save: Path) -> Times:
     watch_frames(app, frames)
     async with app.run_test(size=(80, 24)):
         await settled(app, frames, QUIET)
-        for name, change, check in STEPS:
+        for name, row, key, check in STEPS:
             screen = app.screen
             assert isinstance(screen, SetupScreen)
+            if screen.focused is None or screen.focused.id != row:
+                screen.query_one(f"#{row}", Choice).focus()
+                await settled(app, frames, QUIET)
             frames.clear()
             start, cpu = time.perf_counter(), time.process_time()
-            change(screen)
+            press(app, key)
             await settled(app, frames, QUIET)
-            screen = app.screen
-            assert isinstance(screen, SetupScreen)
             if not check(screen):
                 raise SystemExit(f"after «{name}» the form does not show the change")
             if not frames:
@@ -176,7 +158,7 @@ async def one_round(save: Path) -> Times:
 
 
 def measure(rounds: int) -> Times:
-    times: Times = {name: [] for name, _, _ in STEPS}
+    times: Times = {name: [] for name, *_ in STEPS}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):
             for name, dt in asyncio.run(one_round(Path(tmp) / "m.txt")).items():
@@ -240,8 +222,8 @@ def main() -> None:
     if args.before is None:
         lines = table(measure(args.rounds))
     else:
-        before: Times = {name: [] for name, _, _ in STEPS}
-        after: Times = {name: [] for name, _, _ in STEPS}
+        before: Times = {name: [] for name, *_ in STEPS}
+        after: Times = {name: [] for name, *_ in STEPS}
         for _ in range(args.rounds):  # alternating, so both see the same machine
             for into, src in ((before, args.before), (after, None)):
                 for name, ts in measure_elsewhere(src).items():

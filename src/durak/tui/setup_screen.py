@@ -16,7 +16,9 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
 from ..rules import PRESETS, Rules, RulesError
@@ -103,6 +105,9 @@ def relabel_text(widget: Static, text: str) -> None:
 
 
 class SetupScreen(Screen[None]):
+    # Textual repaints the whole screen when the focus moves; here the rows, the name
+    # and the buttons repaint themselves (their :focus styles), so a move redraws two.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     DEFAULT_CSS = f"""
     SetupScreen {{ align: center top; }}
     #setup {{ width: 78; max-width: 100%; height: 1fr; padding: 0 1;
