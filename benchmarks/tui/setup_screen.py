@@ -5,9 +5,9 @@ on/off line, ↑ ↓ move the focus), sent as the terminal driver sends it, and 
 frames Textual puts out for it. Two times are kept per step:
 
 - "shown": from the key to the last frame it causes, the time a player waits to see
-  the change whole. Each frame is turned into the bytes a terminal would receive (the
-  headless test driver skips that) before its time is taken. The step ends when no
-  frame has come for a quarter of a second; that wait is not counted.
+  the change whole. Each frame is turned into the bytes a true-colour terminal would
+  receive (the headless test driver skips that) before its time is taken. The step
+  ends when no frame has come for a quarter of a second; that wait is not counted.
 - "cpu": the processor time the app spent until that last frame (handlers, layout,
   rendering).
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import os
 import platform
@@ -43,6 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual import events
 from textual._compositor import CompositorUpdate
 
@@ -100,15 +102,18 @@ STEPS: list[Step] = [
 
 def watch_frames(app: DurakApp, frames: list[tuple[float, float]]) -> None:
     """Append to ``frames`` when each frame is ready for the terminal (wall and
-    processor clocks)."""
+    processor clocks): turned into the bytes a true-colour terminal receives, which
+    the headless test driver skips."""
     display = app._display
+    terminal = Console(color_system="truecolor", force_terminal=True, file=io.StringIO(),
+                       width=app.size.width, height=app.size.height)
 
     def display_and_time(screen: Any, renderable: Any) -> None:
         display(screen, renderable)
         if renderable is None or app._batch_count:
             return
-        if isinstance(renderable, CompositorUpdate):  # the headless driver skips this
-            renderable.render_segments(app.console)
+        if isinstance(renderable, CompositorUpdate):
+            renderable.render_segments(terminal)
         frames.append((time.perf_counter(), time.process_time()))
 
     setattr(app, "_display", display_and_time)  # noqa: B010 (a method, on purpose)
