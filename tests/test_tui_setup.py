@@ -104,6 +104,11 @@ def test_opponent_rows_come_and_go_without_moving_the_buttons(tmp_path: Path) ->
                        for o in opponents)
             assert screen.query_one("#start", Button).region == start
             assert screen.query_one("#setup").max_scroll_y == 0
+        # Tab stops at every line shown and every button, nothing else
+        assert [w.id for w in screen.focus_chain] == [
+            "lang", "preset", "players", "deck", "teams", "transfer", "pile_on", "throwers",
+            "bout_limit", "first_bout_limit", "deals", "name", "opp-1", "start", "howto",
+            "quit"]
         # hidden rows are skipped by the focus
         screen.query_one("#name", Input).focus()
         await pilot.press("tab")

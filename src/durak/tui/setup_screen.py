@@ -94,6 +94,11 @@ def apply_change(form: dict[str, Any], key: str, value: Any) -> None:
         form["transfer_by_showing"] = False
 
 
+class Column(VerticalScroll, can_focus=False):
+    """The start screen's scrolling column. Not a Tab stop of its own (Textual's is an
+    unmarked one): its lines are, and the focused line is scrolled into view."""
+
+
 def relabel_text(widget: Static, text: str) -> None:
     """Show ``text`` in ``widget``, with a new layout only if it needs more or fewer
     lines (a layout pass redraws the whole screen and, when a size changes, needs a
@@ -196,7 +201,7 @@ class SetupScreen(Screen[None]):
 
     # -- building and updating ---------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="setup"):
+        with Column(id="setup"):
             yield Static(self.t("setup_title"), id="setup-title")
             with Vertical(id="form"):
                 for key in FIELDS:
