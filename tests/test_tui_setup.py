@@ -199,3 +199,22 @@ def test_what_the_screen_shows_is_a_full_redraw_after_every_key(tmp_path: Path) 
         assert screen.query_one("#lang", Choice).value == "ru"
 
     on_start_screen(tmp_path, "en", go)
+
+
+def test_options_that_do_not_go_together_are_said_and_do_not_start(tmp_path: Path) -> None:
+    async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
+        def error() -> str:
+            return str(screen.query_one("#error", Static).render())
+
+        assert error() == ""
+        screen.query_one("#players", Choice).focus()
+        await pilot.press("left")  # 2 -> 6 players
+        screen.query_one("#deck", Choice).focus()
+        await pilot.press("left")  # 36 -> 24 cards: too few for six hands
+        assert "do not go together" in error() and "24" in error()
+        await pilot.press("ctrl+s")
+        assert app.screen is screen and app.session is None
+        await pilot.press("right")
+        assert error() == ""
+
+    on_start_screen(tmp_path, "en", go)

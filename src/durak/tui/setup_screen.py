@@ -16,8 +16,10 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
@@ -37,7 +39,7 @@ MAX_OPPONENTS = 5
 OPPONENTS = tuple(f"opp-{seat}" for seat in range(1, MAX_OPPONENTS + 1))
 # The form keeps room for every opponent, so showing or hiding one changes no size
 # (a change of size costs Textual a second layout pass and frame); with the title, the
-# error line, the buttons and two lines of help it fills 80x24 exactly.
+# error line, the buttons, the line of help and the footer it fills 80x24 exactly.
 FORM_ROWS = len(FIELDS) + 1 + MAX_OPPONENTS
 SETUP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("start", "ctrl+s", "key_start"),
@@ -99,7 +101,7 @@ class Column(VerticalScroll, can_focus=False):
     unmarked one): its lines are, and the focused line is scrolled into view."""
 
 
-def relabel_text(widget: Static, text: str) -> None:
+def relabel_text(widget: Static, text: VisualType) -> None:
     """Show ``text`` in ``widget``, with a new layout only if it needs more or fewer
     lines (a layout pass redraws the whole screen and, when a size changes, needs a
     second pass and frame)."""
@@ -258,7 +260,7 @@ class SetupScreen(Screen[None]):
         error = self.query_one("#error", Static)
         text = self.error_text()
         if str(error.render()) != text:
-            relabel_text(error, text)
+            relabel_text(error, Content(text))  # (no markup: a reason may hold [ ])
 
     def show_opponents(self) -> None:
         """Show a row for each opponent the form has, hide the others."""
