@@ -80,8 +80,11 @@ def legal_indices(g: Game) -> list[int]:
     ix = _INDEX.get(g.rules.deck)
     if ix is None:
         ix = _INDEX[g.rules.deck] = {}
+    legal = g._legal  # the engine's cache, not its copy: read only
+    if legal is None:
+        legal = g._legal = g._generate()
     out = []
-    for a in g.legal_actions():
+    for a in legal:
         i = ix.get(a)
         if i is None:
             i = ix[a] = encoding(g.rules).index_of(a)
@@ -131,6 +134,11 @@ class Actions:
 def undrawn(g: Game) -> list[int]:
     """The talon's cards still to be drawn, top first (the face-up trump not counted)."""
     return list(g._talon[g._tp:])
+
+
+def undrawn_count(g: Game) -> int:
+    """How many cards :func:`undrawn` would list."""
+    return len(g._talon) - g._tp
 
 
 def drawn_count(g: Game) -> int:

@@ -39,6 +39,7 @@ from ..game import Game
 from ..rules import Rules
 from .encoding import Encoder
 from .episode import learning_rules, returns
+from .stepper import ILLEGAL as _ILLEGAL
 from .stepper import OVER, Stepper
 
 ILLEGAL_REWARD = -1.0
@@ -149,17 +150,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        g = self.game
-        if g is None:
-            raise RuntimeError("step() before reset()")
-        if action is None or not 0 <= action < self.num_actions:
-            raise ValueError(f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+        # the legal case first: the checks below cost more than the step
+        to_act = self._stepper.play(action) if type(action) is int else _ILLEGAL
+        if to_act == _ILLEGAL:
+            if self.game is None:
+                raise RuntimeError("step() before reset()")
+            if action is None or not 0 <= action < self.num_actions:
+                raise ValueError(
+                    f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+            to_act = self._stepper.play(int(action))  # (a numpy integer, say)
         self._cumulative_rewards[agent] = 0.0
         self._seen.clear()
-        to_act = self._stepper.play(int(action))
         if to_act >= 0:
             self.agent_selection = self.possible_agents[to_act]
         elif to_act == OVER:
+            g = self.game
+            assert g is not None
             ends = returns(self.rules, g.outcome)
             cut = g.outcome is not None and g.outcome.truncated
             for i, a in enumerate(self.agents):
