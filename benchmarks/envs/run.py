@@ -156,13 +156,13 @@ def main() -> None:
         out = subprocess.run(cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True,
                              capture_output=True, text=True).stdout
         builds.append(("pure Python", [tuple(r) for r in json.loads(out)]))
-    head = f"{'rules':<40} {'loop':<22}"
+    head = f"{'rules':<52} {'loop':<22}"
     for name, _ in builds:
         head += f" | {name + ': steps/s':>26} {'raw/s':>9} {'ratio':>5}"
     print(head)
     last = ""
     for i, (rules, loop, *_) in enumerate(builds[0][1]):
-        line = f"{rules if rules != last else '':<40} {loop:<22}"
+        line = f"{rules if rules != last else '':<52} {loop:<22}"
         last = rules
         for _, rows in builds:
             rate, base = rows[i][2], rows[i][3]

@@ -48,7 +48,7 @@ _BYTE: Final = _LOW[8]
 # from step to step (the trump card, the discard, what is known of other hands, often
 # empty ones); shared by every encoder of the process and emptied when it grows large.
 _PLANES: Final[dict[int, dict[int, bytes]]] = {}
-_PLANES_MAX: Final = 1 << 14
+_PLANES_MAX: Final = 1 << 11
 
 
 def _floats(m: int, n: int) -> bytes:
