@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from run import raw_engine  # (this directory's run.py: the same reference loop)
 
 from durak import Game, build
 from durak.envs.episode import learning_rules
@@ -32,19 +33,6 @@ from durak.envs.stepper import Stepper
 from durak.rules import Rules
 
 F32, I8 = np.dtype(np.float32), np.dtype(np.int8)
-
-
-def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
-    rng = random.Random(0)
-    steps, start, i = 0, time.process_time(), 0
-    while time.process_time() - start < seconds:
-        g = Game(rules, seed=i)
-        i += 1
-        while g.to_act is not None:
-            legal = g.legal_actions()
-            g.apply(legal[int(rng.random() * len(legal))])
-            steps += 1
-    return steps, time.process_time() - start
 
 
 def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
