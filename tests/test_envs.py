@@ -168,6 +168,31 @@ def test_pettingzoo_steps_play_the_engines_deal_and_observations_follow_it() -> 
     assert e.unwrapped.game.history == twin.history
 
 
+def test_pettingzoo_env_copied_mid_deal_plays_on_alone() -> None:
+    """A deep copy or a pickle of the env mid-deal (as tree search over an env does) has
+    the same position, legal actions and observations, and playing it leaves the original
+    as it was."""
+    import copy
+    import pickle
+
+    e = env(rules="perevodnoy(players=3)")
+    e.reset(seed=4)
+    for _ in range(7):
+        e.step(int(e.observe(e.agent_selection)["action_mask"].view(bool).nonzero()[0][-1]))
+    before = e.observe(e.agent_selection)
+    history = list(e.unwrapped.game.history)
+    for f in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        assert f.agent_selection == e.agent_selection
+        obs = f.observe(f.agent_selection)
+        assert obs["observation"].tobytes() == before["observation"].tobytes()
+        assert obs["action_mask"].tobytes() == before["action_mask"].tobytes()
+        f.step(int(obs["action_mask"].view(bool).nonzero()[0][0]))
+        assert len(f.unwrapped.game.history) == len(history) + 1
+        assert e.unwrapped.game.history == history
+        assert e.observe(e.agent_selection)["action_mask"].tobytes() == (
+            before["action_mask"].tobytes())
+
+
 def test_pettingzoo_registry_makes_the_env() -> None:
     import pettingzoo
 

@@ -37,9 +37,10 @@ class Stepper:
         self._zeros = bytes(self.actions.size)
         self._mask = bytearray(self.actions.size)  # 1 at ``legal``
 
-    def __reduce__(self) -> tuple[object, tuple[Rules, bool]]:
-        # (compiled, the class cannot be rebuilt without its constructor's arguments)
-        return Stepper, (self.rules, self.planes.privileged)
+    def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
+        # Compiled, the class cannot be rebuilt without its constructor's arguments; a
+        # copy (deepcopy of an env mid-deal, pickling) keeps the deal and its legal numbers.
+        return _rebuilt, (self.rules, self.planes.privileged, self.game, self.legal)
 
     def _set_legal(self, legal: list[int]) -> None:
         mask = self._mask
@@ -80,3 +81,10 @@ class Stepper:
         assert g is not None
         return self.planes.encode(g, seat, self._mask if g.to_act == seat and self.legal
                                   else self._zeros)
+
+
+def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
+    st = Stepper(rules, privileged)
+    st.game = game
+    st._set_legal(list(legal))
+    return st
