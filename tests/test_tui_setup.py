@@ -211,10 +211,24 @@ def test_options_that_do_not_go_together_are_said_and_do_not_start(tmp_path: Pat
         await pilot.press("left")  # 2 -> 6 players
         screen.query_one("#deck", Choice).focus()
         await pilot.press("left")  # 36 -> 24 cards: too few for six hands
-        assert "do not go together" in error() and "24" in error()
+        assert error() == (
+            "These options do not go together: 6 × 6 cards do not fit in a 24-card deck.")
         await pilot.press("ctrl+s")
         assert app.screen is screen and app.session is None
         await pilot.press("right")
         assert error() == ""
 
     on_start_screen(tmp_path, "en", go)
+
+
+def test_a_clash_is_said_in_russian_on_a_russian_screen(tmp_path: Path) -> None:
+    """Issue 12: errors in both languages; the engine's English reason is not shown."""
+    async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
+        screen.query_one("#players", Choice).focus()
+        await pilot.press("left")  # 2 -> 6 players
+        screen.query_one("#deck", Choice).focus()
+        await pilot.press("left")  # 36 -> 24 cards
+        text = str(screen.query_one("#error", Static).render())
+        assert text == "Так нельзя: 6 × 6 карт не помещается в колоду из 24."
+
+    on_start_screen(tmp_path, "ru", go)

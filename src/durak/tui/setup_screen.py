@@ -273,8 +273,20 @@ class SetupScreen(Screen[None]):
         try:
             rules_from(self.form)
         except RulesError as e:
-            return self.t("bad_rules", reason=str(e))
+            return self.clash_text(e)
         return ""
+
+    def clash_text(self, e: RulesError) -> str:
+        """Why the form's options do not go together, in the player's language (the
+        catalogue's words shared with the web form; the engine's own reason, in English,
+        only for a clash the form has no words for)."""
+        f = self.form
+        hand = Rules.preset(f["preset"]).hand_size
+        if f["players"] * hand > f["deck"]:
+            reason = self.t("form.hand_too_big", players=f["players"], hand=hand, deck=f["deck"])
+        else:
+            reason = str(e)
+        return self.t("bad_rules", reason=reason)
 
     # -- events ----------------------------------------------------------------------------
     @on(Choice.Changed)
@@ -311,7 +323,7 @@ class SetupScreen(Screen[None]):
         try:
             settings = settings_from(self.form, self.base)
         except RulesError as e:
-            self.query_one("#error", Static).update(self.t("bad_rules", reason=str(e)))
+            self.query_one("#error", Static).update(self.clash_text(e))
             return
         app = self.app
         from .app import DurakApp
