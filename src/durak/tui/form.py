@@ -89,8 +89,21 @@ class Choice(Widget, can_focus=True):
 
     def pick(self, value: Any) -> None:
         """Choose ``value`` as the person would (a Changed message follows)."""
-        self.value = value
-        self.post_message(self.Changed(self, value))
+        if value not in self.values:
+            raise ValueError(f"{self.id}: {value!r} is not one of {self.values}")
+        if value != self._value:
+            self._value = value
+            self._announce()
+
+    def _announce(self) -> None:
+        """Tell the screen of a change by the person, and repaint this row when the
+        screen has handled it (its handler updates other rows), so that Textual draws
+        every row the change touches in one frame. (Posted straight to the screen and
+        repainted from there: a message bubbling up through the containers, and a
+        repaint asked for at once, let Textual draw this row alone a frame earlier.)"""
+        screen = self.screen
+        screen.post_message(self.Changed(self, self._value))
+        screen.call_later(self.refresh)
 
     def text(self) -> str:
         return next(t for t, v in self.options if v == self._value)
@@ -100,8 +113,7 @@ class Choice(Widget, can_focus=True):
         if len(values) < 2:
             return
         self._value = values[(values.index(self._value) + step) % len(values)]
-        self.refresh()
-        self.post_message(self.Changed(self, self._value))
+        self._announce()
 
     def on_click(self, event: events.Click) -> None:
         self.focus()

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 
-from .i18n import tr
+from .i18n import LANGS, tr
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,17 @@ def use_keys(node: DOMNode, specs: Sequence[KeySpec], lang: str, inherit: bool =
     base = (type(node)._merged_bindings if inherit else None) or BindingsMap()
     node._bindings = BindingsMap.merge([base, BindingsMap(bindings(specs, lang))])
     node.refresh_bindings()
+
+
+def widths(specs: Sequence[KeySpec]) -> dict[str, int]:
+    """The longest description of each shown action in any language, in cells (room
+    kept in the footer, so a change of language does not move the keys).
+
+    >>> widths([KeySpec("press('t')", "t", "key_take", ru="е")])
+    {"press('t')": 5}
+    """
+    return {spec.action: max(cell_len(tr(lang, spec.text)) for lang in LANGS)
+            for spec in specs if spec.show}
 
 
 def key_name(key: str) -> str:

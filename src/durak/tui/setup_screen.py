@@ -17,13 +17,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.visual import VisualType
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, Static
 
 from ..rules import PRESETS, Rules, RulesError
+from .footer import KeysFooter
 from .form import LABEL_W, Choice
 from .i18n import tr
-from .keys import KeySpec, use_keys
+from .keys import KeySpec, use_keys, widths
 from .session import Settings, opponent_choices, spec_label
 
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
@@ -33,6 +37,10 @@ FIELDS = ("lang", "preset", "players", "deck", "teams", *BOOL_OPTIONS, "throwers
 COMMON_LABELS = (*BOOL_OPTIONS, "deck", "teams", "throwers", "bout_limit", "first_bout_limit")
 MAX_OPPONENTS = 5
 OPPONENTS = tuple(f"opp-{seat}" for seat in range(1, MAX_OPPONENTS + 1))
+# The form keeps room for every opponent, so showing or hiding one changes no size
+# (a change of size costs Textual a second layout pass and frame); with the title, the
+# error line, the buttons, the line of help and the footer it fills 80x24 exactly.
+FORM_ROWS = len(FIELDS) + 1 + MAX_OPPONENTS
 SETUP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("start", "ctrl+s", "key_start"),
     KeySpec("howto", "f1", "key_howto"),
@@ -88,19 +96,38 @@ def apply_change(form: dict[str, Any], key: str, value: Any) -> None:
         form["transfer_by_showing"] = False
 
 
+class Column(VerticalScroll, can_focus=False):
+    """The start screen's scrolling column. Not a Tab stop of its own (Textual's is an
+    unmarked one): its lines are, and the focused line is scrolled into view."""
+
+
+def relabel_text(widget: Static, text: VisualType) -> None:
+    """Show ``text`` in ``widget``, with a new layout only if it needs more or fewer
+    lines (a layout pass redraws the whole screen and, when a size changes, needs a
+    second pass and frame)."""
+    size = widget.content_size
+    widget.update(text, layout=False)
+    if not size or widget.get_content_height(size, size, size.width) != size.height:
+        widget.refresh(layout=True)
+
+
 class SetupScreen(Screen[None]):
+    # Textual repaints the whole screen when the focus moves; here the rows, the name
+    # and the buttons repaint themselves (their :focus styles), so a move redraws two.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     DEFAULT_CSS = f"""
     SetupScreen {{ align: center top; }}
-    #setup {{ width: 78; max-width: 100%; height: 1fr; padding: 0 1; }}
+    #setup {{ width: 78; max-width: 100%; height: 1fr; padding: 0 1;
+              scrollbar-gutter: stable; }}
     #setup-title {{ text-style: bold; color: $accent; height: 1; margin-bottom: 1; }}
-    #form {{ height: auto; }}
+    #form {{ height: {FORM_ROWS}; }}
     #row-name {{ height: 1; }}
-    #row-name Label {{ width: {LABEL_W}; color: $text-muted; padding-left: 2; }}
+    #row-name Label {{ width: {LABEL_W}; height: 1; color: $text-muted; padding-left: 2; }}
     #row-name:focus-within {{ background: $accent 35%; }}
     #row-name:focus-within Label {{ color: $text; text-style: bold; }}
     #name {{ width: 1fr; }}
-    #error {{ color: $error; height: auto; margin-top: 1; }}
-    #setup-buttons {{ height: auto; margin-top: 1; }}
+    #error {{ color: $error; height: auto; min-height: 1; }}
+    #setup-buttons {{ height: auto; }}
     #setup-buttons Button {{ margin-right: 2; }}
     #setup-buttons Button:focus {{ text-style: bold reverse; }}
     #setup-help {{ color: $text-muted; height: auto; }}
@@ -176,7 +203,7 @@ class SetupScreen(Screen[None]):
 
     # -- building and updating ---------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="setup"):
+        with Column(id="setup"):
             yield Static(self.t("setup_title"), id="setup-title")
             with Vertical(id="form"):
                 for key in FIELDS:
@@ -193,7 +220,7 @@ class SetupScreen(Screen[None]):
                 yield Button(self.t("howto"), id="howto", compact=True)
                 yield Button(self.t("quit"), id="quit", compact=True)
             yield Static(self.t("setup_help"), id="setup-help")
-        yield Footer()
+        yield KeysFooter(widths=widths(SETUP_KEYS))
 
     def _choice(self, key: str) -> Choice:
         choice = Choice(self.label_text(key), self.options(key), self.value(key), id=key,
@@ -203,6 +230,14 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sync(relabel=False)
+        # Every opponent row is laid out once, unseen (transparent), before the unused
+        # ones are hidden: a row shown for the first time changes size (from none),
+        # which costs Textual a second layout pass and frame; shown again, it does not.
+        for seat, key in enumerate(OPPONENTS, 1):
+            if seat >= self.form["players"]:
+                row = self.query_one(f"#{key}", Choice)
+                row.display, row.styles.opacity = True, 0
+        self.call_after_refresh(self.show_opponents)
         self.query_one("#start").focus()
 
     def sync(self, relabel: bool) -> None:
@@ -213,27 +248,45 @@ class SetupScreen(Screen[None]):
             choice.set(self.label_text(key), self.options(key), self.value(key))
             self._set_value(key, choice.value)
         self.query_one("#transfer_by_showing", Choice).disabled = not self.form["transfer"]
-        for seat, key in enumerate(OPPONENTS, 1):
-            self.query_one(f"#{key}", Choice).display = seat < self.form["players"]
+        self.show_opponents()
         if relabel:
-            self.query_one("#label-name", Label).update(self.label_text("name"))
-            self.query_one("#setup-title", Static).update(self.t("setup_title"))
+            relabel_text(self.query_one("#label-name", Label), self.label_text("name"))
+            relabel_text(self.query_one("#setup-title", Static), self.t("setup_title"))
             self.query_one("#name", Input).placeholder = self.t("default_name")
             for button in ("start", "howto", "quit"):
                 self.query_one(f"#{button}", Button).label = self.t(button)
-            self.query_one("#setup-help", Static).update(self.t("setup_help"))
+            relabel_text(self.query_one("#setup-help", Static), self.t("setup_help"))
             use_keys(self, SETUP_KEYS, self.lang)
         error = self.query_one("#error", Static)
         text = self.error_text()
         if str(error.render()) != text:
-            error.update(Content(text))
+            relabel_text(error, Content(text))  # (no markup: a reason may hold [ ])
+
+    def show_opponents(self) -> None:
+        """Show a row for each opponent the form has, hide the others."""
+        for seat, key in enumerate(OPPONENTS, 1):
+            row = self.query_one(f"#{key}", Choice)
+            row.display = seat < self.form["players"]
+            row.styles.clear_rule("opacity")
 
     def error_text(self) -> str:
         try:
             rules_from(self.form)
         except RulesError as e:
-            return self.t("bad_rules", reason=str(e))
+            return self.clash_text(e)
         return ""
+
+    def clash_text(self, e: RulesError) -> str:
+        """Why the form's options do not go together, in the player's language (the
+        catalogue's words shared with the web form; the engine's own reason, in English,
+        only for a clash the form has no words for)."""
+        f = self.form
+        hand = Rules.preset(f["preset"]).hand_size
+        if f["players"] * hand > f["deck"]:
+            reason = self.t("form.hand_too_big", players=f["players"], hand=hand, deck=f["deck"])
+        else:
+            reason = str(e)
+        return self.t("bad_rules", reason=reason)
 
     # -- events ----------------------------------------------------------------------------
     @on(Choice.Changed)
@@ -270,7 +323,7 @@ class SetupScreen(Screen[None]):
         try:
             settings = settings_from(self.form, self.base)
         except RulesError as e:
-            self.query_one("#error", Static).update(self.t("bad_rules", reason=str(e)))
+            self.query_one("#error", Static).update(self.clash_text(e))
             return
         app = self.app
         from .app import DurakApp
