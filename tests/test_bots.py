@@ -389,3 +389,22 @@ def test_one_talon_card_left_is_perfect_information() -> None:
         seen += 1
     assert seen >= 5
     assert not perfect_information(Game(Rules(), seed=1).observation(0))
+
+
+def test_ismcts_keeps_the_prior_unless_the_best_is_significantly_better() -> None:
+    """The ``keep`` decision rule: a search's best that beats the rules of thumb's move by
+    less than the paired noise does not replace it."""
+    from durak.bots.ismcts import _significant
+
+    noisy = [1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+    prior = [0.0, 1.0, 1.0, 0.0, 1.0, 0.0]
+    assert not _significant(noisy, prior, 2.0)  # ahead by 1/6 in six worlds: noise
+    assert _significant([1.0] * 30, [0.0] * 10 + [1.0] * 20, 2.0)  # ahead in a third
+    assert not _significant([1.0] * 30, [1.0] * 30, 0.5)  # equal is never better
+    g = Game(Rules(), seed=3)
+    obs = g.observation(g.to_act or 0)
+    prior = HeuristicBot().choose(obs)
+    # With an impossible margin the searcher plays the prior's move whatever it found.
+    assert ISMCTSBot(iterations=40, seed=1, keep=1e9).choose(obs) == prior
+    with pytest.raises(ValueError, match="style"):
+        ISMCTSBot(style="reckless")

@@ -17,7 +17,7 @@ from ..cards import beats_mask
 from ..game import PHASES
 from ..observation import Observation
 from .memory import Tracker
-from .policy import decide
+from .policy import STYLES, decide
 
 LOOP_BOUTS = 150  # no real deal lasts this many bouts
 
@@ -57,7 +57,10 @@ def table_masks(obs: Observation) -> tuple[int, int]:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, style: str = "club") -> None:
+        if style not in STYLES:
+            raise ValueError(f"heuristic: style is one of {', '.join(STYLES)}, not {style!r}")
+        self.style = STYLES[style]
         self.tracker = Tracker()
         self.rng = random.Random(seed)
 
@@ -86,4 +89,5 @@ class HeuristicBot:
             unbeaten,
             table,
             safe,
+            self.style,
         )

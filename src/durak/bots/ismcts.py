@@ -37,7 +37,7 @@ from ..game import OVER, Game
 from ..observation import Observation
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import PlainReader, Tracker
-from .policy import CLUB, PLAIN, SIMPLE, rollout
+from .policy import PLAIN, SIMPLE, STYLES, rollout
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
 # The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
@@ -72,6 +72,8 @@ class ISMCTSBot:
         mixed: float = 0.0,
         plain: float = 0.5,
         cap: float = CAP,
+        keep: float = 0.0,
+        style: str = "club",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -97,6 +99,12 @@ class ISMCTSBot:
         # rollouts, benchmarks/bots/README.md); the CLUB half hedges against opponents
         # who play better than that.
         self.plain = float(plain)
+        # Play the prior's move unless the search's best beats it in paired comparison by
+        # ``keep`` standard errors (0: always the best mean).
+        self.keep = float(keep)
+        if style not in STYLES:
+            raise ValueError(f"ismcts: style is one of {', '.join(STYLES)}, not {style!r}")
+        self.style = STYLES[style]
         self.tracker = Tracker()
         self.reader = PlainReader()
         self.prior = HeuristicBot()
@@ -205,7 +213,7 @@ class ISMCTSBot:
         rollouts = 0
         worlds = 0
         while True:
-            styles = [CLUB] * n
+            styles = [self.style] * n
             for s in range(n):
                 if team(s) != team(seat):
                     r = rng.random()
@@ -246,6 +254,12 @@ class ISMCTSBot:
             order,
             key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
         )
+        best = ranked[0]
+        if self.keep > 0 and best is not first and first in n_alive and not _significant(
+            results[best], results[first], self.keep
+        ):
+            ranked.remove(first)
+            ranked.insert(0, first)
         self.last_stats = {
             "solver": False,
             "worlds": worlds,
@@ -277,3 +291,14 @@ class ISMCTSBot:
                 continue
             keep.append(a)
         return keep
+
+
+def _significant(a: list[float], b: list[float], z: float) -> bool:
+    """Whether ``a`` beats ``b`` over their common (paired) worlds by ``z`` standard errors."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return False
+    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
+    m = sum(diffs) / k
+    var = sum((d - m) ** 2 for d in diffs) / (k - 1)
+    return m > 0.01 and m > z * math.sqrt(var / k)
