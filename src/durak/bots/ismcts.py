@@ -74,6 +74,7 @@ class ISMCTSBot:
         cap: float = CAP,
         keep: float = 0.0,
         style: str = "club",
+        model: str = "",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -105,6 +106,10 @@ class ISMCTSBot:
         if style not in STYLES:
             raise ValueError(f"ismcts: style is one of {', '.join(STYLES)}, not {style!r}")
         self.style = STYLES[style]
+        # The style of opponents in the worlds where they are not PLAIN (default: ``style``).
+        if model and model not in STYLES:
+            raise ValueError(f"ismcts: model is one of {', '.join(STYLES)}, not {model!r}")
+        self.model = STYLES[model] if model else self.style
         self.tracker = Tracker()
         self.reader = PlainReader()
         self.prior = HeuristicBot()
@@ -216,6 +221,7 @@ class ISMCTSBot:
             styles = [self.style] * n
             for s in range(n):
                 if team(s) != team(seat):
+                    styles[s] = self.model
                     r = rng.random()
                     if r < self.plain:
                         styles[s] = PLAIN

@@ -51,13 +51,13 @@ CAREFUL: Final = 3
 # The styles by name (bot options).
 STYLES: Final = {"club": CLUB, "simple": SIMPLE, "plain": PLAIN, "careful": CAREFUL}
 # CAREFUL's weights, in ranks of a plain card (tuned against the pool's expert).
-C_TRUMP = 6.0  # a trump is worth this much more than a plain card of its rank ...
-C_TRUMP_LATE = 3.0  # ... once the talon is nearly gone (nothing left to save it for)
-C_TAKE = 7.0  # what losing the turn by taking costs
+C_TRUMP = 1.0  # a trump is worth this much more than a plain card of its rank ...
+C_TRUMP_LATE = -2.0  # ... once the talon is nearly gone (nothing left to save it for)
+C_TAKE = 9.0  # what losing the turn by taking costs
 C_JUNK = 5  # picking up a plain card below this rank index (a 7) is a burden ...
 C_GAIN = 10  # ... and one from this rank index (a queen) up or a trump a gain
-C_THROW = 8  # early, throw in plain cards up to this rank index (a ten)
-C_PILE = 7  # and pile on a taker nothing above this one (a nine) while the talon lasts
+C_THROW = 12  # early, throw in plain cards up to this rank index (any)
+C_PILE = 12  # and pile on a taker up to this one while the talon lasts
 # PLAIN's cost of a card: rank, plus 100 for a trump (ten times the rank so that a pair
 # can be a tenth of a rank cheaper, as laying more cards at once is preferred).
 _PCOST: Final[tuple[tuple[int, ...], ...]] = tuple(
