@@ -408,3 +408,28 @@ def test_ismcts_keeps_the_prior_unless_the_best_is_significantly_better() -> Non
     assert ISMCTSBot(iterations=40, seed=1, keep=1e9).choose(obs) == prior
     with pytest.raises(ValueError, match="style"):
         ISMCTSBot(style="reckless")
+
+
+def test_careful_reader_infers_only_what_a_careful_player_holds() -> None:
+    """The careful reading (a careful player led its cheapest plain card, beat with the
+    cheapest card that does, passed with nothing cheap to throw in) is true of the
+    rules-of-thumb player in podkidnoy, and it does rule cards out."""
+    from durak.bots.memory import CarefulReader
+
+    gaps = 0
+    for seed in range(4):
+        g = Game(Rules(), seed=seed)
+        bots = [HeuristicBot(), HeuristicBot()]
+        reader = CarefulReader()
+        while not g.is_over:
+            obs = g.observation(0)
+            reader.update(obs)
+            ex = reader.exclude(obs)
+            if ex:
+                assert ex[0] == 0  # nothing is read about the reader's own seat
+                assert not int(g.hands[1]) & ex[1]
+                gaps += ex[1].bit_count()
+            s = g.to_act
+            assert s is not None
+            g.apply(bots[s].choose(g.observation(s)))
+    assert gaps > 100

@@ -36,7 +36,7 @@ from ..determinize import sample
 from ..game import OVER, Game
 from ..observation import Observation
 from .heuristic import LOOP_BOUTS, HeuristicBot
-from .memory import PlainReader, Tracker
+from .memory import CarefulReader, PlainReader, Tracker
 from .policy import PLAIN, SIMPLE, STYLES, rollout
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
@@ -75,6 +75,7 @@ class ISMCTSBot:
         keep: float = 0.0,
         style: str = "club",
         model: str = "",
+        read: bool = False,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -112,6 +113,9 @@ class ISMCTSBot:
         self.model = STYLES[model] if model else self.style
         self.tracker = Tracker()
         self.reader = PlainReader()
+        # Deal every opponent what its moves reveal if it plays carefully (in every world
+        # where it is not modelled as PLAIN; memory.CarefulReader).
+        self.careful: CarefulReader | None = CarefulReader() if read else None
         self.prior = HeuristicBot()
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
@@ -120,17 +124,20 @@ class ISMCTSBot:
     def reset(self) -> None:
         self.tracker.reset()
         self.reader.reset()
+        if self.careful is not None:
+            self.careful.reset()
         self._solver = None
 
     def observe(self, obs: Observation) -> None:
         self.tracker.update(obs)
         self.reader.update(obs)
+        if self.careful is not None:
+            self.careful.update(obs)
 
     def choose(self, obs: Observation) -> Action:
         if not obs.legal:
             raise ValueError("not this seat's turn: no legal actions")
-        self.tracker.update(obs)
-        self.reader.update(obs)
+        self.observe(obs)
         if len(obs.legal) == 1:
             return obs.legal[0]
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
@@ -210,6 +217,7 @@ class ISMCTSBot:
         alive = list(order)
         results: dict[Action, list[float]] = {a: [] for a in order}
         exclude = self.tracker.exclude(obs)
+        careful = self.careful.exclude(obs) if self.careful is not None else None
         # Worlds where an opponent plays PLAIN also deal it what its PLAIN moves allow.
         read = self.reader.exclude(obs) if self.plain > 0 else None
         rng = self.rng
@@ -228,10 +236,14 @@ class ISMCTSBot:
                     elif r < self.plain + self.mixed:
                         styles[s] = SIMPLE
             ex = exclude
-            if read is not None and PLAIN in styles:
+            if (read is not None and PLAIN in styles) or careful is not None:
                 base = exclude or [0] * n
-                ex = [b | (m if styles[s] == PLAIN else 0) for s, (b, m) in enumerate(
-                    zip(base, read, strict=True))]
+                plain_gaps = read or [0] * n
+                careful_gaps = careful or [0] * n
+                ex = [
+                    b | (plain_gaps[s] if styles[s] == PLAIN else careful_gaps[s])
+                    for s, b in enumerate(base)
+                ]
             world = sample(obs, rng, ex)
             worlds += 1
             for a in alive:
