@@ -433,3 +433,18 @@ def test_careful_reader_infers_only_what_a_careful_player_holds() -> None:
             assert s is not None
             g.apply(bots[s].choose(g.observation(s)))
     assert gaps > 100
+
+
+def test_careful_style_takes_a_small_card_rather_than_spend_a_queen_trump_early() -> None:
+    """policy.CAREFUL (a model of trump-saving opponents): with the talon thick, a single
+    small plain card that only a queen of trumps beats is taken; a plain beater is used."""
+    # Seat 0: 6♥ 7♣ 8♣ 9♣ 10♣ J♣; seat 1: Q♠ 6♦ 7♦ 8♦ 9♦ 10♦; trump 7♠ (spades).
+    deck = "6H QS 7C 6D 8C 7D 9C 8D 10C 9D JC 10D 7S"
+    g = Game(Rules(), deck=deck, dealer=1, leader=0)
+    g.apply("6♥")
+    assert make("heuristic:style=careful").choose(g.observation(1)).kind == "take"
+    g = Game(Rules(), deck=deck.replace("6D", "7H"), dealer=1, leader=0)
+    g.apply("6♥")
+    assert str(make("heuristic:style=careful").choose(g.observation(1))) == "6♥/7♥"
+    with pytest.raises(ValueError, match="style"):
+        make("heuristic:style=reckless")

@@ -5,7 +5,8 @@ Observation, keeps trumps and high cards for the end, opens with its lowest
 non-trump cards and lays pairs together, throws in cheap cards of ranks on the
 table, transfers with cheap cards, and takes rather than spend a big trump on small
 cards early. With the talon empty it leads cards nothing unseen can beat. The rules
-themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts).
+themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts);
+``style="careful"`` plays that module's CAREFUL style instead.
 """
 
 from __future__ import annotations

@@ -15,6 +15,13 @@ probability ``plain``, as PLAIN players (cheapest card first; :data:`policy.PLAI
 then dealt hands that agree with what their moves reveal under that model
 (:class:`~durak.bots.memory.PlainReader`).
 
+With ``keep=z`` the bot plays the rule-of-thumb move (the heuristic bot's) unless the
+search's best beats it in paired comparison by ``z`` standard errors: with a few hundred
+rollouts the best mean is mostly noise, and playing it measured worse than the rules of
+thumb alone against a careful player (benchmarks/bots/README.md). ``style`` sets the
+rollout style of every seat, ``model`` that of the opponents, and ``read=on`` deals
+opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
+
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
 within the budget.
