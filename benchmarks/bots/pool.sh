@@ -13,12 +13,15 @@ run() { out=$1; shift; nice -n 5 $PY chunked.py "$OUT/$out.json" --seed 41 "$@";
     run level5-expert-podkidnoy --bots level5 expert --games 400
     run level5-3expert-4p --bots level5 expert expert expert --games 200 \
         --rules "podkidnoy(players=4)"
-    run level5-level4-podkidnoy --bots level5 level4 --games 200
+    run level5-level4-podkidnoy --bots level5 level4 --games 100
 ) &
 (
     run level5-expert-perevodnoy --bots level5 expert --games 400 --rules perevodnoy
     run level5-expert-2x2 --bots level5 expert --games 200 \
         --rules "podkidnoy(players=4,teams=2x2)"
-    run level5-greedy-podkidnoy --bots level5 greedy --games 200
+    # More rollouts with the same decision rule, on the first 60 deals only.
+    run ismcts1200-expert-podkidnoy --bots ismcts:iterations=1200,plain=0,keep=2 expert \
+        --games 400 --deals 0:60
+    run level5-greedy-podkidnoy --bots level5 greedy --games 100
 ) &
 wait
