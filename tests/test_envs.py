@@ -17,7 +17,7 @@ import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from durak import Game, Rules  # noqa: E402
+from durak import Action, Game, Rules  # noqa: E402
 from durak.determinize import sample  # noqa: E402
 from durak.envs.bits import legal_indices, view_key  # noqa: E402
 from durak.envs.encoding import Encoder  # noqa: E402
@@ -121,6 +121,76 @@ def test_pettingzoo_illegal_action_ends_deal_with_penalty() -> None:
         e2 = env()
         e2.reset(seed=3)
         e2.step(10**6)
+
+
+def test_pettingzoo_steps_play_the_engines_deal_and_observations_follow_it() -> None:
+    """The compiled step and the per-state observation cache: a deal played through the env
+    (actions given as int and as numpy integers) is the engine's deal with the same moves;
+    every observation equals a fresh encoding of the engine's position, also when asked
+    twice or for a seat not on move, and stays as it was after later steps; out-of-bounds
+    actions and None raise and change nothing."""
+    rules = "perevodnoy(players=3)"
+    e = env(rules=rules)
+    e.reset(seed=5)
+    g = e.unwrapped.game
+    twin = g.clone()
+    enc = Encoder(g.rules)
+    rng = random.Random(2)
+    steps = 0
+    kept: list[tuple[np.ndarray, bytes]] = []
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = e.possible_agents.index(agent)
+        assert seat == twin.to_act
+        for other in e.possible_agents:  # asked twice: the same, and what the engine shows
+            s = e.possible_agents.index(other)
+            for o in (e.observe(other), e.observe(other)):
+                assert o["observation"].tobytes() == enc.encode(twin, s).tobytes()
+                assert (o["action_mask"].nonzero()[0].tolist()
+                        == (sorted(legal_indices(twin)) if s == seat else []))
+        with pytest.raises(ValueError):
+            e.step(-1)
+        with pytest.raises(ValueError):
+            e.step(None)
+        assert e.agent_selection == agent and not any(e.terminations.values())
+        kept += [(obs["observation"], obs["observation"].tobytes()),
+                 (obs["action_mask"], obs["action_mask"].tobytes())]
+        legal = obs["action_mask"].view(bool).nonzero()[0]
+        pick = legal[rng.randrange(len(legal))]
+        twin.apply(Action.from_index(int(pick), twin.rules))
+        e.step(pick if steps % 2 else int(pick))  # a numpy integer, then an int
+        steps += 1
+    assert twin.to_act is None and steps > 20
+    assert all(a.tobytes() == b for a, b in kept)
+    assert e.unwrapped.game.history == twin.history
+
+
+def test_pettingzoo_env_copied_mid_deal_plays_on_alone() -> None:
+    """A deep copy or a pickle of the env mid-deal (as tree search over an env does) has
+    the same position, legal actions and observations, and playing it leaves the original
+    as it was."""
+    import copy
+    import pickle
+
+    e = env(rules="perevodnoy(players=3)")
+    e.reset(seed=4)
+    for _ in range(7):
+        e.step(int(e.observe(e.agent_selection)["action_mask"].view(bool).nonzero()[0][-1]))
+    before = e.observe(e.agent_selection)
+    history = list(e.unwrapped.game.history)
+    for f in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        assert f.agent_selection == e.agent_selection
+        obs = f.observe(f.agent_selection)
+        assert obs["observation"].tobytes() == before["observation"].tobytes()
+        assert obs["action_mask"].tobytes() == before["action_mask"].tobytes()
+        f.step(int(obs["action_mask"].view(bool).nonzero()[0][0]))
+        assert len(f.unwrapped.game.history) == len(history) + 1
+        assert e.unwrapped.game.history == history
+        assert e.observe(e.agent_selection)["action_mask"].tobytes() == (
+            before["action_mask"].tobytes())
 
 
 def test_pettingzoo_registry_makes_the_env() -> None:

@@ -9,19 +9,27 @@ adapter with its steps/s and its ratio to the raw engine's actions/s measured in
 alternating with it. Time is this process's CPU time, so that other work on a busy
 machine does not count against either side.
 
+Both builds of the engine are measured (``--engine both``, the default): the installed
+one (compiled with mypyc when it could be) in this process, the pure-Python one in a
+second process (``DURAK_PURE=1``); each adapter is compared with the raw engine of its own
+build.
+
     python benchmarks/envs/run.py --seconds 10 --rules "podkidnoy(players=2)"
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
-from durak import Game
+from durak import Game, build
 from durak.envs.episode import learning_rules
 from durak.rules import Rules
 
@@ -104,6 +112,23 @@ ADAPTERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
 }
 
 
+def measure(texts: list[str], seconds: float, rounds: int) -> list[tuple[str, str, float, float]]:
+    """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter."""
+    rows = []
+    part = seconds / rounds
+    for text in texts:
+        rules = learning_rules(text)
+        for name, fn in ADAPTERS.items():
+            raw_n = raw_t = n_sum = t_sum = 0.0
+            for _ in range(rounds):
+                n, dt = raw_engine(rules, part)
+                raw_n, raw_t = raw_n + n, raw_t + dt
+                n, dt = fn(rules, part)
+                n_sum, t_sum = n_sum + n, t_sum + dt
+            rows.append((str(rules), name, n_sum / t_sum, raw_n / raw_t))
+    return rows
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--rules", action="append", help="rules (repeat); default 2 and 4 players")
@@ -112,26 +137,38 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=5,
                    help="slices each adapter's time is cut into, each beside a slice of the "
                         "raw engine, so that a change of machine load hits both alike")
+    p.add_argument("--engine", choices=("both", "installed"), default="both",
+                   help="both: the installed build here and the pure-Python one in a second "
+                        "process; installed: this process only")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON only")
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
+    if args.json:
+        print(json.dumps(measure(texts, args.seconds, args.rounds)))
+        return
+    here = build.engine_name()
     print(f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
           f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"{'rules':<36} {'loop':<24} {'steps/s':>9} {'raw/s':>9} {'of raw':>7}")
-    part = args.seconds / args.rounds
-    for text in texts:
-        rules = learning_rules(text)
-        label = str(rules)
-        for name, fn in ADAPTERS.items():
-            raw_n = raw_t = n_sum = t_sum = 0.0
-            for _ in range(args.rounds):
-                n, dt = raw_engine(rules, part)
-                raw_n, raw_t = raw_n + n, raw_t + dt
-                n, dt = fn(rules, part)
-                n_sum, t_sum = n_sum + n, t_sum + dt
-            base, rate = raw_n / raw_t, n_sum / t_sum
-            print(f"{label:<36} {name:<24} {rate:>9.0f} {base:>9.0f} {rate / base:>7.2f}",
-                  flush=True)
-            label = ""
+    builds = [(here, measure(texts, args.seconds, args.rounds))]
+    if args.engine == "both" and build.is_compiled():
+        cmd = [sys.executable, __file__, "--json", "--seconds", str(args.seconds),
+               "--rounds", str(args.rounds)] + [a for t in texts for a in ("--rules", t)]
+        out = subprocess.run(cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True,
+                             capture_output=True, text=True).stdout
+        builds.append(("pure Python", [tuple(r) for r in json.loads(out)]))
+    head = f"{'rules':<52} {'loop':<22}"
+    for name, _ in builds:
+        head += f" | {name + ': steps/s':>26} {'raw/s':>9} {'ratio':>5}"
+    print(head)
+    last = ""
+    for i, (rules, loop, *_) in enumerate(builds[0][1]):
+        line = f"{rules if rules != last else '':<52} {loop:<22}"
+        last = rules
+        for _, rows in builds:
+            rate, base = rows[i][2], rows[i][3]
+            line += f" | {rate:>26.0f} {base:>9.0f} {rate / base:>5.2f}"
+        print(line)
+    print(f"load {os.getloadavg()[0]:.2f} at the end")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 The encoder, the information-state strings and the chance nodes need the engine's card
 masks without building an :class:`~durak.observation.Observation` on every step (that
-costs more than the step). Every read of the engine's internals is here, so a change of
-the engine touches this module only. A card is bit ``c`` of a mask, ``c = 4 * (rank - 2)
+costs more than the step). Every read of the engine's internals is here (and in
+:mod:`durak.envs.planes`), so a change of the engine touches these modules only. Compiled
+with the engine (mypyc), so it uses no numpy. A card is bit ``c`` of a mask, ``c = 4 * (rank - 2)
 + suit`` (suits ♠ ♥ ♦ ♣), as in :mod:`durak.cards`.
 
 >>> from durak import Game, Rules
@@ -16,8 +17,6 @@ True
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ..actions import Action, encoding
 from ..game import Game
@@ -81,8 +80,11 @@ def legal_indices(g: Game) -> list[int]:
     ix = _INDEX.get(g.rules.deck)
     if ix is None:
         ix = _INDEX[g.rules.deck] = {}
+    legal = g._legal  # the engine's cache, not its copy: read only
+    if legal is None:
+        legal = g._legal = g._generate()
     out = []
-    for a in g.legal_actions():
+    for a in legal:
         i = ix.get(a)
         if i is None:
             i = ix[a] = encoding(g.rules).index_of(a)
@@ -90,17 +92,17 @@ def legal_indices(g: Game) -> list[int]:
     return out
 
 
-def mask_of(indices: list[int], size: int) -> np.ndarray:
-    """An int8 array of ``size`` with 1 at ``indices`` (built in a bytearray: several
-    times faster than numpy's fancy indexing for a handful of indices).
+def mask_bytes(indices: list[int], size: int) -> bytearray:
+    """``size`` bytes, 1 at ``indices`` and 0 elsewhere: an action mask for numpy to wrap
+    (several times faster than numpy's fancy indexing for a handful of indices).
 
-    >>> mask_of([0, 3], 5).tolist()
+    >>> list(mask_bytes([0, 3], 5))
     [1, 0, 0, 1, 0]
     """
     buf = bytearray(size)
     for i in indices:
         buf[i] = 1
-    return np.frombuffer(buf, np.int8)
+    return buf
 
 
 class Actions:
@@ -112,9 +114,14 @@ class Actions:
     """
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         self._enc = encoding(rules)
         self.size = self._enc.size
         self._table: list[Action | None] = [None] * self.size
+
+    def __reduce__(self) -> tuple[object, tuple[Rules]]:
+        # (compiled, the class cannot be rebuilt without its constructor's argument)
+        return Actions, (self.rules,)
 
     def action(self, index: int) -> Action:
         a = self._table[index]
@@ -127,6 +134,11 @@ class Actions:
 def undrawn(g: Game) -> list[int]:
     """The talon's cards still to be drawn, top first (the face-up trump not counted)."""
     return list(g._talon[g._tp:])
+
+
+def undrawn_count(g: Game) -> int:
+    """How many cards :func:`undrawn` would list."""
+    return len(g._talon) - g._tp
 
 
 def drawn_count(g: Game) -> int:

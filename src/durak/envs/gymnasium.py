@@ -38,8 +38,8 @@ from gymnasium import spaces
 from ..bots import Bot, make
 from ..game import Game
 from ..rules import PRESETS, Rules
-from .bits import Actions, apply_unchecked, legal_indices, mask_of
-from .encoding import Encoder
+from .bits import Actions, apply_unchecked, legal_indices
+from .encoding import Encoder, mask_of
 from .episode import learning_rules, returns
 
 ILLEGAL_REWARD = -1.0

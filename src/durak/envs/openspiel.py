@@ -57,6 +57,7 @@ from .bits import (
     set_history,
     set_undrawn,
     undrawn,
+    undrawn_count,
     view_key,
 )
 from .encoding import Encoder
@@ -206,6 +207,11 @@ def _may_draw(a: Action, phase: int) -> bool:
     return a.k != ATTACK or phase == PILE
 
 
+# (called several times a step by OpenSpiel: not looked up each time)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class DurakState(pyspiel.State):  # type: ignore[misc]
     """A position: the deal in progress, a move, or a card being drawn."""
 
@@ -219,10 +225,9 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d = self.d
         g = d.game
         if g is None or d.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if g.to_act is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return g.to_act
+            return _CHANCE
+        to_act = g.to_act
+        return _TERMINAL if to_act is None else to_act
 
     def is_terminal(self) -> bool:
         g = self.d.game
@@ -260,7 +265,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError(f"action {action} ({a}) is not legal now")
             seat = g.to_act
             d.public.append(f"{seat}:{a}")
-            if undrawn(g) and _may_draw(a, phase_index(g)):
+            if undrawn_count(g) and _may_draw(a, phase_index(g)):
                 # Play it on a copy to learn whether it ends the bout and how many cards
                 # are drawn; if any, they become chance nodes and the move waits for them.
                 probe = g.clone()

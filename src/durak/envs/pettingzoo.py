@@ -24,6 +24,7 @@ PettingZoo's own wrappers around it as well. Rewards at the end: the durak -1, t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -36,11 +37,14 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..actions import encoding
 from ..game import Game
 from ..rules import Rules
-from .bits import Actions, apply_unchecked, legal_indices, mask_of
 from .encoding import Encoder
 from .episode import learning_rules, returns
+from .stepper import ILLEGAL as _ILLEGAL
+from .stepper import OVER, Stepper
 
 ILLEGAL_REWARD = -1.0
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 
 def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
@@ -88,9 +92,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.action_spaces = {a: spaces.Discrete(self.num_actions)
                               for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
-        self._decode = Actions(self.rules).action
+        self._stepper = Stepper(self.rules, privileged)
+        self._obs_size = self.encoder.size
+        self._mask_at = 4 * self.encoder.size
         self.game: Game | None = None
-        self._legal: list[int] = []
+        self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -99,12 +105,30 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        g = self.game
-        if g is None:
-            raise RuntimeError("observe() before reset()")
-        seat = self.agent_name_mapping[agent]
-        mask = mask_of(self._legal if g.to_act == seat else [], self.num_actions)
-        return {"observation": self.encoder.encode(g, seat), "action_mask": mask}
+        # Encoded once per state and seat: asked again before the next step (last(),
+        # a logger, a parallel wrapper), the same arrays come back in a new dict.
+        seen = self._seen.get(agent)
+        if seen is None:
+            g = self.game
+            if g is None:
+                raise RuntimeError("observe() before reset()")
+            # the vector and the mask in one buffer, wrapped as two arrays (no copy)
+            buf = self._stepper.view(self.agent_name_mapping[agent])
+            seen = self._seen[agent] = (np.frombuffer(buf, _FLOAT32, self._obs_size),
+                                        np.frombuffer(buf, _INT8, -1, self._mask_at))
+        return {"observation": seen[0], "action_mask": seen[1]}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last without its assert (agent_selection is set from reset() on)
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act next, until every agent is done (as AECEnv's, a generator)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -117,7 +141,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         assert g.to_act is not None
-        self._legal = legal_indices(g)
+        self._stepper.start(g)
+        self._seen.clear()
         self.agent_selection = self.agents[g.to_act]
 
     def step(self, action: int | None) -> None:
@@ -125,26 +150,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        g = self.game
-        if g is None:
-            raise RuntimeError("step() before reset()")
-        if action is None or not 0 <= action < self.num_actions:
-            raise ValueError(f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
-        action = int(action)
+        # the legal case first: the checks below cost more than the step
+        to_act = self._stepper.play(action) if type(action) is int else _ILLEGAL
+        if to_act == _ILLEGAL:
+            if self.game is None:
+                raise RuntimeError("step() before reset()")
+            if action is None or not 0 <= action < self.num_actions:
+                raise ValueError(
+                    f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+            to_act = self._stepper.play(int(action))  # (a numpy integer, say)
         self._cumulative_rewards[agent] = 0.0
-        if action not in self._legal:
-            # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
-            EnvLogger.warn_on_illegal_move()
-            self._legal = []
-            for a in self.agents:
-                self.rewards[a] = ILLEGAL_REWARD if a == agent else 0.0
-                self.terminations[a] = True
-            self._accumulate_rewards()
-            self._deads_step_first()
-            return
-        apply_unchecked(g, self._decode(action))
-        if g.to_act is None:
-            self._legal = []
+        self._seen.clear()
+        if to_act >= 0:
+            self.agent_selection = self.possible_agents[to_act]
+        elif to_act == OVER:
+            g = self.game
+            assert g is not None
             ends = returns(self.rules, g.outcome)
             cut = g.outcome is not None and g.outcome.truncated
             for i, a in enumerate(self.agents):
@@ -155,8 +176,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                     self.terminations[a] = True
             self._accumulate_rewards()
         else:
-            self._legal = legal_indices(g)
-            self.agent_selection = self.agents[g.to_act]
+            # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
+            EnvLogger.warn_on_illegal_move()
+            self._stepper.forfeit()
+            for a in self.agents:
+                self.rewards[a] = ILLEGAL_REWARD if a == agent else 0.0
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self._deads_step_first()
+            return
         if self.render_mode == "human":
             print(self.render())
 

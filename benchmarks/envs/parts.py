@@ -1,0 +1,115 @@
+"""Where a PettingZoo step's time goes: the same random deals played through layer after
+layer of the env, in CPU microseconds an action, beside the raw engine in the same run.
+
+Layers (each includes the ones above it):
+
+- ``raw engine``: ``Game.legal_actions()`` / ``apply`` (the benchmark's reference);
+- ``stepper.play``: the env's compiled step (legality by action number, play, the next
+  legal numbers and mask), choosing from its list of legal numbers;
+- ``+ view``: the seat's vector and mask encoded into one buffer (compiled);
+- ``+ numpy arrays``: the buffer wrapped as the two arrays, the choice made from the mask
+  (``mask.view(bool).nonzero()``) as a learner's sampling would;
+- ``env, last(observe=False)``: the PettingZoo loop (``agent_iter``, ``last``, ``step``:
+  the AEC bookkeeping) without building observations;
+- ``env, full``: the PettingZoo loop as ``run.py`` plays it.
+
+    python benchmarks/envs/parts.py --rules "perevodnoy(players=4)" --rounds 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+from run import raw_engine  # (this directory's run.py: the same reference loop)
+
+from durak import Game, build
+from durak.envs.episode import learning_rules
+from durak.envs.pettingzoo import env
+from durak.envs.stepper import Stepper
+from durak.rules import Rules
+
+F32, I8 = np.dtype(np.float32), np.dtype(np.int8)
+
+
+def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
+    st = Stepper(rules)
+    size = st.planes.size
+    rng = random.Random(0)
+    steps, start, i = 0, time.process_time(), 0
+    while time.process_time() - start < seconds:
+        g = Game(rules, seed=i)
+        i += 1
+        st.start(g)
+        to_act = g.to_act if g.to_act is not None else -1
+        while to_act >= 0:
+            if layer >= 1:
+                buf = st.view(to_act)
+            if layer >= 2:
+                _x, mask = np.frombuffer(buf, F32, size), np.frombuffer(buf, I8, -1, 4 * size)
+                legal = mask.view(bool).nonzero()[0]
+                to_act = st.play(int(legal[int(rng.random() * len(legal))]))
+            else:
+                choice = st.legal
+                to_act = st.play(choice[int(rng.random() * len(choice))])
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def pettingzoo(rules: Rules, seconds: float, observe: bool) -> tuple[int, float]:
+    e = env(rules=rules)
+    rng = random.Random(0)
+    steps, start = 0, time.process_time()
+    e.reset(seed=0)
+    while time.process_time() - start < seconds:
+        e.reset()
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last(observe)
+            if term or trunc:
+                e.step(None)
+                continue
+            if observe:
+                legal = obs["action_mask"].view(bool).nonzero()[0]
+                e.step(int(legal[int(rng.random() * len(legal))]))
+            else:
+                choice = e.unwrapped._stepper.legal
+                e.step(choice[int(rng.random() * len(choice))])
+            steps += 1
+    return steps, time.process_time() - start
+
+
+LAYERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
+    "raw engine": raw_engine,
+    "stepper.play": lambda r, s: stepper(r, s, 0),
+    "+ view (encode, mask)": lambda r, s: stepper(r, s, 1),
+    "+ numpy arrays, nonzero": lambda r, s: stepper(r, s, 2),
+    "env, last(observe=False)": lambda r, s: pettingzoo(r, s, False),
+    "env, full": lambda r, s: pettingzoo(r, s, True),
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--rules", default="podkidnoy")
+    p.add_argument("--seconds", type=float, default=0.5, help="a slice of each layer")
+    p.add_argument("--rounds", type=int, default=8, help="slices of each, interleaved")
+    args = p.parse_args()
+    rules = learning_rules(args.rules)
+    total = {name: [0.0, 0.0] for name in LAYERS}
+    for _ in range(args.rounds):
+        for name, fn in LAYERS.items():
+            n, dt = fn(rules, args.seconds)
+            total[name][0] += n
+            total[name][1] += dt
+    us = {name: t / n * 1e6 for name, (n, t) in total.items()}
+    print(f"{rules}, engine {build.engine_name()}")
+    print(f"{'layer':<28} {'us/action':>9} {'of raw':>7}")
+    for name, v in us.items():
+        print(f"{name:<28} {v:>9.2f} {us['raw engine'] / v:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""A seat's view as the bytes of a float32 vector: the encoder's layout and its hot loop.
+
+Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy:
+:class:`durak.envs.encoding.Encoder` wraps the bytes in an array without copying. Every
+plane is one card mask (at most 52 bits, a machine integer in compiled code), turned into
+floats a byte at a time by a table of the 256 patterns of eight 0.0/1.0 floats and
+remembered (most planes repeat from step to step); the scalars are looked up by their
+integer counts. This is several times faster than unpacking one big integer with numpy
+(the first form of the encoder), and gives the same floats (``tests/test_envs_encoding.py`` compares
+it with that encoder).
+
+>>> from durak import Game, Rules
+>>> p = Planes(Rules())
+>>> p.size, p.plane_names[:3]
+(315, ('hand', 'attack_unbeaten', 'attack_beaten'))
+>>> len(p.encode(Game(Rules(), seed=1), 0)) == 4 * p.size
+True
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Final
+
+from ..actions import encoding
+from ..cards import deck_mask
+from ..game import PHASES, Game
+from ..rules import Rules
+
+BASE_PLANES: Final = ("hand", "attack_unbeaten", "attack_beaten", "beating", "discard",
+                      "trump_card", "unseen")
+
+
+def _f32(x: float) -> bytes:
+    """``x`` as the 4 bytes of a float32 in this machine's order (what numpy reads back)."""
+    return struct.pack("=f", x)
+
+
+_ZERO: Final = _f32(0.0)
+_ONE: Final = _f32(1.0)
+# _LOW[n][b]: the low n bits of b (lowest first) as n floats 0.0/1.0; _LOW[8] is the byte
+_LOW: Final = [[b"".join(_ONE if b >> i & 1 else _ZERO for i in range(n)) for b in range(256)]
+               for n in range(9)]
+_BYTE: Final = _LOW[8]
+
+
+# Per deck size, a card mask (shifted to bit 0) -> its plane's floats. Most planes repeat
+# from step to step (the trump card, the discard, what is known of other hands, often
+# empty ones); shared by every encoder of the process and emptied when it grows large.
+_PLANES: Final[dict[int, dict[int, bytes]]] = {}
+_PLANES_MAX: Final = 1 << 11
+
+
+def _floats(m: int, n: int) -> bytes:
+    """The ``n`` low bits of ``m`` as floats, lowest first."""
+    parts: list[bytes] = []
+    while n >= 8:
+        parts.append(_BYTE[m & 255])
+        m >>= 8
+        n -= 8
+    if n:
+        parts.append(_LOW[n][m & 255])
+    return b"".join(parts)
+
+
+def _table(values: list[float]) -> list[bytes]:
+    return [_f32(x) for x in values]
+
+
+class Planes:
+    """The layout of a seat's vector (names, sizes) and its encoding into float32 bytes;
+    ``privileged`` adds every other hand (for centralised critics only)."""
+
+    def __init__(self, rules: Rules, privileged: bool = False) -> None:
+        n = self.players = rules.players
+        self.rules = rules
+        self.privileged = privileged
+        self.cards = rules.deck
+        self.lo = encoding(rules).lo
+        self.full = deck_mask(rules.deck)
+        rel = [f"+{i}" for i in range(1, n)]
+        names = list(BASE_PLANES) + [f"known_{r}" for r in rel]
+        if privileged:
+            names += [f"hand_{r}" for r in rel]
+        self.plane_names: tuple[str, ...] = tuple(names)
+        self.planes_size = len(names) * self.cards
+        seats = ["self"] + rel
+        # flags (0/1) after the planes, then values in [0, 1]
+        flags = [f"trump_suit_{s}" for s in "♠♥♦♣"] + ["trump_under_talon"]
+        flags += [f"out_{s}" for s in seats] + [f"attacker_{s}" for s in seats]
+        flags += [f"defender_{s}" for s in seats] + [f"to_act_{s}" for s in seats]
+        flags += [f"phase_{p}" for p in PHASES] + ["first_bout", "forced_take"]
+        values = ["talon_size", "cap", "attacks_on_table"]
+        values += [f"hand_size_{s}" for s in seats] + [f"pogony_{s}" for s in seats]
+        self.scalar_names: tuple[str, ...] = tuple(flags + values)
+        self.flags = len(flags)
+        self.bits_size = self.planes_size + len(flags)
+        self.size = self.bits_size + len(values)
+        # bit positions within the flags
+        self._out = 5
+        self._att = self._out + n
+        self._def = self._att + n
+        self._act = self._def + n
+        self._phase = self._act + n
+        self._first = 1 << (self._phase + len(PHASES))
+        self._forced = self._first << 1
+        self._others = [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
+        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._around = [[(seat + i) % n for i in range(n)] for seat in range(n)]
+        self._limit = rules.bout_limit
+        self._pogonny = rules.scoring == "pogonny"
+        nc, limit = self.cards, self._limit
+        # the scalars' floats by their integer numerators (counts are at most a deck)
+        self._per_card = _table([k / nc for k in range(nc + 1)])
+        self._per_limit = _table([k / limit for k in range(nc + 1)])
+        self._per_tally = _table([min(k / 12.0, 1.0) for k in range(13)])
+        self._flag_floats: dict[int, bytes] = {}
+        self._no_tally = _ZERO * n
+        cache = _PLANES.get(nc)
+        if cache is None:
+            cache = _PLANES[nc] = {}
+        self._planes = cache
+
+    def __reduce__(self) -> tuple[object, tuple[Rules, bool]]:
+        # (compiled, the class cannot be rebuilt without its constructor's arguments)
+        return Planes, (self.rules, self.privileged)
+
+    def _plane(self, m: int) -> bytes:
+        b = self._planes.get(m)
+        if b is None:
+            if len(self._planes) >= _PLANES_MAX:
+                self._planes.clear()
+            b = self._planes[m] = _floats(m, self.cards)
+        return b
+
+    def _scaled(self, table: list[bytes], k: int, scale: int) -> bytes:
+        # (a count beyond the table: computed as the table's entries are)
+        return table[k] if 0 <= k < len(table) else _f32(k / scale)
+
+    def encode(self, g: Game, seat: int, tail: bytes | bytearray = b"") -> bytearray:
+        """The float32 vector of ``seat``'s view of ``g``, as bytes (then ``tail``)."""
+        lo = self.lo
+        hands = g._hands
+        known = g._known
+        hand = hands[seat]
+        att = 0
+        for c in g._att:
+            att |= 1 << c
+        unbeaten = g._unbeaten
+        table = g._tmask
+        discard = g._discard
+        trump_card = g._trump_card
+        trump_bit = 1 << trump_card
+        parts: list[bytes | bytearray] = [self._plane(hand >> lo), self._plane(unbeaten >> lo),
+                 self._plane((att & ~unbeaten) >> lo), self._plane((table & ~att) >> lo),
+                 self._plane(discard >> lo), self._plane(trump_bit >> lo)]
+        seen = hand | discard | table
+        others = self._others[seat]
+        for s in others:
+            seen |= known[s]
+        under = g._bottom >= 0
+        if under:
+            seen |= trump_bit
+        parts.append(self._plane((self.full & ~seen) >> lo))
+        for s in others:
+            parts.append(self._plane(known[s] >> lo))
+        if self.privileged:
+            for s in others:
+                parts.append(self._plane(hands[s] >> lo))
+        flags = 1 << (trump_card & 3)
+        if under:
+            flags |= 16
+        rel = self._rel[seat]
+        outs = g.out
+        for s in range(self.players):
+            if outs[s]:
+                flags |= 1 << (self._out + rel[s])
+        to_act = g.to_act
+        if to_act is not None:
+            flags |= ((1 << (self._att + rel[g.attacker])) | (1 << (self._def + rel[g.defender]))
+                      | (1 << (self._act + rel[to_act])))
+        flags |= 1 << (self._phase + g._phase)
+        if g.bout == 0:
+            flags |= self._first
+        if g._forced_take:
+            flags |= self._forced
+        f = self._flag_floats.get(flags)
+        if f is None:
+            if len(self._flag_floats) >= _PLANES_MAX:
+                self._flag_floats.clear()
+            f = self._flag_floats[flags] = _floats(flags, self.flags)
+        parts.append(f)
+        talon = len(g._talon) - g._tp + (1 if under else 0)
+        per_card = self._per_card
+        parts.append(per_card[talon])
+        limit = self._limit
+        parts.append(self._scaled(self._per_limit, g.cap, limit))
+        parts.append(self._scaled(self._per_limit, len(g._att), limit))
+        around = self._around[seat]
+        for s in around:
+            parts.append(per_card[hands[s].bit_count()])
+        if self._pogonny:
+            # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
+            tally = g.tally
+            per_tally = self._per_tally
+            for s in around:
+                parts.append(per_tally[min(tally[s], 12)])
+        else:
+            parts.append(self._no_tally)
+        if tail:
+            parts.append(tail)
+        return bytearray().join(parts)

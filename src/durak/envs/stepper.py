@@ -1,0 +1,90 @@
+"""A deal played by action numbers, one call a step: the environments' hot path.
+
+Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy. A step
+checks the number against the legal ones, plays it, and lists the next legal numbers; a
+view is the seat's encoded vector (:class:`~durak.envs.planes.Planes`) followed by its
+action mask in the same bytes, for numpy to wrap as two arrays.
+
+>>> from durak import Game, Rules
+>>> st = Stepper(Rules())
+>>> st.start(Game(Rules(), seed=1))
+>>> st.play(10**6), st.play(st.legal[0]) >= -1
+(-2, True)
+>>> len(st.view(0)) == 4 * st.planes.size + st.actions.size
+True
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from ..rules import Rules
+from .bits import Actions, legal_indices
+from .planes import Planes
+
+ILLEGAL = -2
+OVER = -1
+
+
+class Stepper:
+    """The game of one environment, its legal action numbers and their mask."""
+
+    def __init__(self, rules: Rules, privileged: bool = False) -> None:
+        self.rules = rules
+        self.planes = Planes(rules, privileged)
+        self.actions = Actions(rules)
+        self.game: Game | None = None
+        self.legal: list[int] = []
+        self._zeros = bytes(self.actions.size)
+        self._mask = bytearray(self.actions.size)  # 1 at ``legal``
+
+    def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
+        # Compiled, the class cannot be rebuilt without its constructor's arguments; a
+        # copy (deepcopy of an env mid-deal, pickling) keeps the deal and its legal numbers.
+        return _rebuilt, (self.rules, self.planes.privileged, self.game, self.legal)
+
+    def _set_legal(self, legal: list[int]) -> None:
+        mask = self._mask
+        for i in self.legal:
+            mask[i] = 0
+        for i in legal:
+            mask[i] = 1
+        self.legal = legal
+
+    def start(self, g: Game) -> None:
+        """Play ``g`` from now on."""
+        self.game = g
+        self._set_legal(legal_indices(g))
+
+    def play(self, index: int) -> int:
+        """Play action number ``index`` for the seat to act: the seat to act next,
+        :data:`OVER` if the deal is over, or :data:`ILLEGAL` (nothing played) if it is
+        not legal now."""
+        g = self.game
+        if g is None or not 0 <= index < len(self._mask) or not self._mask[index]:
+            return ILLEGAL
+        g._apply(self.actions.action(index))
+        to_act = g.to_act
+        if to_act is None:
+            self._set_legal([])
+            return OVER
+        self._set_legal(legal_indices(g))
+        return to_act
+
+    def forfeit(self) -> None:
+        """No legal actions any more (the deal was ended from outside)."""
+        self._set_legal([])
+
+    def view(self, seat: int) -> bytearray:
+        """``seat``'s vector (float32 bytes), then its action mask (one byte an action:
+        all 0 for a seat not on move)."""
+        g = self.game
+        assert g is not None
+        return self.planes.encode(g, seat, self._mask if g.to_act == seat and self.legal
+                                  else self._zeros)
+
+
+def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
+    st = Stepper(rules, privileged)
+    st.game = game
+    st._set_legal(list(legal))
+    return st

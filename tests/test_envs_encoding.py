@@ -1,0 +1,94 @@
+"""The encoder gives exactly the floats of its first, slower form (issue: learning
+environments, the speed goal): that form is kept here as the reference, a card plane per
+shifted mask in one big integer unpacked by numpy, and both are compared on every seat of
+positions from random deals of several rule sets, privileged view included."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from durak import Game  # noqa: E402
+from durak.cards import deck_mask  # noqa: E402
+from durak.envs.encoding import Encoder  # noqa: E402
+from durak.envs.episode import learning_rules  # noqa: E402
+from durak.game import PHASES  # noqa: E402
+
+
+def reference(enc: Encoder, g: Game, seat: int) -> np.ndarray:
+    """The encoder as first written (documented layout, docs/envs.md)."""
+    n, lo, nc = enc.players, enc.lo, enc.cards
+    hands, known = g._hands, g._known
+    hand = hands[seat]
+    att = 0
+    for c in g._att:
+        att |= 1 << c
+    unbeaten, table, discard = g._unbeaten, g._tmask, g._discard
+    trump_bit = 1 << g._trump_card
+    under = g._bottom >= 0
+    planes = [hand, unbeaten, att & ~unbeaten, table & ~att, discard, trump_bit]
+    others = [(seat + i) % n for i in range(1, n)]
+    seen = hand | discard | table | (trump_bit if under else 0)
+    for s in others:
+        seen |= known[s]
+    planes.append(deck_mask(enc.rules.deck) & ~seen)
+    planes += [known[s] for s in others]
+    if enc.privileged:
+        planes += [hands[s] for s in others]
+    rel = [(s - seat) % n for s in range(n)]
+    flags = [0] * (5 + 4 * n + len(PHASES) + 2)
+    flags[g._trump_card & 3] = 1
+    flags[4] = int(under)
+    for s in range(n):
+        flags[5 + rel[s]] = int(g.out[s])
+    if g.to_act is not None:
+        flags[5 + n + rel[g.attacker]] = 1
+        flags[5 + 2 * n + rel[g.defender]] = 1
+        flags[5 + 3 * n + rel[g.to_act]] = 1
+    flags[5 + 4 * n + g._phase] = 1
+    flags[-2], flags[-1] = int(g.bout == 0), int(g._forced_take)
+    big = 0
+    for i, m in enumerate(planes):
+        big |= (m >> lo) << (i * nc)
+    for i, f in enumerate(flags):
+        big |= f << (len(planes) * nc + i)
+    bits = len(planes) * nc + len(flags)
+    around = [(seat + i) % n for i in range(n)]
+    limit = enc.rules.bout_limit
+    talon = len(g._talon) - g._tp + int(under)
+    values = [talon / nc, g.cap / limit, len(g._att) / limit]
+    values += [hands[s].bit_count() / nc for s in around]
+    values += ([min(g.tally[s] / 12.0, 1.0) for s in around]
+               if enc.rules.scoring == "pogonny" else [0.0] * n)
+    out = np.empty(bits + len(values), np.float32)
+    out[:bits] = np.unpackbits(np.frombuffer(big.to_bytes((bits + 7) // 8, "little"), np.uint8),
+                               count=bits, bitorder="little")
+    out[bits:] = values
+    return out
+
+
+@pytest.mark.parametrize("text", ["podkidnoy", "perevodnoy(players=4)",
+                                  "podkidnoy(players=6,teams=3x3)", "pogonny(players=3)",
+                                  "podkidnoy(deck=24,players=4)", "perevodnoy(deck=52,players=3)"])
+def test_encoder_matches_its_reference_form(text: str) -> None:
+    rules = learning_rules(text)
+    rng = random.Random(7)
+    for enc in (Encoder(rules), Encoder(rules, privileged=True)):
+        assert enc.size == len(enc.describe())
+        for seed in range(6):
+            g = Game(rules, seed=seed)
+            while True:
+                for seat in range(rules.players):
+                    want = reference(enc, g, seat)
+                    got = enc.encode(g, seat)
+                    assert got.dtype == np.float32 and got.shape == want.shape
+                    assert got.tobytes() == want.tobytes(), (text, seed, seat)
+                    into = np.full(enc.size, 9.0, np.float32)
+                    assert enc.encode(g, seat, into) is into and (into == want).all()
+                if g.to_act is None:
+                    break
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
