@@ -23,5 +23,7 @@ run() { out=$1; shift; nice -n 5 $PY chunked.py "$OUT/$out.json" --seed 41 "$@";
     run ismcts1200-expert-podkidnoy --bots ismcts:iterations=1200,plain=0,keep=2 expert \
         --games 400 --deals 0:60
     run level5-greedy-podkidnoy --bots level5 greedy --games 100
+    nice -n 5 $PY stats.py level5 expert --games 20 --seed 43 \
+        --json "$OUT/habits-level5-expert-podkidnoy.json" > "$OUT/habits-level5-expert-podkidnoy.txt"
 ) &
 wait
