@@ -14,6 +14,8 @@ run() { out=$1; shift; nice -n 5 $PY chunked.py "$OUT/$out.json" --seed 41 "$@";
     run level5-3expert-4p --bots level5 expert expert expert --games 200 \
         --rules "podkidnoy(players=4)"
     run level5-level4-podkidnoy --bots level5 level4 --games 100
+    # Control: the v4 level 5 (best mean, plain model in half the worlds) on the same deals.
+    run v4level5-expert-podkidnoy --bots ismcts:iterations=500 expert --games 400
 ) &
 (
     run level5-expert-perevodnoy --bots level5 expert --games 400 --rules perevodnoy
