@@ -25,6 +25,8 @@ run() { out=$1; shift; nice -n 5 $PY chunked.py "$OUT/$out.json" --seed 41 "$@";
     run ismcts1200-expert-podkidnoy --bots ismcts:iterations=1200,plain=0,keep=2 expert \
         --games 400 --deals 0:60
     run level5-greedy-podkidnoy --bots level5 greedy --games 100
+    run v4level5-expert-perevodnoy --bots ismcts:iterations=500 expert --games 400 \
+        --rules perevodnoy
     nice -n 5 $PY stats.py level5 expert --games 20 --seed 43 \
         --json "$OUT/habits-level5-expert-podkidnoy.json" > "$OUT/habits-level5-expert-podkidnoy.txt"
 ) &
