@@ -389,3 +389,62 @@ def test_one_talon_card_left_is_perfect_information() -> None:
         seen += 1
     assert seen >= 5
     assert not perfect_information(Game(Rules(), seed=1).observation(0))
+
+
+def test_ismcts_keeps_the_prior_unless_the_best_is_significantly_better() -> None:
+    """The ``keep`` decision rule: a search's best that beats the rules of thumb's move by
+    less than the paired noise does not replace it."""
+    from durak.bots.ismcts import _significant
+
+    noisy = [1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+    prior = [0.0, 1.0, 1.0, 0.0, 1.0, 0.0]
+    assert not _significant(noisy, prior, 2.0)  # ahead by 1/6 in six worlds: noise
+    assert _significant([1.0] * 30, [0.0] * 10 + [1.0] * 20, 2.0)  # ahead in a third
+    assert not _significant([1.0] * 30, [1.0] * 30, 0.5)  # equal is never better
+    g = Game(Rules(), seed=3)
+    obs = g.observation(g.to_act or 0)
+    prior = HeuristicBot().choose(obs)
+    # With an impossible margin the searcher plays the prior's move whatever it found.
+    assert ISMCTSBot(iterations=40, seed=1, keep=1e9).choose(obs) == prior
+    with pytest.raises(ValueError, match="style"):
+        ISMCTSBot(style="reckless")
+
+
+def test_careful_reader_infers_only_what_a_careful_player_holds() -> None:
+    """The careful reading (a careful player led its cheapest plain card, beat with the
+    cheapest card that does, passed with nothing cheap to throw in) is true of the
+    rules-of-thumb player in podkidnoy, and it does rule cards out."""
+    from durak.bots.memory import CarefulReader
+
+    gaps = 0
+    for seed in range(4):
+        g = Game(Rules(), seed=seed)
+        bots = [HeuristicBot(), HeuristicBot()]
+        reader = CarefulReader()
+        while not g.is_over:
+            obs = g.observation(0)
+            reader.update(obs)
+            ex = reader.exclude(obs)
+            if ex:
+                assert ex[0] == 0  # nothing is read about the reader's own seat
+                assert not int(g.hands[1]) & ex[1]
+                gaps += ex[1].bit_count()
+            s = g.to_act
+            assert s is not None
+            g.apply(bots[s].choose(g.observation(s)))
+    assert gaps > 100
+
+
+def test_careful_style_takes_a_small_card_rather_than_spend_a_queen_trump_early() -> None:
+    """policy.CAREFUL (a model of trump-saving opponents): with the talon thick, a single
+    small plain card that only a queen of trumps beats is taken; a plain beater is used."""
+    # Seat 0: 6♥ 7♣ 8♣ 9♣ 10♣ J♣; seat 1: Q♠ 6♦ 7♦ 8♦ 9♦ 10♦; trump 7♠ (spades).
+    deck = "6H QS 7C 6D 8C 7D 9C 8D 10C 9D JC 10D 7S"
+    g = Game(Rules(), deck=deck, dealer=1, leader=0)
+    g.apply("6♥")
+    assert make("heuristic:style=careful").choose(g.observation(1)).kind == "take"
+    g = Game(Rules(), deck=deck.replace("6D", "7H"), dealer=1, leader=0)
+    g.apply("6♥")
+    assert str(make("heuristic:style=careful").choose(g.observation(1))) == "6♥/7♥"
+    with pytest.raises(ValueError, match="style"):
+        make("heuristic:style=reckless")

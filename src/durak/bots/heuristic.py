@@ -5,7 +5,8 @@ Observation, keeps trumps and high cards for the end, opens with its lowest
 non-trump cards and lays pairs together, throws in cheap cards of ranks on the
 table, transfers with cheap cards, and takes rather than spend a big trump on small
 cards early. With the talon empty it leads cards nothing unseen can beat. The rules
-themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts).
+themselves are in :mod:`durak.bots.policy` (the searchers use them for rollouts);
+``style="careful"`` plays that module's CAREFUL style instead.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..cards import beats_mask
 from ..game import PHASES
 from ..observation import Observation
 from .memory import Tracker
-from .policy import decide
+from .policy import STYLES, decide
 
 LOOP_BOUTS = 150  # no real deal lasts this many bouts
 
@@ -57,7 +58,10 @@ def table_masks(obs: Observation) -> tuple[int, int]:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, style: str = "club") -> None:
+        if style not in STYLES:
+            raise ValueError(f"heuristic: style is one of {', '.join(STYLES)}, not {style!r}")
+        self.style = STYLES[style]
         self.tracker = Tracker()
         self.rng = random.Random(seed)
 
@@ -86,4 +90,5 @@ class HeuristicBot:
             unbeaten,
             table,
             safe,
+            self.style,
         )

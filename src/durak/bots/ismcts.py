@@ -15,6 +15,13 @@ probability ``plain``, as PLAIN players (cheapest card first; :data:`policy.PLAI
 then dealt hands that agree with what their moves reveal under that model
 (:class:`~durak.bots.memory.PlainReader`).
 
+With ``keep=z`` the bot plays the rule-of-thumb move (the heuristic bot's) unless the
+search's best beats it in paired comparison by ``z`` standard errors: with a few hundred
+rollouts the best mean is mostly noise, and playing it measured worse than the rules of
+thumb alone against a careful player (benchmarks/bots/README.md). ``style`` sets the
+rollout style of every seat, ``model`` that of the opponents, and ``read=on`` deals
+opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
+
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
 within the budget.
@@ -36,8 +43,8 @@ from ..determinize import sample
 from ..game import OVER, Game
 from ..observation import Observation
 from .heuristic import LOOP_BOUTS, HeuristicBot
-from .memory import PlainReader, Tracker
-from .policy import CLUB, PLAIN, SIMPLE, rollout
+from .memory import CarefulReader, PlainReader, Tracker
+from .policy import PLAIN, SIMPLE, STYLES, rollout
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
 # The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
@@ -72,6 +79,10 @@ class ISMCTSBot:
         mixed: float = 0.0,
         plain: float = 0.5,
         cap: float = CAP,
+        keep: float = 0.0,
+        style: str = "club",
+        model: str = "",
+        read: bool = False,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -97,8 +108,21 @@ class ISMCTSBot:
         # rollouts, benchmarks/bots/README.md); the CLUB half hedges against opponents
         # who play better than that.
         self.plain = float(plain)
+        # Play the prior's move unless the search's best beats it in paired comparison by
+        # ``keep`` standard errors (0: always the best mean).
+        self.keep = float(keep)
+        if style not in STYLES:
+            raise ValueError(f"ismcts: style is one of {', '.join(STYLES)}, not {style!r}")
+        self.style = STYLES[style]
+        # The style of opponents in the worlds where they are not PLAIN (default: ``style``).
+        if model and model not in STYLES:
+            raise ValueError(f"ismcts: model is one of {', '.join(STYLES)}, not {model!r}")
+        self.model = STYLES[model] if model else self.style
         self.tracker = Tracker()
         self.reader = PlainReader()
+        # Deal every opponent what its moves reveal if it plays carefully (in every world
+        # where it is not modelled as PLAIN; memory.CarefulReader).
+        self.careful: CarefulReader | None = CarefulReader() if read else None
         self.prior = HeuristicBot()
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
@@ -107,17 +131,20 @@ class ISMCTSBot:
     def reset(self) -> None:
         self.tracker.reset()
         self.reader.reset()
+        if self.careful is not None:
+            self.careful.reset()
         self._solver = None
 
     def observe(self, obs: Observation) -> None:
         self.tracker.update(obs)
         self.reader.update(obs)
+        if self.careful is not None:
+            self.careful.update(obs)
 
     def choose(self, obs: Observation) -> Action:
         if not obs.legal:
             raise ValueError("not this seat's turn: no legal actions")
-        self.tracker.update(obs)
-        self.reader.update(obs)
+        self.observe(obs)
         if len(obs.legal) == 1:
             return obs.legal[0]
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
@@ -197,6 +224,7 @@ class ISMCTSBot:
         alive = list(order)
         results: dict[Action, list[float]] = {a: [] for a in order}
         exclude = self.tracker.exclude(obs)
+        careful = self.careful.exclude(obs) if self.careful is not None else None
         # Worlds where an opponent plays PLAIN also deal it what its PLAIN moves allow.
         read = self.reader.exclude(obs) if self.plain > 0 else None
         rng = self.rng
@@ -205,19 +233,24 @@ class ISMCTSBot:
         rollouts = 0
         worlds = 0
         while True:
-            styles = [CLUB] * n
+            styles = [self.style] * n
             for s in range(n):
                 if team(s) != team(seat):
+                    styles[s] = self.model
                     r = rng.random()
                     if r < self.plain:
                         styles[s] = PLAIN
                     elif r < self.plain + self.mixed:
                         styles[s] = SIMPLE
             ex = exclude
-            if read is not None and PLAIN in styles:
+            if (read is not None and PLAIN in styles) or careful is not None:
                 base = exclude or [0] * n
-                ex = [b | (m if styles[s] == PLAIN else 0) for s, (b, m) in enumerate(
-                    zip(base, read, strict=True))]
+                plain_gaps = read or [0] * n
+                careful_gaps = careful or [0] * n
+                ex = [
+                    b | (plain_gaps[s] if styles[s] == PLAIN else careful_gaps[s])
+                    for s, b in enumerate(base)
+                ]
             world = sample(obs, rng, ex)
             worlds += 1
             for a in alive:
@@ -246,6 +279,12 @@ class ISMCTSBot:
             order,
             key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
         )
+        best = ranked[0]
+        if self.keep > 0 and best is not first and first in n_alive and not _significant(
+            results[best], results[first], self.keep
+        ):
+            ranked.remove(first)
+            ranked.insert(0, first)
         self.last_stats = {
             "solver": False,
             "worlds": worlds,
@@ -277,3 +316,14 @@ class ISMCTSBot:
                 continue
             keep.append(a)
         return keep
+
+
+def _significant(a: list[float], b: list[float], z: float) -> bool:
+    """Whether ``a`` beats ``b`` over their common (paired) worlds by ``z`` standard errors."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return False
+    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
+    m = sum(diffs) / k
+    var = sum((d - m) ** 2 for d in diffs) / (k - 1)
+    return m > 0.01 and m > z * math.sqrt(var / k)

@@ -158,3 +158,63 @@ class PlainReader(Gaps):
 
 def _cost(index: int, trump: int) -> int:
     return (index >> 2) + (100 if index & 3 == trump else 0)
+
+
+JACK = 9  # rank index
+
+
+class CarefulReader(PlainReader):
+    """What a seat's moves reveal if it plays *carefully* (saves trumps, leads its
+    cheapest plain card, beats with the cheapest card that will do, throws in cheap
+    plain cards of the table's ranks): the inferences that hold for most sensible
+    players, unlike :class:`PlainReader`'s, which assume a player who spends trumps.
+
+    - It led a single plain card of rank r (talon not empty): it holds no plain card
+      below r.
+    - It beat a single plain card u: with a plain card b, it holds no card of u's suit
+      between them; with a trump b, none of u's suit above u, and no lower trump.
+    - It passed when it could throw in: it holds no plain card of a table rank up to a
+      jack.
+
+    A gap holds until the seat draws again.
+    """
+
+    def update(self, obs: Observation) -> None:
+        p, self._prev = self._prev, obs
+        if p is None or obs.bout < p.bout or obs.talon_size > p.talon_size:
+            if p is not None:
+                self.gaps.clear()
+            return
+        s = p.to_act
+        if s is None or s == obs.seat or obs.bout != p.bout:
+            return
+        t = obs.trump_suit
+        tmask = SUIT_MASK[t]
+        talon = obs.talon_size
+        before = {a.index for a, _ in p.table}
+        new = [a.index for a, _ in obs.table if a.index not in before]
+        if p.phase == "attack":
+            if len(new) == 1 and not p.table and talon > 0 and not (1 << new[0]) & tmask:
+                self._add(s, ((1 << (4 * (new[0] >> 2))) - 1) & ~tmask, talon)
+        elif p.phase == "defend":
+            if p.forced_take or new:
+                return
+            unbeaten = [a.index for a, b in p.table if b is None]
+            if len(unbeaten) != 1 or (1 << unbeaten[0]) & tmask:
+                return
+            u = unbeaten[0]
+            b = dict((a.index, b) for a, b in obs.table).get(u)
+            if b is None:
+                return
+            above_u = higher_in_suit(u)
+            if (1 << b.index) & tmask:
+                self._add(s, above_u | (tmask & ((1 << b.index) - 1)), talon)
+            else:
+                self._add(s, above_u & ((1 << b.index) - 1), talon)
+        elif p.phase in ("throw_in", "pile_on") and not new:
+            ranks = 0
+            for a, b in p.table:
+                ranks |= RANK_MASK[a.rank]
+                if b is not None:
+                    ranks |= RANK_MASK[b.rank]
+            self._add(s, ranks & ~tmask & ((1 << (4 * (JACK + 1))) - 1), talon)

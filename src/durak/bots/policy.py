@@ -44,6 +44,20 @@ ENDGAME_SAFE = True
 CLUB: Final = 0
 SIMPLE: Final = 1
 PLAIN: Final = 2
+# CAREFUL: a trump-saving player (see :func:`_careful_defend`): it beats with plain cards
+# freely but pays for a trump only when taking would cost more, gives a taker no high
+# card, and throws in early only what it would lead anyway.
+CAREFUL: Final = 3
+# The styles by name (bot options).
+STYLES: Final = {"club": CLUB, "simple": SIMPLE, "plain": PLAIN, "careful": CAREFUL}
+# CAREFUL's weights, in ranks of a plain card (tuned against the pool's expert).
+C_TRUMP = 1.0  # a trump is worth this much more than a plain card of its rank ...
+C_TRUMP_LATE = -2.0  # ... once the talon is nearly gone (nothing left to save it for)
+C_TAKE = 9.0  # what losing the turn by taking costs
+C_JUNK = 5  # picking up a plain card below this rank index (a 7) is a burden ...
+C_GAIN = 10  # ... and one from this rank index (a queen) up or a trump a gain
+C_THROW = 12  # early, throw in plain cards up to this rank index (any)
+C_PILE = 12  # and pile on a taker up to this one while the talon lasts
 # PLAIN's cost of a card: rank, plus 100 for a trump (ten times the rank so that a pair
 # can be a tenth of a rank cheaper, as laying more cards at once is preferred).
 _PCOST: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -85,6 +99,12 @@ def decide(
         if a.k == EXCHANGE:
             # The lowest trump for the face-up one: never worse.
             return a
+    if style == CAREFUL:
+        if phase == DEFENCE:
+            return _careful_defend(legal, hand, trump, talon, unbeaten, table)
+        if phase == OPEN:
+            return _open(legal, trump, talon, V, safe)
+        return _careful_throw(legal, phase, trump, talon)
     if phase == DEFENCE:
         return _defend(legal, hand, trump, talon, unbeaten, table, V, style)
     if phase == OPEN:
@@ -207,6 +227,106 @@ def _throw(
         if top > limit:
             continue
         score = top - PAIR_BONUS * (m.bit_count() - 1)
+        if score < best_score:
+            best, best_score = a, score
+    if best is not None:
+        return best
+    return pass_action if pass_action is not None else legal[0]
+
+
+def _worth(c: int, trump: int, talon: int) -> float:
+    """What CAREFUL loses by spending card ``c``: a plain card little, a trump much, while
+    there is a long deal ahead to use it in."""
+    r = c >> 2
+    if c & 3 != trump:
+        return 0.2 * r
+    return r + (C_TRUMP if talon > 4 else C_TRUMP_LATE)
+
+
+def _careful_defend(
+    legal: Sequence[Action], hand: int, trump: int, talon: int, unbeaten: int, table: int
+) -> Action:
+    """Beat, take or transfer by what each costs: the cards a full defence spends
+    against the turn lost by taking, less what the taken cards are worth."""
+    take: Action | None = None
+    transfer: Action | None = None
+    transfer_cost = 1e9
+    beaters: dict[int, list[tuple[float, Action]]] = {}
+    for a in legal:
+        k = a.k
+        if k == DEFEND:
+            beaters.setdefault(a.t, []).append((_worth(_high(a.mask), trump, talon), a))
+        elif k == TAKE:
+            take = a
+        elif k == SHOW:
+            return a  # nothing leaves the hand
+        elif k == TRANSFER:
+            cost = 0.0
+            for c in _bits(a.mask):
+                cost += _worth(c, trump, talon) - 1.0
+            if cost < transfer_cost:
+                transfer, transfer_cost = a, cost
+    # The cheapest full defence, greedily: the most constrained card first.
+    used = 0
+    spend = 0.0
+    first: Action | None = None
+    first_cost = 1e9
+    feasible = True
+    for t in sorted(_bits(unbeaten), key=lambda t: len(beaters.get(t, ()))):
+        pick: tuple[float, Action] | None = None
+        for o in beaters.get(t, ()):
+            if not used & o[1].mask and (pick is None or o[0] < pick[0]):
+                pick = o
+        if pick is None:
+            feasible = False
+            break
+        used |= pick[1].mask
+        spend += pick[0]
+        if pick[0] < first_cost:
+            first, first_cost = pick[1], pick[0]
+    if transfer is not None and (not feasible or transfer_cost < spend):
+        return transfer
+    if not feasible or first is None:
+        assert take is not None or transfer is not None
+        return take if take is not None else legal[0]
+    if take is None or talon == 0:
+        return first
+    # Taking: the turn lost, small plain cards a burden, high cards and trumps a gain.
+    cost = C_TAKE
+    tmask = SUIT_MASK[trump]
+    for c in _bits(table):
+        r = c >> 2
+        if (1 << c) & tmask or r >= C_GAIN:
+            cost -= 1.0
+        elif r < C_JUNK:
+            cost += 1.0
+    size = hand.bit_count() + table.bit_count()
+    if size > 8:
+        cost += size - 8  # a swollen hand is hard to shed
+    return take if cost < spend else first
+
+
+def _careful_throw(legal: Sequence[Action], phase: int, trump: int, talon: int) -> Action:
+    """Throw in cheap plain cards; nothing dear to a taker while the talon lasts."""
+    pass_action: Action | None = None
+    best: Action | None = None
+    best_score = 1e9
+    tmask = SUIT_MASK[trump]
+    limit = 99 if talon == 0 else C_PILE if phase == PILE else C_THROW
+    for a in legal:
+        k = a.k
+        if k == PASS:
+            pass_action = a
+            continue
+        if k != ATTACK:
+            continue
+        m = a.mask
+        if m & tmask and (talon > 0 or phase == PILE):
+            continue
+        top = _high(m) >> 2
+        if top > limit:
+            continue
+        score = top - 1.5 * (m.bit_count() - 1)
         if score < best_score:
             best, best_score = a, score
     if best is not None:
