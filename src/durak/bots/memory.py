@@ -119,10 +119,14 @@ class PlainReader(Gaps):
         s = p.to_act
         if s is None or s == obs.seat or obs.bout != p.bout:
             return  # our own move, or the bout ended (then draws may follow: no gap)
+        before = {a.index for a, _ in p.table}
+        self.read(p, obs, s, [a.index for a, _ in obs.table if a.index not in before])
+
+    def read(self, p: Observation, obs: Observation, s: int, new: list[int]) -> None:
+        """What seat ``s``'s move from ``p`` to ``obs`` (adding the cards ``new`` to the
+        table) reveals about its hand."""
         t = obs.trump_suit
         talon = obs.talon_size
-        before = {a.index for a, _ in p.table}
-        new = [a.index for a, _ in obs.table if a.index not in before]
         if p.phase == "attack":
             if new and not p.table:
                 self._add(s, cheaper_than(min(new, key=lambda c: _cost(c, t)), t), talon)
@@ -145,15 +149,20 @@ class PlainReader(Gaps):
                     self._add(s, beats & cheaper_than(b.index, t), talon)
                     return
         elif p.phase in ("throw_in", "pile_on"):
-            ranks = 0
-            for a, b in p.table:
-                ranks |= RANK_MASK[a.rank]
-                if b is not None:
-                    ranks |= RANK_MASK[b.rank]
-            throwable = ranks & ~SUIT_MASK[t] & ((1 << (4 * KING)) - 1)
+            throwable = table_ranks(p) & ~SUIT_MASK[t] & ((1 << (4 * KING)) - 1)
             if new:
                 throwable &= cheaper_than(min(new, key=lambda c: _cost(c, t)), t)
             self._add(s, throwable, talon)
+
+
+def table_ranks(obs: Observation) -> int:
+    """Every card of a rank on the table, as a mask (what may be thrown in)."""
+    ranks = 0
+    for a, b in obs.table:
+        ranks |= RANK_MASK[a.rank]
+        if b is not None:
+            ranks |= RANK_MASK[b.rank]
+    return ranks
 
 
 def _cost(index: int, trump: int) -> int:
@@ -179,20 +188,9 @@ class CarefulReader(PlainReader):
     A gap holds until the seat draws again.
     """
 
-    def update(self, obs: Observation) -> None:
-        p, self._prev = self._prev, obs
-        if p is None or obs.bout < p.bout or obs.talon_size > p.talon_size:
-            if p is not None:
-                self.gaps.clear()
-            return
-        s = p.to_act
-        if s is None or s == obs.seat or obs.bout != p.bout:
-            return
-        t = obs.trump_suit
-        tmask = SUIT_MASK[t]
+    def read(self, p: Observation, obs: Observation, s: int, new: list[int]) -> None:
+        tmask = SUIT_MASK[obs.trump_suit]
         talon = obs.talon_size
-        before = {a.index for a, _ in p.table}
-        new = [a.index for a, _ in obs.table if a.index not in before]
         if p.phase == "attack":
             if len(new) == 1 and not p.table and talon > 0 and not (1 << new[0]) & tmask:
                 self._add(s, ((1 << (4 * (new[0] >> 2))) - 1) & ~tmask, talon)
@@ -212,9 +210,4 @@ class CarefulReader(PlainReader):
             else:
                 self._add(s, above_u & ((1 << b.index) - 1), talon)
         elif p.phase in ("throw_in", "pile_on") and not new:
-            ranks = 0
-            for a, b in p.table:
-                ranks |= RANK_MASK[a.rank]
-                if b is not None:
-                    ranks |= RANK_MASK[b.rank]
-            self._add(s, ranks & ~tmask & ((1 << (4 * (JACK + 1))) - 1), talon)
+            self._add(s, table_ranks(p) & ~tmask & ((1 << (4 * (JACK + 1))) - 1), talon)
