@@ -637,6 +637,12 @@ class LiveTable:
                 async with self.lock:
                     if self.state != state:
                         return
+                    if bot is self.stand_in and seat in self._online() \
+                            and not (wait_first and self.turn_timer):
+                        # The person came back while the stand-in thought: their move
+                        # (the reschedule their return spawned may not have run yet).
+                        # Only their own turn clock running out moves for them now.
+                        return
                     try:
                         await self._act(seat, state, action, by)
                         return
