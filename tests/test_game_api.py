@@ -539,3 +539,13 @@ def test_a_new_deal_has_no_last_attack_and_a_match_without_seed_draws_one() -> N
     assert Game(Rules(players=3), seed=2).observation(1).last_attack is None
     m = Match(Rules())
     assert isinstance(m.seed, int) and Match.from_record(m.record()).seed == m.seed
+
+
+def test_a_repeated_card_in_the_deck_is_refused_as_a_repeat() -> None:
+    """API: a deck naming a card twice is refused, and the message says so."""
+    with pytest.raises(ValueError) as e:
+        Game(Rules(), deck="6S 7S 6S")
+    assert str(e.value) == "deck: cards must be of the 36-card deck, each once (a card repeats)"
+    with pytest.raises(ValueError) as e:
+        Game(Rules(deck=24), deck="6S 9S")
+    assert str(e.value) == "deck: cards must be of the 24-card deck, each once (6♠ is not)"

@@ -109,7 +109,7 @@ def test_a_lone_trump_of_the_rank_is_not_pagony() -> None:
     assert g.trump_suit == 0
     play_out(g, OPENINGS, "9S")
     assert g.outcome is not None and g.outcome.durak == 1
-    assert g.outcome.hung is None
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
 
 
 def test_a_trump_beside_a_plain_card_of_the_rank_counts() -> None:
@@ -467,3 +467,15 @@ def test_pogonny_scores_add_up_over_deals() -> None:
     t.add(Outcome(durak=None, draw=True, out_order=(0, 1, 2)), rules)
     t.add(Outcome(durak=None, draw=True, out_order=(0, 1, 2)), rules)
     assert (t.draws, t.deals) == (2, 4)
+
+
+@pytest.mark.parametrize(("deals", "target", "message"), [
+    (0, None, "deals: at least 1, not 0"),
+    (None, 0, "target: at least 1, not 0"),
+])
+def test_a_match_refuses_a_count_below_one_by_name(
+        deals: int | None, target: int | None, message: str) -> None:
+    """API: a bad match length is refused with the argument's name."""
+    with pytest.raises(ValueError) as e:
+        Match(Rules(), seed=1, deals=deals, target=target)
+    assert str(e.value) == message
