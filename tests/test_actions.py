@@ -135,3 +135,15 @@ def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
 def test_short_spellings_of_actions(text: str, same: str) -> None:
     """The notation's short forms (docs/rules.md notation): p/done, t, a comma for +."""
     assert Action.parse(text) is Action.parse(same)
+
+
+@pytest.mark.parametrize("text", ["pass", "P", "done", "бито", "Бито", "пас", "ПАС"])
+def test_every_spelling_of_pass_reads_as_pass(text: str) -> None:
+    """Notation: the English and Russian words for «бито» all read as the pass."""
+    assert Action.parse(text) == Action.parse("pass")
+
+
+@pytest.mark.parametrize("text", ["exchange 6S", "exchange=6S", "exchange: 6S", "exchange6S"])
+def test_every_spelling_of_an_exchange_reads_as_one(text: str) -> None:
+    """Notation: «exchange» followed by the card, with or without a separator."""
+    assert Action.parse(text) == Action.parse("x6S")

@@ -549,3 +549,13 @@ def test_a_repeated_card_in_the_deck_is_refused_as_a_repeat() -> None:
     with pytest.raises(ValueError) as e:
         Game(Rules(deck=24), deck="6S 9S")
     assert str(e.value) == "deck: cards must be of the 24-card deck, each once (6♠ is not)"
+
+
+def test_an_outcome_reads_as_text() -> None:
+    """API: an outcome's text (records and the replay show it)."""
+    from durak.game import Outcome
+
+    assert str(Outcome(None, True, (0, 1), truncated=True)) == "truncated"
+    assert str(Outcome(None, True, (0, 1))) == "draw"
+    assert str(Outcome(1, False, (0,))) == "durak 1"
+    assert str(Outcome(1, False, (0,), pogony=2)) == "durak 1 pogony 2"

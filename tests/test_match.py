@@ -479,3 +479,10 @@ def test_a_match_refuses_a_count_below_one_by_name(
     with pytest.raises(ValueError) as e:
         Match(Rules(), seed=1, deals=deals, target=target)
     assert str(e.value) == message
+
+
+def test_a_match_without_a_length_is_one_deal_with_numbered_players() -> None:
+    """API: by default a match (not pagony) is one deal; players are named from 1."""
+    m = Match(Rules(players=3), seed=1)
+    assert (m.deals, m.target) == (1, None)
+    assert m.names == ["Player 1", "Player 2", "Player 3"]

@@ -168,3 +168,12 @@ def test_the_default_preset_and_the_side_of_a_seat() -> None:
     assert Rules.preset() == Rules()
     assert [Rules(players=3).team_of(s) for s in range(3)] == [0, 1, 2]
     assert [Rules(players=4, teams="2x2").team_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_rules_text_without_a_name_is_podkidnoy_and_wrong_types_are_named() -> None:
+    """Notation: «(players=3)» names no game: podkidnoy; a non-text is refused by type."""
+    assert Rules.parse("(players=3)") == Rules.preset("podkidnoy", players=3)
+    assert Rules.parse("  ") == Rules.preset("podkidnoy")
+    with pytest.raises(TypeError) as e:
+        Rules.parse(5)
+    assert str(e.value) == "rules: text such as 'podkidnoy(players=3)', not int"
