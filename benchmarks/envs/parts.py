@@ -24,11 +24,10 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from run import raw_engine  # (this directory's run.py: the same reference loop)
+from run import pettingzoo, raw_engine  # (this directory's run.py: the same reference loop)
 
 from durak import Game, build
 from durak.envs.episode import learning_rules
-from durak.envs.pettingzoo import env
 from durak.envs.stepper import Stepper
 from durak.rules import Rules
 
@@ -59,35 +58,13 @@ def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
     return steps, time.process_time() - start
 
 
-def pettingzoo(rules: Rules, seconds: float, observe: bool) -> tuple[int, float]:
-    e = env(rules=rules)
-    rng = random.Random(0)
-    steps, start = 0, time.process_time()
-    e.reset(seed=0)
-    while time.process_time() - start < seconds:
-        e.reset()
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last(observe)
-            if term or trunc:
-                e.step(None)
-                continue
-            if observe:
-                legal = obs["action_mask"].view(bool).nonzero()[0]
-                e.step(int(legal[int(rng.random() * len(legal))]))
-            else:
-                choice = e.unwrapped._stepper.legal
-                e.step(choice[int(rng.random() * len(choice))])
-            steps += 1
-    return steps, time.process_time() - start
-
-
 LAYERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
     "raw engine": raw_engine,
     "stepper.play": lambda r, s: stepper(r, s, 0),
     "+ view (encode, mask)": lambda r, s: stepper(r, s, 1),
     "+ numpy arrays, nonzero": lambda r, s: stepper(r, s, 2),
-    "env, last(observe=False)": lambda r, s: pettingzoo(r, s, False),
-    "env, full": lambda r, s: pettingzoo(r, s, True),
+    "env, last(observe=False)": lambda r, s: pettingzoo(r, s, observe=False),
+    "env, full": lambda r, s: pettingzoo(r, s),
 }
 
 

@@ -47,7 +47,10 @@ def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
     return steps, time.process_time() - start
 
 
-def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int, float]:
+def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False,
+               observe: bool = True) -> tuple[int, float]:
+    """Random masked play through the PettingZoo env; ``observe=False`` skips building
+    observations (the legal numbers come from the env's compiled step instead)."""
     from durak.envs.pettingzoo import env
 
     e = env(rules=rules, wrappers=wrapped)
@@ -57,12 +60,16 @@ def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False) -> tuple[int
     while time.process_time() - start < seconds:
         e.reset()
         for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
+            obs, _, term, trunc, _ = e.last(observe)
             if term or trunc:
                 e.step(None)
                 continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
-            e.step(int(legal[int(rng.random() * len(legal))]))
+            if observe:
+                legal = obs["action_mask"].view(bool).nonzero()[0]
+                e.step(int(legal[int(rng.random() * len(legal))]))
+            else:
+                choice = e.unwrapped._stepper.legal
+                e.step(choice[int(rng.random() * len(choice))])
             steps += 1
     return steps, time.process_time() - start
 
