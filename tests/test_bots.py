@@ -15,7 +15,7 @@ from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
 
-FAST = {"ismcts": {"iterations": 8}}
+FAST = {"ismcts": {"iterations": 8}, "ismcts:cut=2": {"iterations": 8}}
 
 VARIANTS = [
     Rules.preset("podkidnoy"),
@@ -69,7 +69,9 @@ def hidden_variant(g: Game, seat: int, rng: random.Random) -> Game | None:
     raise AssertionError("could not deal the hidden cards differently")
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts", "expert"])
+@pytest.mark.parametrize(
+    "name", ["random", "greedy", "heuristic", "ismcts", "ismcts:cut=2", "expert"]
+)
 @pytest.mark.parametrize(
     "rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str
 )
@@ -448,3 +450,35 @@ def test_careful_style_takes_a_small_card_rather_than_spend_a_queen_trump_early(
     assert str(make("heuristic:style=careful").choose(g.observation(1))) == "6♥/7♥"
     with pytest.raises(ValueError, match="style"):
         make("heuristic:style=reckless")
+
+
+def test_learned_evaluation_values_trumps_and_shedding() -> None:
+    """The fitted evaluation (durak.bots.evaluate) agrees with what decides a deal: with
+    the same plain cards, holding the trumps is better than facing them, and with the
+    talon empty fewer cards in hand is better."""
+    from durak.bots.evaluate import features, probability
+
+    trump = 0  # clubs: cards 0, 4, 8, ... are trumps
+    plain = sum(1 << c for c in (17, 22, 27))  # three plain cards
+    trumps = sum(1 << c for c in (32, 40, 48))  # the ten, queen and ace of trumps
+    low = sum(1 << c for c in (18, 23, 31))  # three other plain cards
+    mine = probability(features(plain | trumps, low | (1 << 29), trump, 12, True))
+    theirs = probability(features(plain | (1 << 29), low | trumps, trump, 12, True))
+    assert mine > 0.5 > theirs
+    few = probability(features(1 << 17, low | (1 << 29), trump, 0, True))
+    many = probability(features(plain | (1 << 29), 1 << 18, trump, 0, True))
+    assert few > many
+
+
+def test_ismcts_cut_scores_rollouts_with_the_evaluation() -> None:
+    """``cut=k`` stops two-player rollouts k bouts ahead; the choice stays legal and, with
+    more players, the option changes nothing."""
+    g = Game(Rules(), seed=3)
+    obs = g.observation(g.to_act or 0)
+    assert ISMCTSBot(iterations=60, seed=1, cut=2).choose(obs) in obs.legal
+    g4 = Game(Rules(players=4), seed=3)
+    obs4 = g4.observation(g4.to_act or 0)
+    assert ISMCTSBot(iterations=60, seed=1, cut=2).choose(obs4) == ISMCTSBot(
+        iterations=60, seed=1).choose(obs4)
+    with pytest.raises(ValueError, match="cut"):
+        ISMCTSBot(cut=-1)

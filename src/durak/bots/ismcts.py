@@ -40,11 +40,12 @@ from typing import Any
 
 from ..actions import Action
 from ..determinize import sample
-from ..game import OVER, Game
+from ..game import OPEN, OVER, Game
 from ..observation import Observation
+from .evaluate import value
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import CarefulReader, PlainReader, Tracker
-from .policy import PLAIN, SIMPLE, STYLES, rollout
+from .policy import PLAIN, SIMPLE, STYLES, rollout, rollout_action
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
 # The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
@@ -83,6 +84,9 @@ class ISMCTSBot:
         style: str = "club",
         model: str = "",
         read: bool = False,
+        prior: str = "club",
+        nodes: int = 0,
+        cut: int = 0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -123,7 +127,19 @@ class ISMCTSBot:
         # Deal every opponent what its moves reveal if it plays carefully (in every world
         # where it is not modelled as PLAIN; memory.CarefulReader).
         self.careful: CarefulReader | None = CarefulReader() if read else None
-        self.prior = HeuristicBot()
+        # The move the search must beat (``keep``) and the order of candidates: the
+        # heuristic bot playing this style.
+        self.prior = HeuristicBot(style=prior)
+        # The solver's node budget once nothing is hidden (0: the rollout budget times
+        # NODES_PER_ROLLOUT); the cap still bounds it.
+        if nodes < 0:
+            raise ValueError(f"ismcts: nodes must be >= 0, not {nodes}")
+        self.nodes = int(nodes)
+        # Two players: stop a rollout when ``cut`` more bouts have begun and score the
+        # position with the learned evaluation (durak.bots.evaluate); 0 = to the end.
+        if cut < 0:
+            raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
+        self.cut = int(cut)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -186,7 +202,7 @@ class ISMCTSBot:
     ) -> tuple[list[tuple[Action, float]] | None, int]:
         """Exact values if the solver finishes within the budget; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
-        nodes = max(200, budget * NODES_PER_ROLLOUT)
+        nodes = self.nodes or max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
             nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
         # One table for the whole endgame: what an unfinished search proved about
@@ -232,6 +248,8 @@ class ISMCTSBot:
         n = obs.rules.players
         rollouts = 0
         worlds = 0
+        cut = self.cut if n == 2 and self.cut else 0
+        stop = obs.bout + cut
         while True:
             styles = [self.style] * n
             for s in range(n):
@@ -256,6 +274,10 @@ class ISMCTSBot:
             for a in alive:
                 g = world.clone()
                 g._apply(a)
+                if cut:
+                    results[a].append(_cut_rollout(g, rng, styles, stop, seat))
+                    rollouts += 1
+                    continue
                 if g._phase != OVER:
                     rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
@@ -316,6 +338,21 @@ class ISMCTSBot:
                 continue
             keep.append(a)
         return keep
+
+
+def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat: int) -> float:
+    """Play ``g`` with the rules of thumb until bout ``stop`` begins (then the learned
+    value of the position for ``seat``) or the deal ends (then its score)."""
+    moves = 0
+    while g._phase != OVER:
+        if g._phase == OPEN and g.bout >= stop:
+            return value(g, seat)
+        if moves >= 400:  # a circle of play: finish the deal as rollouts do
+            rollout(g, rng, styles=styles)
+            break
+        g._apply(rollout_action(g, styles))
+        moves += 1
+    return score(g, seat)
 
 
 def _significant(a: list[float], b: list[float], z: float) -> bool:
