@@ -18,3 +18,18 @@ run k3p0-200-pod podkidnoy ismcts:iterations=200,keep=3,plain=0 200
 run k2p0-200-per perevodnoy ismcts:iterations=200,keep=2,plain=0 120
 run k2p0mc-200-pod podkidnoy ismcts:iterations=200,keep=2,plain=0,model=careful 200
 run k2p0mcr-200-pod podkidnoy ismcts:iterations=200,keep=2,plain=0,model=careful,read=on 200
+# v6 (issue 15, third session): the same deals as pool.sh (seed 41), compared paired with
+# pool-v5/level5-expert-podkidnoy.json; results in proxy2/ (stopped where the text files say).
+run6() { out=$1; shift; nice -n 10 $PY chunked.py "proxy2/$out.json" --seed 41 "$@"; }
+run6 s1club41-pod --bots ismcts:iterations=1,plain=0,keep=2,nodes=5000 expert --deals 0:100
+run6 s1n20k41-pod --bots ismcts:iterations=1,plain=0,keep=2,nodes=20000 expert --deals 0:100
+run6 pc-pod --bots ismcts:iterations=500,plain=0,keep=2,prior=careful expert --deals 0:100
+run6 c3i1000-pod --bots ismcts:iterations=1000,plain=0,keep=2,cut=3 expert --deals 0:100
+run6 c3i1000-pod-b --bots ismcts:iterations=1000,plain=0,keep=2,cut=3 expert --deals 100:200
+# The rules of thumb with the exact endgame only (no search), seed 5 as above:
+nice -n 10 $PY chunked.py proxy2/s1club-pod.json --seed 5 --games 300 \
+    --bots ismcts:iterations=1,plain=0,keep=2,nodes=5000 expert
+nice -n 10 $PY chunked.py proxy2/s1care-pod.json --seed 5 --games 300 \
+    --bots ismcts:iterations=1,plain=0,keep=2,nodes=5000,prior=careful expert
+nice -n 10 $PY chunked.py proxy2/heurc-pod.json --seed 5 --games 300 \
+    --bots heuristic:style=careful expert
