@@ -482,3 +482,21 @@ def test_ismcts_cut_scores_rollouts_with_the_evaluation() -> None:
         iterations=60, seed=1).choose(obs4)
     with pytest.raises(ValueError, match="cut"):
         ISMCTSBot(cut=-1)
+
+
+def test_ismcts_nodes_sets_the_endgame_solver_budget() -> None:
+    """``nodes=n`` gives the exact endgame that many solver nodes whatever the rollout
+    budget (level 5: 20,000, as many as the expert's endgame search)."""
+    driver = make("random", seed=2)
+    g = Game(Rules(), seed=4)
+    while not g.is_over and g.talon_size > 0:
+        g.apply(driver.choose(g.observation(g.to_act or 0)))
+    assert not g.is_over
+    obs = g.observation(g.to_act or 0)
+    for nodes, expected in ((0, 200 * 10), (777, 777)):
+        bot = ISMCTSBot(iterations=200, seed=1, nodes=nodes)
+        assert bot.choose(obs) in obs.legal
+        assert bot._solver is not None and bot._solver.max_nodes == expected
+    assert make("level5").nodes == 20_000  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="nodes"):
+        ISMCTSBot(nodes=-1)
