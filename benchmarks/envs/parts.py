@@ -46,9 +46,9 @@ def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
         to_act = g.to_act if g.to_act is not None else -1
         while to_act >= 0:
             if layer >= 1:
-                buf = st.view(to_act)
+                x, m = st.view(to_act)
             if layer >= 2:
-                _x, mask = np.frombuffer(buf, F32, size), np.frombuffer(buf, I8, -1, 4 * size)
+                _x, mask = np.frombuffer(x, F32, size), np.frombuffer(m, I8)
                 legal = mask.view(bool).nonzero()[0]
                 to_act = st.play(int(legal[int(rng.random() * len(legal))]))
             else:

@@ -179,21 +179,25 @@ class _Consts:
 class _Deal:
     """A state's mutable part, copied fast (OpenSpiel clones a Python state by deepcopy)."""
 
-    __slots__ = ("dealt", "game", "lot", "pending", "draws", "chosen", "pool", "public")
+    __slots__ = ("dealt", "placed", "game", "lot", "pending", "draws", "chosen", "pool", "public",
+                 "legal")
 
     def __init__(self) -> None:
         self.dealt: list[int] = []  # cards dealt so far, in dealing order
+        self.placed = 0  # the same as a mask
         self.game: Game | None = None
         self.lot = False  # the lot for the first lead is the next chance node
         self.pending: Action | None = None  # a move waiting for the cards it makes drawn
         self.draws = 0
         self.chosen: list[int] = []
         self.pool: list[int] = []
-        self.public: list[str] = []
+        # the public history: text, or (seat, action) for a move (made text when asked)
+        self.public: list[str | tuple[int, Action]] = []
+        self.legal: list[int] | None = None  # the player's legal action numbers, once asked
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
         d = _Deal()
-        d.dealt = self.dealt[:]
+        d.dealt, d.placed, d.legal = self.dealt[:], self.placed, self.legal
         d.game = self.game.clone() if self.game is not None else None
         d.lot, d.pending, d.draws = self.lot, self.pending, self.draws
         d.chosen, d.pool, d.public = self.chosen[:], self.pool[:], self.public[:]
@@ -233,10 +237,33 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         g = self.d.game
         return g is not None and g.to_act is None
 
+    def is_chance_node(self) -> bool:
+        # (pyspiel's own asks current_player() through pybind11; this is the same, in Python)
+        return self.current_player() == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As pyspiel's (the outcomes at a chance node, none for a player not on move or
+        at the end), without its three calls back into :meth:`current_player` through
+        pybind11: Python callers (OpenSpiel's Python bots) ask this once a move."""
+        cur = self.current_player()
+        if cur == _TERMINAL:
+            return []
+        if cur == _CHANCE:
+            return [o for o, _ in self.chance_outcomes()]
+        if player is None or player == cur:
+            return self._legal_actions(cur)
+        if player < 0:
+            raise ValueError(f"legal_actions: no such player {player}")
+        return []
+
     def _legal_actions(self, player: int) -> list[int]:
-        g = self.d.game
+        d = self.d
+        g = d.game
         assert g is not None and player == g.to_act
-        return sorted(legal_indices(g))
+        legal = d.legal
+        if legal is None:
+            legal = d.legal = sorted(legal_indices(g))
+        return legal[:]  # (the caller's to keep; the state's copy is checked against)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self.d
@@ -244,8 +271,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             n = self.c.rules.players
             return [(s, 1.0 / n) for s in range(n)]
         if d.game is None:
-            placed = sum(1 << c for c in d.dealt)
-            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~placed)]
+            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~d.placed)]
         else:
             left = sorted(c - self.c.lo for c in d.pool)
         p = 1.0 / len(left)
@@ -260,11 +286,17 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         elif d.pending is not None:
             self._draw(int(action))
         else:
+            legal = d.legal
+            if legal is None:
+                legal = sorted(legal_indices(g))
+            if action not in legal:
+                raise ValueError(
+                    f"action {action} ({self.c.actions.action(action)}) is not legal now")
             a = self.c.actions.action(action)
-            if a not in g.legal_actions():
-                raise ValueError(f"action {action} ({a}) is not legal now")
+            d.legal = None
             seat = g.to_act
-            d.public.append(f"{seat}:{a}")
+            assert seat is not None
+            d.public.append((seat, a))
             if undrawn_count(g) and _may_draw(a, phase_index(g)):
                 # Play it on a copy to learn whether it ends the bout and how many cards
                 # are drawn; if any, they become chance nodes and the move waits for them.
@@ -289,9 +321,10 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             self._start(leader=outcome)
             return
         card = outcome + self.c.lo
-        if not 0 <= outcome < r.deck or card in d.dealt:
+        if not 0 <= outcome < r.deck or d.placed >> card & 1:
             raise ValueError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
+        d.placed |= 1 << card
         if len(d.dealt) < self.c.to_deal:
             return
         trump_suit = d.dealt[-1] & 3
@@ -304,8 +337,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def _start(self, leader: int | None) -> None:
         d = self.d
         r = self.c.rules
-        placed = sum(1 << c for c in d.dealt)
-        rest = list(iter_bits(deck_mask(r.deck) & ~placed))  # the talon: not yet drawn
+        rest = list(iter_bits(deck_mask(r.deck) & ~d.placed))  # the talon: not yet drawn
         d.game = Game(r, seed=0, deck=[Card.from_index(c) for c in d.dealt + rest],
                       dealer=self.c.dealer, leader=leader)
         d.public.append(f"trump:{d.game.trump}")
@@ -346,7 +378,8 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def information_state_string(self, player: int | None = None) -> str:
         if player is None:
             player = self.current_player()
-        return self._view(player) + "|" + " ".join(self.d.public)
+        return self._view(player) + "|" + " ".join(
+            e if isinstance(e, str) else f"{e[0]}:{e[1]}" for e in self.d.public)
 
     def observation_string(self, player: int | None = None) -> str:
         if player is None:
@@ -377,7 +410,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         sg = sample(g.observation(player_id), rng)
         set_history(sg, g.history)
         s.d.game = sg
-        s.d.dealt = d.dealt[:]
+        s.d.dealt, s.d.placed = d.dealt[:], d.placed
         s.d.public = d.public[:]
         return s
 
