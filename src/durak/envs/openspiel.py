@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ from .bits import (
     Actions,
     apply_unchecked,
     drawn_count,
+    hands,
     legal_indices,
     phase_index,
     set_history,
@@ -179,41 +181,45 @@ class _Consts:
 class _Deal:
     """A state's mutable part, copied fast (OpenSpiel clones a Python state by deepcopy)."""
 
-    __slots__ = ("dealt", "placed", "game", "lot", "pending", "draws", "chosen", "pool", "public",
-                 "legal")
+    __slots__ = ("dealt", "placed", "left", "game", "lot", "pending", "draws", "chosen", "pool",
+                 "public", "legal")
 
     def __init__(self) -> None:
         self.dealt: list[int] = []  # cards dealt so far, in dealing order
         self.placed = 0  # the same as a mask
+        self.left: list[int] | None = None  # the deal's outcomes still open, once asked
         self.game: Game | None = None
         self.lot = False  # the lot for the first lead is the next chance node
         self.pending: Action | None = None  # a move waiting for the cards it makes drawn
         self.draws = 0
         self.chosen: list[int] = []
-        self.pool: list[int] = []
-        # the public history: text, or (seat, action) for a move (made text when asked)
-        self.public: list[str | tuple[int, Action]] = []
+        self.pool: list[int] = []  # outcomes (cards) of the draw, lowest first
+        # the public history: text, (seat, action) for a move, how many cards each seat
+        # drew (made text when asked)
+        self.public: list[str | tuple[int, Action] | list[int]] = []
         self.legal: list[int] | None = None  # the player's legal action numbers, once asked
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
         d = _Deal()
         d.dealt, d.placed, d.legal = self.dealt[:], self.placed, self.legal
+        d.left = self.left[:] if self.left is not None else None
         d.game = self.game.clone() if self.game is not None else None
         d.lot, d.pending, d.draws = self.lot, self.pending, self.draws
         d.chosen, d.pool, d.public = self.chosen[:], self.pool[:], self.public[:]
         return d
 
 
-def _may_draw(a: Action, phase: int) -> bool:
-    """Whether playing ``a`` can end the bout (and so make players draw)."""
-    if a.k in (TRANSFER, SHOW, EXCHANGE):
-        return False
-    return a.k != ATTACK or phase == PILE
-
-
 # (called several times a step by OpenSpiel: not looked up each time)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _public_text(e: str | tuple[int, Action] | list[int]) -> str:
+    if isinstance(e, str):
+        return e
+    if isinstance(e, tuple):
+        return f"{e[0]}:{e[1]}"
+    return "drew:" + ",".join(map(str, e))
 
 
 class DurakState(pyspiel.State):  # type: ignore[misc]
@@ -271,11 +277,14 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             n = self.c.rules.players
             return [(s, 1.0 / n) for s in range(n)]
         if d.game is None:
-            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~d.placed)]
+            left = d.left
+            if left is None:
+                lo = self.c.lo
+                left = d.left = [c - lo for c in iter_bits(deck_mask(self.c.rules.deck)
+                                                             & ~d.placed)]
         else:
-            left = sorted(c - self.c.lo for c in d.pool)
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+            left = d.pool
+        return list(zip(left, repeat(1.0 / len(left))))
 
     # -- moves -------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
@@ -297,7 +306,9 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             seat = g.to_act
             assert seat is not None
             d.public.append((seat, a))
-            if undrawn_count(g) and _may_draw(a, phase_index(g)):
+            k = a.k  # (can the move end the bout, and so make players draw?)
+            if undrawn_count(g) and k != TRANSFER and k != SHOW and k != EXCHANGE and (
+                    k != ATTACK or phase_index(g) == PILE):
                 # Play it on a copy to learn whether it ends the bout and how many cards
                 # are drawn; if any, they become chance nodes and the move waits for them.
                 probe = g.clone()
@@ -306,7 +317,8 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
                 k = drawn_count(probe) - before
                 if k:
                     d.pending, d.draws, d.chosen = a, k, []
-                    d.pool = undrawn(g)
+                    lo = self.c.lo
+                    d.pool = sorted(c - lo for c in undrawn(g))
                     return
                 d.game = probe
             else:
@@ -325,6 +337,8 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
         d.placed |= 1 << card
+        if d.left is not None:
+            d.left.remove(outcome)
         if len(d.dealt) < self.c.to_deal:
             return
         trump_suit = d.dealt[-1] & 3
@@ -347,19 +361,19 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         g = d.game
         assert g is not None and d.pending is not None
         card = outcome + self.c.lo
-        if card not in d.pool:
+        if outcome not in d.pool:
             raise ValueError(f"chance outcome {outcome}: not a card in the talon")
-        d.pool.remove(card)
+        d.pool.remove(outcome)
         d.chosen.append(card)
         if len(d.chosen) < d.draws:
             return
-        sizes = [h.bit_count() for h in g.hands]
-        set_undrawn(g, d.chosen + d.pool)
+        sizes = [h.bit_count() for h in hands(g)]
+        lo = self.c.lo
+        set_undrawn(g, d.chosen + [o + lo for o in d.pool])
         apply_unchecked(g, d.pending)
         d.pending, d.chosen, d.pool = None, [], []
         # who drew how many is public; which cards, only the one who drew them knows
-        got = [len(h) - sizes[s] for s, h in enumerate(g.hands)]
-        d.public.append("drew:" + ",".join(map(str, got)))
+        d.public.append([h.bit_count() - sizes[s] for s, h in enumerate(hands(g))])
 
     # -- results and views -----------------------------------------------------------
     def returns(self) -> list[float]:
@@ -378,8 +392,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def information_state_string(self, player: int | None = None) -> str:
         if player is None:
             player = self.current_player()
-        return self._view(player) + "|" + " ".join(
-            e if isinstance(e, str) else f"{e[0]}:{e[1]}" for e in self.d.public)
+        return self._view(player) + "|" + " ".join(map(_public_text, self.d.public))
 
     def observation_string(self, player: int | None = None) -> str:
         if player is None:
