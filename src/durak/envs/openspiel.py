@@ -44,22 +44,20 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
+from ..actions import Action, encoding
 from ..cards import Card, deck_mask, iter_bits
 from ..determinize import sample
-from ..game import PILE, Game
+from ..game import Game
 from ..rules import PRESETS, Rules
 from .bits import (
     Actions,
     apply_unchecked,
-    drawn_count,
     hands,
-    legal_indices,
-    phase_index,
+    play_or_probe,
     set_history,
     set_undrawn,
+    sorted_legal,
     undrawn,
-    undrawn_count,
     view_key,
 )
 from .encoding import Encoder
@@ -268,7 +266,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         assert g is not None and player == g.to_act
         legal = d.legal
         if legal is None:
-            legal = d.legal = sorted(legal_indices(g))
+            legal = d.legal = sorted_legal(g)
         return legal[:]  # (the caller's to keep; the state's copy is checked against)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -297,32 +295,22 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         else:
             legal = d.legal
             if legal is None:
-                legal = sorted(legal_indices(g))
+                legal = sorted_legal(g)
             if action not in legal:
-                raise ValueError(
-                    f"action {action} ({self.c.actions.action(action)}) is not legal now")
+                raise ValueError(f"action {action} is not legal now")
             a = self.c.actions.action(action)
             d.legal = None
             seat = g.to_act
             assert seat is not None
             d.public.append((seat, a))
-            k = a.k  # (can the move end the bout, and so make players draw?)
-            if undrawn_count(g) and k != TRANSFER and k != SHOW and k != EXCHANGE and (
-                    k != ATTACK or phase_index(g) == PILE):
-                # Play it on a copy to learn whether it ends the bout and how many cards
-                # are drawn; if any, they become chance nodes and the move waits for them.
-                probe = g.clone()
-                before = drawn_count(g)
-                apply_unchecked(probe, a)
-                k = drawn_count(probe) - before
-                if k:
-                    d.pending, d.draws, d.chosen = a, k, []
-                    lo = self.c.lo
-                    d.pool = sorted(c - lo for c in undrawn(g))
-                    return
-                d.game = probe
+            # a move that makes cards drawn waits for them: they are chance nodes first
+            after, k = play_or_probe(g, a)
+            if k:
+                d.pending, d.draws, d.chosen = a, k, []
+                lo = self.c.lo
+                d.pool = sorted(c - lo for c in undrawn(g))
             else:
-                apply_unchecked(g, a)
+                d.game = after
 
     def _deal(self, outcome: int) -> None:
         d = self.d

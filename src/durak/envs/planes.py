@@ -51,9 +51,22 @@ _PLANES: Final[dict[int, dict[int, bytes]]] = {}
 _PLANES_MAX: Final = 1 << 11
 
 
+# _WORD[w]: the 16 bits of w as floats, made as met (a plane not in the cache is then
+# joined from two or three parts, not five or seven)
+_WORD: Final[list[bytes | None]] = [None] * (1 << 16)
+
+
 def _floats(m: int, n: int) -> bytes:
     """The ``n`` low bits of ``m`` as floats, lowest first."""
     parts: list[bytes] = []
+    while n >= 16:
+        w = m & 0xFFFF
+        b = _WORD[w]
+        if b is None:
+            b = _WORD[w] = _BYTE[w & 255] + _BYTE[w >> 8]
+        parts.append(b)
+        m >>= 16
+        n -= 16
     while n >= 8:
         parts.append(_BYTE[m & 255])
         m >>= 8
