@@ -97,7 +97,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self._obs_shape = (self.encoder.size,)
         self._mask_shape = (self.num_actions,)
         self.game: Game | None = None
-        self._seen: dict[str, dict[str, np.ndarray]] = {}
+        self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -111,16 +111,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         seen = self._seen.get(agent)
         if seen is None:
             seen = self._observed(agent)
-        return seen.copy()
+        return {"observation": seen[0], "action_mask": seen[1]}
 
-    def _observed(self, agent: str) -> dict[str, np.ndarray]:
+    def _observed(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
         if self.game is None:
             raise RuntimeError("observe() before reset()")
         # the vector and the mask in new buffers (never written again: an observation
         # handed out does not change), wrapped as arrays without copying
         x, mask = self._stepper.view(self.agent_name_mapping[agent])
-        seen = self._seen[agent] = {"observation": _ARRAY(self._obs_shape, _FLOAT32, x),
-                                    "action_mask": _ARRAY(self._mask_shape, _INT8, mask)}
+        seen = self._seen[agent] = (_ARRAY(self._obs_shape, _FLOAT32, x),
+                                    _ARRAY(self._mask_shape, _INT8, mask))
         return seen
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -129,8 +129,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         agent = self.agent_selection
         obs = None
         if observe:
-            obs = self._seen.get(agent)
-            obs = (self._observed(agent) if obs is None else obs).copy()
+            seen = self._seen.get(agent)
+            if seen is None:
+                seen = self._observed(agent)
+            obs = {"observation": seen[0], "action_mask": seen[1]}
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 

@@ -3,11 +3,13 @@
 Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy:
 :class:`durak.envs.encoding.Encoder` wraps the bytes in an array without copying. Every
 plane is one card mask (at most 52 bits, a machine integer in compiled code), turned into
-floats a byte at a time by a table of the 256 patterns of eight 0.0/1.0 floats and
-remembered (most planes repeat from step to step); the scalars are looked up by their
-integer counts. This is several times faster than unpacking one big integer with numpy
-(the first form of the encoder), and gives the same floats (``tests/test_envs_encoding.py`` compares
-it with that encoder).
+floats sixteen or eight bits at a time by tables of 0.0/1.0 float patterns and remembered
+(most planes repeat from step to step); the scalars are looked up by their integer
+counts. Each seat keeps the parts of its last vector with the masks they stand for, so
+that a step looks up only the planes that changed, and the vector is one join of bytes.
+This is several times faster than unpacking one big integer with numpy (the first form
+of the encoder), and gives the same floats (``tests/test_envs_encoding.py`` compares it
+with that encoder).
 
 >>> from durak import Game, Rules
 >>> p = Planes(Rules())
