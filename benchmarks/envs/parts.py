@@ -6,7 +6,7 @@ Layers (each includes the ones above it):
 - ``raw engine``: ``Game.legal_actions()`` / ``apply`` (the benchmark's reference);
 - ``stepper.play``: the env's compiled step (legality by action number, play, the next
   legal numbers and mask), choosing from its list of legal numbers;
-- ``+ view``: the seat's vector and mask encoded into one buffer (compiled);
+- ``+ view``: the seat's vector and mask encoded as new bytes (compiled);
 - ``+ numpy arrays``: the buffers wrapped as the two arrays, the choice made from the mask
   (``mask.view(bool).nonzero()``) as a learner's sampling would;
 - ``play + mask only``: no vector at all, only the mask (made here) wrapped as an array and
