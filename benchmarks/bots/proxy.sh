@@ -33,3 +33,12 @@ nice -n 10 $PY chunked.py proxy2/s1care-pod.json --seed 5 --games 300 \
     --bots ismcts:iterations=1,plain=0,keep=2,nodes=5000,prior=careful expert
 nice -n 10 $PY chunked.py proxy2/heurc-pod.json --seed 5 --games 300 \
     --bots heuristic:style=careful expert
+# Level 5 as it is now (v5 plus nodes=20000), the pool.sh deals in two halves each, merged
+# into pool-v6/ with chunked.py --merge; and with four players (six parts, merged).
+L5=ismcts:iterations=500,plain=0,keep=2,nodes=20000
+run6 n20-pod --bots $L5 expert --deals 0:100
+run6 n20-pod-b --bots $L5 expert --deals 100:200
+run6 n20-per --bots $L5 expert --deals 0:100 --rules perevodnoy
+run6 n20-per-b --bots $L5 expert --deals 100:200 --rules perevodnoy
+nice -n 10 $PY chunked.py pool-v6/n20-3expert-4p.json --seed 41 --games 400 \
+    --bots $L5 expert expert expert --rules "podkidnoy(players=4)"
