@@ -42,3 +42,8 @@ run6 n20-per --bots $L5 expert --deals 0:100 --rules perevodnoy
 run6 n20-per-b --bots $L5 expert --deals 100:200 --rules perevodnoy
 nice -n 10 $PY chunked.py pool-v6/n20-3expert-4p.json --seed 41 --games 400 \
     --bots $L5 expert expert expert --rules "podkidnoy(players=4)"
+nice -n 10 $PY chunked.py pool-v6/level5-expert-2x2.json --seed 41 --games 200 \
+    --bots $L5 expert --rules "podkidnoy(players=4,teams=2x2)"
+# After the endgame search's 0.3 s limit: the deals of the longest moves, replayed.
+run6 ../pool-v6/capcheck-pod --bots $L5 expert --deals 60:80
+run6 ../pool-v6/capcheck-per --bots $L5 expert --deals 60:80 --rules perevodnoy

@@ -21,10 +21,13 @@ rollouts the best mean is mostly noise, and playing it measured worse than the r
 thumb alone against a careful player (benchmarks/bots/README.md). ``style`` sets the
 rollout style of every seat, ``model`` that of the opponents, and ``read=on`` deals
 opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
+``prior`` is the style of the move the search must beat; ``cut=k`` scores two-player
+rollouts ``k`` bouts ahead with the learned value of :mod:`durak.bots.evaluate`
+(measured no gain; benchmarks/bots/README.md, v6).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
-within the budget.
+within the budget (``nodes``, default ten a rollout; it stops at 0.6 of the cap).
 
 Budgets: ``time`` (seconds a move) or ``iterations`` (rollouts a move; deterministic
 and independent of machine load, so benchmarks use it). ``seed`` fixes the sampling.
