@@ -2,8 +2,10 @@
 
     python scripts/mutation_sample.py OUT [RECHECK]
 
-First the mutants named in the file RECHECK (one a line: mutmut's survivors, to see
-whether new tests kill them), then the mutants mutmut has not checked, in a seeded
+Either the mutants named in the file RECHECK (one a line: mutmut's survivors, to see
+whether new tests kill them; each is run against every test of the selection, since
+mutmut's record of the tests covering a function misses those that found a cache
+already filled), or, without it, the mutants mutmut has not checked, in a seeded
 random order interleaved by module, so that a run cut short leaves a uniform random
 sample. Each result is appended to OUT as ``status<TAB>mutant<TAB>seconds``.
 
@@ -50,12 +52,15 @@ def main() -> int:
 
     def tests_for(name: str) -> list[str]:
         cover = set(covering.get(name.rsplit("__mutmut_", 1)[0], ())) | new_ids
+        if name in recheck:
+            cover = set(all_ids)
         first = OWN[name.split(".x", 1)[0]]
         ids = [t for t in all_ids if t in cover]
         return [t for t in ids if t.startswith(first)] + [t for t in ids if not t.startswith(first)]
 
     done = {x.split("\t")[1] for x in _lines(out_path)} if os.path.exists(out_path) else set()
-    queue = [n for n in recheck + _unchecked_in_random_order() if n not in done]
+    # A re-check list is all that is run; without one, the mutants mutmut has not checked.
+    queue = [n for n in recheck or _unchecked_in_random_order() if n not in done]
     sys.path.insert(0, os.path.abspath("mutants/src"))
     running: dict[int, tuple[str, float]] = {}
     with open(out_path, "a") as out:

@@ -559,3 +559,21 @@ def test_an_outcome_reads_as_text() -> None:
     assert str(Outcome(None, True, (0, 1))) == "draw"
     assert str(Outcome(1, False, (0,))) == "durak 1"
     assert str(Outcome(1, False, (0,), pogony=2)) == "durak 1 pogony 2"
+
+
+def test_fresh_is_the_same_deal_at_its_start_and_undo_keeps_it() -> None:
+    """API (fresh, undo): a deal given by an explicit deck and pagon steps starts again
+    with that deck and those steps — not the seed's shuffle, not the bottom of the
+    ladder — so undo, which replays from the start, gives back the position before."""
+    rules = Rules.preset("pagony", players=2)
+    g = Game(rules, seed=4, deck=DECK, dealer=1, leader=0, pagon=[2, 1])
+    start = snapshot(g)
+    before = []
+    for _ in range(3):
+        before.append(snapshot(g))
+        g.apply(g.legal_actions()[0])
+    f = g.fresh()
+    assert snapshot(f) == start and f.observation(0).pagon == (2, 1)
+    assert str(f.hand(0)) == "6♠ 6♥ 8♠ 8♥ 10♠ 10♥" and str(f.trump) == "Q♠"
+    g.undo()
+    assert snapshot(g) == before[-1]

@@ -486,3 +486,47 @@ def test_a_match_without_a_length_is_one_deal_with_numbered_players() -> None:
     m = Match(Rules(players=3), seed=1)
     assert (m.deals, m.target) == (1, None)
     assert m.names == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_the_tally_adds_up_pogony_and_pagon_steps() -> None:
+    """RULES.md 9: the running tally — the pogony each durak was hung with add up from
+    nothing over the deals, and (docs/rules.md pagony) each hang raises a side one step
+    more on the ladder."""
+    from durak.game import Outcome
+
+    rules = Rules(players=3)
+    t = Match(rules, seed=1).tally
+    assert t.pogony_hung == [0, 0, 0] and t.durak_counts == [0, 0, 0]
+    t.add(Outcome(durak=1, draw=False, out_order=(0, 2)), rules)
+    assert t.pogony_hung == [0, 0, 0]
+    t.add(Outcome(durak=1, draw=False, out_order=(2, 0), pogony=2), rules)
+    t.add(Outcome(durak=1, draw=False, out_order=(0, 2), pogony=1), rules)
+    assert t.pogony_hung == [0, 3, 0] and t.durak_counts == [0, 3, 0]
+    pagony = Rules.preset("pagony", players=4)
+    p = Match(pagony, seed=1).tally
+    for side in (1, 1, 0, 1):
+        p.add(Outcome(durak=1 - side, draw=False, out_order=(side,), hung=side), pagony)
+    assert p.pagon_steps == [1, 3] and p.winner_side is None
+
+
+def test_next_deal_refuses_while_the_deal_is_in_play() -> None:
+    """API: a deal not yet over cannot be scored; the refusal says so and the match
+    goes on unchanged."""
+    m = Match(Rules(), seed=2, deals=2)
+    g = m.game
+    g.apply(g.legal_actions()[0])
+    with pytest.raises(ValueError) as e:
+        m.next_deal()
+    assert str(e.value) == "the deal in play is not over"
+    assert m.game is g and m.games == [] and m.tally.deals == 0
+
+
+def test_each_deal_of_a_match_is_a_new_shuffle() -> None:
+    """RULES.md 9: every deal of a match is shuffled afresh — no two of forty deals share
+    a seed — and a match started without a seed is a new random one each time."""
+    m = Match(Rules(players=6, deck=24, hand_size=4), seed=6, deals=40)
+    while not m.is_over:
+        _play_first_legal(m.game)
+        m.next_deal()
+    assert len({g.seed for g in m.games}) == 40
+    assert len({Match(Rules()).seed for _ in range(40)}) == 40
