@@ -125,6 +125,10 @@ def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
     with pytest.raises(IllegalActionError) as e:
         Action.parse("6S+7S")
     assert str(e.value) == "not an action: '6S+7S' (cards laid at once must be of one rank)"
+    for empty in (">", "+", " , "):
+        with pytest.raises(IllegalActionError) as e:
+            Action.parse(empty)
+        assert str(e.value) == f"not an action: {empty!r} (no cards)"
     with pytest.raises(IllegalActionError) as e:
         make(9, 0, -1)
     assert str(e.value) == "no such action: kind 9, target -1"

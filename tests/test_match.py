@@ -530,3 +530,34 @@ def test_each_deal_of_a_match_is_a_new_shuffle() -> None:
         m.next_deal()
     assert len({g.seed for g in m.games}) == 40
     assert len({Match(Rules()).seed for _ in range(40)}) == 40
+
+
+# A match record as this engine wrote it (seed 2026, three moves into the first deal).
+SAVED_MATCH = """[Match "durak"]
+[Rules "podkidnoy(players=3)"]
+[MatchSeed "2026"]
+[Deals "3"]
+[Seat0 "Player 1"]
+[Seat1 "Player 2"]
+[Seat2 "Player 3"]
+
+[Deal "1"]
+[Rules "podkidnoy(players=3)"]
+[Seed "1893315613593735753"]
+[Deck "Q♣ 10♠ K♠ 9♦ A♣ 8♥ J♣ A♦ 8♣ J♠ J♦ 6♠ K♦ 6♦ 7♣ 9♣ 10♦ K♣ A♥ 7♦ A♠ 10♥ K♥ 9♠ Q♦ \
+10♣ 7♠ J♥ 8♦ 8♠ 9♥ 6♣ Q♥ 7♥ 6♥ Q♠"]
+[Dealer "0"]
+[Leader "0"]
+[Result "*"]
+
+1. 0:6♠ 1:6♠/J♠ 2:6♦
+"""
+
+
+def test_a_kept_match_record_still_replays() -> None:
+    """RULES.md 9 / records: a match's seed alone makes its deals — each deal's seed and
+    dealer — so a match record kept from before replays and is written back the same."""
+    m = Match.from_record(SAVED_MATCH)
+    assert (m.seed, m.game.seed, m.game.dealer) == (2026, 1893315613593735753, 0)
+    assert [str(a) for a in m.game.history] == ["6♠", "6♠/J♠", "6♦"]
+    assert m.record() == SAVED_MATCH

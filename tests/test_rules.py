@@ -99,6 +99,10 @@ def test_parse_errors_are_clear() -> None:
         Rules.parse("podkidnoy(speed=3)")
     with pytest.raises(RulesError, match="option=value"):
         Rules.parse("podkidnoy(players)")
+    # the option is the name before the first '=': the rest is its (bad) value
+    with pytest.raises(RulesError) as e:
+        Rules.parse("podkidnoy(players=3=4)")
+    assert str(e.value) == "players: expected a whole number, got '3=4'"
 
 
 def test_five_players_times_five_cards_do_not_fit_24_cards() -> None:
