@@ -155,8 +155,10 @@ def test_a_deck_may_be_a_list_of_card_texts() -> None:
     listed = Game(Rules(), deck=DECK.split(), dealer=1)
     mixed = Game(Rules(), deck=[Card.parse(t) if i % 2 else t for i, t in enumerate(DECK.split())],
                  dealer=1)
-    assert text.deck == listed.deck == mixed.deck
-    assert text.hands == listed.hands == mixed.hands
+    commas = Game(Rules(), deck=DECK.replace(" ", ","), dealer=1)  # «6S,7S,…» reads too
+    spaced = Game(Rules(), deck=DECK.replace(" ", ", "), dealer=1)
+    assert text.deck == listed.deck == mixed.deck == commas.deck == spaced.deck
+    assert text.hands == listed.hands == mixed.hands == commas.hands == spaced.hands
 
 
 @pytest.mark.parametrize(
@@ -526,6 +528,9 @@ def test_more_refusals_name_the_argument_exactly() -> None:
         (lambda: Rules(players=4, teams="2X2"),  # type: ignore[arg-type]
          "teams: '2X2' is not one of none, 2x2, 3x3"),
         (lambda: Match(Rules(), names=["a"]), "names: one per player (2)"),
+        (lambda: Game(Rules(), deck=5), "deck: text or a list of cards, not int"),  # type: ignore[arg-type]
+        (lambda: Game(Rules(), deck=["6S", 6.0]),  # type: ignore[list-item]
+         "deck: cards or card texts, not float"),
     ]
     for make, message in cases:
         with pytest.raises((TypeError, ValueError)) as e:

@@ -561,3 +561,32 @@ def test_a_kept_match_record_still_replays() -> None:
     assert (m.seed, m.game.seed, m.game.dealer) == (2026, 1893315613593735753, 0)
     assert [str(a) for a in m.game.history] == ["6♠", "6♠/J♠", "6♦"]
     assert m.record() == SAVED_MATCH
+
+
+# Seat 0 ends the deal leading its pagony, the plain nines (24 cards: the ladder starts at
+# 9), onto seat 1, who beats them with its last three cards (hearts are trumps).
+NINES_LAST = ("10S 10D 10C KS KD KC AS AD QH 9S 9D 9C", "JS JD JC QS QD QC 10H JH AC 9H KH AH")
+NINES_START = ["10S+10D+10C", "10S/JS", "10D/JD", "10C/JC"]
+NINES_END = ["AS+AD", "AS/10H", "AD/JH", "AC", "AC/QH", "pass", "9S+9D+9C", "9S/9H", "9D/KH",
+             "9C/AH"]
+
+
+@pytest.mark.parametrize(("draws", "middle", "durak"), [
+    # both hands empty at once: a draw has no loser to hang them on
+    (True, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], None),
+    # the same with draws=off: seat 0 opened the last bout, so it is the durak itself
+    (False, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], 0),
+    # seat 0 took a queen earlier: it still holds cards, so it did not go out with them
+    (True, ["QS", "take", "pass", "QD+QC", "QD/KD", "QC/KC", "pass"], 0),
+])
+def test_pagony_hang_only_by_going_out_onto_the_loser(
+        draws: bool, middle: list[str], durak: int | None) -> None:
+    """docs/rules.md pagony 3: a side hangs its pagony only when its player goes out with
+    them onto a member of the losing side: not in a draw, not onto nobody but itself, and
+    not while still holding cards. Nothing hung means no cards hung."""
+    rules = Rules.preset("pagony", **PAGONY_2P, draws=draws)
+    g = Game(rules, deck=deck_for(*NINES_LAST), dealer=1, leader=0)
+    for move in NINES_START + middle + NINES_END:
+        g.apply(move)
+    assert g.outcome is not None and g.outcome.durak == durak
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
