@@ -582,3 +582,17 @@ def test_fresh_is_the_same_deal_at_its_start_and_undo_keeps_it() -> None:
     assert str(f.hand(0)) == "6♠ 6♥ 8♠ 8♥ 10♠ 10♥" and str(f.trump) == "Q♠"
     g.undo()
     assert snapshot(g) == before[-1]
+
+
+def test_bouts_are_counted_one_by_one() -> None:
+    """RULES.md 3: a deal is a series of bouts; the bout number (``bout``, 0 in the first
+    bout) rises by one as each bout ends, and a record numbers its lines by it."""
+    g = Game(Rules(), deck=DECK, dealer=1)
+    seen = [g.bout]
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+        if g.bout != seen[-1]:
+            seen.append(g.bout)
+    assert len(seen) > 3 and seen == list(range(len(seen)))
+    numbers = [line.split(".")[0] for line in g.record().splitlines() if line[:1].isdigit()]
+    assert numbers == [str(b + 1) for b in seen[:-1]]  # (the deal ended with the last bout)
