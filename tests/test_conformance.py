@@ -27,7 +27,7 @@ CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
               "losing_team", "known", "note", "hung", "hung_cards", "truncated", "passed",
-              "losers"}
+              "losers", "throwers"}
 
 
 def _cases() -> Iterator[Any]:
@@ -141,6 +141,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
         # what another seat knows of this hand (cards seen taken, shown or drawn face up)
         seen = g.observation((int(seat) + 1) % g.n).known[int(seat)]
         assert seen == CardSet.parse(cards), f"known of seat {seat}: {seen}"
+    if "throwers" in step:  # who may throw in this bout, in the order of their right
+        assert list(g.observation(0).throwers) == step["throwers"]
     if "passed" in step:  # team pagony passed openly: [from, to, cards] in order
         got = [(p.seat, p.to, p.cards) for p in g.passed]
         assert got == [(a, b, CardSet.parse(c)) for a, b, c in step["passed"]], f"passed: {got}"
