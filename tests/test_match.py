@@ -590,3 +590,19 @@ def test_pagony_hang_only_by_going_out_onto_the_loser(
         g.apply(move)
     assert g.outcome is not None and g.outcome.durak == durak
     assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
+
+
+def test_pagony_onto_a_player_who_is_not_the_loser_hang_nothing() -> None:
+    """docs/rules.md pagony 3: the pagony must go onto a member of the losing side. Three
+    players: seat 0 goes out with its plain nines onto seat 1, who beats them with its
+    last cards; seat 2, who took the kings, is the durak, and nothing is hung."""
+    hands = ["10S 10D 10H KD KH 9S 9D 9H", "QS QD QH KS KC JS JD JH", "10C JC QC AS AD AH AC 9C"]
+    cols = [h.split() for h in hands]
+    deck = " ".join(cols[i % 3][i // 3] for i in range(24))  # dealer 2: seat 0 first
+    rules = Rules.preset("pagony", players=3, deck=24, hand_size=8)
+    g = Game(rules, deck=deck, dealer=2, leader=0)
+    for move in ["10S+10D+10H", "10S/QS", "10D/QD", "10H/QH", "pass", "KS+KC", "take", "KD+KH",
+                 "9S+9D+9H", "9S/JS", "9D/JD", "9H/JH"]:
+        g.apply(move)
+    assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (2, (0, 1))
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
