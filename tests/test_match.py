@@ -606,3 +606,24 @@ def test_pagony_onto_a_player_who_is_not_the_loser_hang_nothing() -> None:
         g.apply(move)
     assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (2, (0, 1))
     assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
+
+
+def test_going_out_with_a_defence_hangs_nothing() -> None:
+    """docs/rules.md pagony 3: only an attack (opening, throw-in, transfer) hangs pagony.
+    Two players, transfer by showing: seat 1 attacks with its pagony, the plain 9♣; seat 0
+    shows the 9♦ of trumps, so the attack comes back to seat 1, who beats its own nine with
+    its last card and goes out. The deal ended with a defence: nothing is hung."""
+    rules = Rules.parse("pagony(deck=24,transfer=on,transfer_by_showing=on)")
+    deck = "JH JS QC 10D AD JC 9D 10C 10S QS QH AS KD AH 10H 9S QD AC KH KS KC 9H 9C JD"
+    g = Game(rules, deck=deck, dealer=1, leader=0, pagon=[1, 0])
+    moves = ["9D", "take", "AH+AD", "AH/9D", "take", "10S", "take", "pass", "10H", "10H/10D",
+             "JS", ">JH", "JH/AH", "JS/AD", "pass", "10S", "10S/QD", "10C", "10C/QC", "QS",
+             "take", "9H+9D", "9H/QH", "take", "KC", "KC/QD", "KS", "take", "AS", "AS/QD", "QS",
+             "QS/KD", "QH", "QH/JD", "pass", "9C"]
+    for move in moves:
+        g.apply(move)
+    assert (g.to_act, str(g.hand(1))) == (0, "J♣")
+    g.apply("!9D")
+    g.apply("9C/JC")
+    assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (0, (1,))
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
