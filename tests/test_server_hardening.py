@@ -145,6 +145,12 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
             end = until(w1, lambda m: m["type"] == "state" and m["status"] == "finished")
             assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
             assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
+    with TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c:
+        with c.websocket_connect("/ws") as w:  # after a restart: who forfeited, who claimed
+            again = hello(w, tid)
+            assert again["status"] == "finished"
+            assert (again["result"]["forfeit"], again["result"]["claimed_by"]) == ([0], 1)
+            assert again["result"]["durak"] == 0
 
 
 # -- 3. a database that is slow or locked ---------------------------------------------------
@@ -507,3 +513,66 @@ def test_the_published_schema_is_the_one_the_server_uses() -> None:
     assert {"Hello", "Act", "Ping", "Claim", "Chat", "Vote", "Hint", "Undo", "Welcome",
             "State", "Seats", "Clock", "Deal", "Error", "Pong", "ChatLine", "HintAnswer",
             "VoteCount", "VotedOff"} <= set(published["$defs"])
+
+
+class _Gated:
+    """A stand-in that thinks until the test lets it answer."""
+
+    name = "gated"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.entered, self.gate, self.answered = (threading.Event(), threading.Event(),
+                                                  threading.Event())
+
+    def choose(self, obs: Any) -> Any:
+        self.entered.set()
+        self.gate.wait(10)
+        self.answered.set()
+        return obs.legal[0]
+
+
+def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(
+        tmp_path: Path) -> None:
+    """Finding 2, the race: the stand-in of a person away past the grace period finishes
+    thinking just after they come back, and reaches the table's lock before the
+    reschedule their return spawned. It must not move for the person who is back."""
+    from durak.server.lobby import Lobby
+    from durak.server.store import Store
+    from durak.server.table import Connection
+
+    async def scenario() -> None:
+        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'r.db'}"), bot_pace=0, deal_pause=0,
+                      grace=0.05)
+        try:
+            made = await lobby.create({"seats": [{"kind": "human"}, {"kind": "human"}],
+                                       "turn_timer": None})
+            t = lobby.table(made["table"])
+            stand_in = t.stand_in = _Gated()  # type: ignore[assignment]
+            await lobby.join(made["table"], {"name": "Boris"})
+            assert t.status == "playing" and t.game is not None
+            mover, state = t.game.to_act, t.state
+            assert mover is not None
+            for _ in range(500):  # nobody is connected: past the grace the stand-in thinks
+                if stand_in.entered.is_set():
+                    break
+                await asyncio.sleep(0.01)
+            assert stand_in.entered.is_set()
+            async with t.lock:  # the stand-in answers and queues for the lock first...
+                stand_in.gate.set()
+                while not stand_in.answered.is_set():
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.05)
+
+                async def send(text: str) -> None:
+                    pass
+
+                # ...then the person is back, and the reschedule queues behind it.
+                t.attach(Connection(send), mover, t.seats[mover].token_hash)
+            await asyncio.sleep(0.2)
+            assert (t.state, t.game.to_act) == (state, mover), "the stand-in moved"
+        finally:
+            await lobby.close()
+
+    asyncio.run(scenario())

@@ -445,6 +445,22 @@ def test_cli_arguments_build_the_match(tmp_path: Path) -> None:
     assert Game(st.rules, seed=1).rules == st.rules
 
 
+def test_cli_opponents_take_the_bot_specs_of_durak_bots_make() -> None:
+    """One way to name a bot: --opponents takes any spec ``durak.bots.make`` takes, options
+    included, and refuses an option the bot does not have by its name."""
+    import argparse
+
+    from durak.tui import cli
+
+    p = argparse.ArgumentParser()
+    cli.add_arguments(p)
+    st = cli.settings_from_args(p.parse_args(
+        ["--players", "3", "--opponents", "level:3, ismcts:iterations=60,seed=1"]))
+    assert st.opponent_specs() == ["level:3", "ismcts:iterations=60,seed=1"]
+    with pytest.raises(ValueError, match="no option 'iteratons'"):
+        cli.settings_from_args(p.parse_args(["--opponents", "ismcts:iteratons=5"]))
+
+
 @pytest.mark.parametrize("preset,players,extra", [
     ("prostoy", 2, {}),
     ("pogonny", 3, {}),

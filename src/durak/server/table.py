@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import itertools
 import logging
 import secrets
 import time
@@ -56,6 +57,36 @@ def commitment(seed: int, salt: str) -> str:
 
 
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between tries of an automatic move the store refused
+
+
+def forfeit_text(names: list[str], gone: list[int], claimer: int) -> str:
+    """How a claimed win is stored as the deal's result."""
+    return f"forfeit: {', '.join(names[i] for i in gone)} left; {names[claimer]} claimed the win"
+
+
+def forfeit_seats(names: list[str], text: str) -> tuple[list[int], int | None]:
+    """The seats that forfeited and the one that claimed, read back from a stored result
+    (the one reading that writes the same text; none: ``[], None``).
+
+    >>> names = ["Anna, Jr.", "Boris", "Vera"]
+    >>> forfeit_seats(names, forfeit_text(names, [0, 2], 1))
+    ([0, 2], 1)
+    """
+    seats = range(len(names))
+    for claimer in seats:
+        others = [i for i in seats if i != claimer]
+        for k in range(1, len(others) + 1):
+            for gone in itertools.combinations(others, k):
+                if forfeit_text(names, list(gone), claimer) == text:
+                    return list(gone), claimer
+    return [], None
+
+
+def forfeit_result(text: str, gone: list[int], claimer: int | None) -> dict[str, Any]:
+    """A claimed win as the result a table reports: the away seats lose the match."""
+    return {"durak": gone[0] if len(gone) == 1 else None, "draw": False, "out_order": [],
+            "pogony": 0, "losing_team": None, "text": text, "forfeit": gone,
+            "claimed_by": claimer}
 
 
 class Connection:
@@ -556,16 +587,13 @@ class LiveTable:
                 raise ProtocolError("cannot_claim", "a win can be claimed only when every "
                                     f"other person has been away for {wait:g} s")
             names = self.names()
-            text = f"forfeit: {', '.join(names[i] for i in gone)} left; " \
-                   f"{names[conn.seat]} claimed the win"
+            text = forfeit_text(names, gone, conn.seat)
             assert self.deal_id is not None
             await self.store.run(self.store.store.finish_deal, self.deal_id, text,
                                  g.record(names, Table=self.id), self.id, "finished")
             self.status = "finished"
             self.pending = None
-            self.forfeit = {"durak": gone[0] if len(gone) == 1 else None, "draw": False,
-                            "out_order": [], "pogony": 0, "losing_team": None, "text": text,
-                            "forfeit": gone, "claimed_by": conn.seat}
+            self.forfeit = forfeit_result(text, gone, conn.seat)
             self.state += 1
             self._schedule()
             self.broadcast()
@@ -724,8 +752,8 @@ class LiveTable:
                                  "phase": phase})
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
             if d.result is not None and d.result.startswith("forfeit"):
-                self.forfeit = {"durak": None, "draw": False, "out_order": [], "pogony": 0,
-                                "losing_team": None, "text": d.result, "forfeit": []}
+                gone, by = forfeit_seats(self.names(), d.result)
+                self.forfeit = forfeit_result(d.result, gone, by)
                 continue
             if g.is_over:
                 nxt = m.next_deal()

@@ -15,10 +15,11 @@ from ..rules import PRESETS, Rules, RulesError
 from .i18n import default_lang
 from .session import (
     Settings,
-    check_spec,
     default_opponent,
     default_save_path,
+    make_bot,
     opponent_choices,
+    split_specs,
 )
 
 
@@ -35,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--teams", choices=("none", "2x2", "3x3"),
                         help="2x2 with 4 players, 3x3 with 6 (default: none)")
     parser.add_argument("--opponents", metavar="SPEC[,SPEC...]",
-                        help="bots for seats 1.. : level:N or a bot name "
+                        help="bots for seats 1.. : level:N, a bot name or a bot with options "
+                        "(ismcts:iterations=600) "
                         f"({', '.join(opponent_choices())}; the last one repeats; "
                         f"default: {default_opponent()} at every seat)")
     parser.add_argument("--level", type=int,
@@ -67,13 +69,13 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     else:
         rules = Rules.preset(args.preset or "podkidnoy", **over)
     if args.opponents:
-        opponents = [s.strip() for s in args.opponents.split(",") if s.strip()]
+        opponents = split_specs(args.opponents)
     elif args.level is not None:
         opponents = [f"level:{args.level}"]
     else:
         opponents = []
     for spec in opponents:
-        check_spec(spec)
+        make_bot(spec)  # an unknown bot or option is refused here, before the screen opens
     save = None if args.no_save else (args.save or default_save_path())
     return Settings(
         rules=rules,

@@ -19,7 +19,6 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import bots as bots_pkg
 from ..actions import Action
@@ -55,44 +54,35 @@ class Settings:
 
 
 # -- bots and their levels ---------------------------------------------------------------------
-def _level_fn() -> Any:
-    return getattr(bots_pkg, "level", None)
-
-
 def level_count() -> int:
-    """How many numbered levels ``durak.bots.level`` offers (0 if it does not exist yet)."""
-    if _level_fn() is None:
-        return 0
-    levels = getattr(bots_pkg, "LEVELS", None)
-    if levels is not None:
-        return len(levels)
-    return int(getattr(bots_pkg, "MAX_LEVEL", 5))
+    """How many numbered levels ``durak.bots.level`` offers."""
+    return len(bots_pkg.LEVELS)
 
 
 def opponent_choices() -> list[str]:
-    """Bot specs for the start screen, weakest first: ``level:N`` when levels exist."""
-    n = level_count()
-    if n:
-        return [f"level:{i}" for i in range(1, n + 1)]
-    return [name for name in ("random", "greedy") if name in bots_pkg.REGISTRY]
+    """Bot specs for the start screen, weakest first."""
+    return [f"level:{i}" for i in range(1, level_count() + 1)]
 
 
 def default_opponent() -> str:
-    """A fair opponent for a newcomer: level 4 (a quick searcher) when levels exist."""
-    choices = opponent_choices()
-    return "level:4" if "level:4" in choices else choices[-1]
+    """A fair opponent for a newcomer: level 4, a quick searcher."""
+    return "level:4"
 
 
-def check_spec(spec: str) -> None:
-    """ValueError unless ``spec`` names a bot: ``level:N`` or a registered name."""
-    if spec.startswith("level:"):
-        n = spec.partition(":")[2]
-        if n.isdigit() and (not level_count() or 1 <= int(n) <= level_count()):
-            return
-        raise ValueError(f"no bot level {n!r}; levels are 1..{level_count() or 2}")
-    if spec not in bots_pkg.REGISTRY and spec not in getattr(bots_pkg, "names", list)():
-        raise ValueError(f"no bot {spec!r}; one of {', '.join(opponent_choices())} "
-                         f"or {', '.join(sorted(bots_pkg.REGISTRY))}")
+def split_specs(text: str) -> list[str]:
+    """The bot specs of ``--opponents``: comma-separated, where a ``key=value`` item after
+    a spec is that spec's option.
+
+    >>> split_specs("level:3, ismcts:iterations=600,seed=1,greedy")
+    ['level:3', 'ismcts:iterations=600,seed=1', 'greedy']
+    """
+    specs: list[str] = []
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
 
 
 def make_bot(spec: str, seed: int | None = None) -> bots_pkg.Bot:
