@@ -30,6 +30,9 @@ def test_presets_set_what_section_8_says() -> None:
     assert (s.opening, s.throw_in) == ("one_or_two", "none")
     assert Rules.preset("pogonny").scoring == "pogonny"
     assert Rules.preset("pagony", players=4).teams == "2x2"
+    # RULES.md 8: «any preset takes overrides», teams too: four players each for himself
+    assert Rules.preset("pagony", players=4, teams="none").teams == "none"
+    assert Rules.parse("pagony(players=4,teams=none)").teams == "none"
 
 
 def test_text_form_with_overrides() -> None:
