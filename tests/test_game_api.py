@@ -596,3 +596,18 @@ def test_bouts_are_counted_one_by_one() -> None:
     assert len(seen) > 3 and seen == list(range(len(seen)))
     numbers = [line.split(".")[0] for line in g.record().splitlines() if line[:1].isdigit()]
     assert numbers == [str(b + 1) for b in seen[:-1]]  # (the deal ended with the last bout)
+
+
+def test_each_bout_starts_with_the_first_thrower() -> None:
+    """Observation: ``thrower_pos`` is a position in ``throwers`` (the order of the right
+    to throw in); every bout starts at the first of them, the opening attacker."""
+    g = Game(Rules(players=3), deck=DECK, dealer=2)
+    starts = 0
+    while not g.is_over:
+        o = g.observation(0)
+        assert isinstance(o.thrower_pos, int)
+        if o.phase == "attack" and not o.table:
+            assert o.thrower_pos == 0 and o.throwers[0] == o.attacker
+            starts += 1
+        g.apply(g.legal_actions()[0])
+    assert starts > 3
