@@ -293,6 +293,7 @@ def test_public_values_are_of_one_kind() -> None:
             and isinstance(obs.last_attack.cards, CardSet))
         g.apply(g.legal_actions()[0])
     assert g.phase == "over"
+    assert Game(Rules(), seed=5).observation(0).pagon == ()  # no pagony: no steps, not None
     for name in ("trump_card", "discard_mask", "phase_name"):
         assert not hasattr(g, name), f"{name}: one name per thing"
 
