@@ -530,6 +530,11 @@ def test_more_refusals_name_the_argument_exactly() -> None:
          "teams: '2X2' is not one of none, 2x2, 3x3"),
         (lambda: Match(Rules(), names=["a"]), "names: one per player (2)"),
         (lambda: Game(Rules(), deck=5), "deck: text or a list of cards, not int"),  # type: ignore[arg-type]
+        (lambda: Game("perevodnoy"),
+         "rules: a durak.Rules (Rules.parse(text) reads text), not str"),
+        (lambda: Game(Rules(), seed="abc"), "seed: a whole number, not str"),
+        (lambda: Game(Rules(), seed=1, dealer=5), "dealer: a seat 0..1, not 5"),
+        (lambda: Game(Rules(players=3), seed=1, leader=-1), "leader: a seat 0..2, not -1"),
         (lambda: Game(Rules(), deck=["6S", 6.0]),  # type: ignore[list-item]
          "deck: cards or card texts, not float"),
     ]
@@ -612,3 +617,10 @@ def test_each_bout_starts_with_the_first_thrower() -> None:
             starts += 1
         g.apply(g.legal_actions()[0])
     assert starts > 3
+
+
+def test_a_game_without_rules_or_seed_is_a_new_podkidnoy_deal() -> None:
+    """API: ``Game()`` deals podkidnoy (RULES.md 8, the default preset), and a game
+    without a seed draws one: forty such games are forty different deals."""
+    assert Game().rules == Rules() == Rules.preset("podkidnoy")
+    assert len({Game().seed for _ in range(40)}) == 40
