@@ -624,3 +624,18 @@ def test_a_game_without_rules_or_seed_is_a_new_podkidnoy_deal() -> None:
     without a seed draws one: forty such games are forty different deals."""
     assert Game().rules == Rules() == Rules.preset("podkidnoy")
     assert len({Game().seed for _ in range(40)}) == 40
+
+
+def test_a_kept_record_naming_only_its_seed_replays() -> None:
+    """Records: the seed alone fixes the deal — the shuffle and the lot for the dealer —
+    so a record kept with only its seed replays the same game."""
+    kept = '[Rules "podkidnoy(players=6)"]\n[Seed "2026"]\n\n1. 4:6♣ 5:take 0:6♠\n'
+    g = Game.from_record(kept)
+    assert (g.dealer, g.leader, [str(a) for a in g.history]) == (0, 4, ["6♣", "take", "6♠"])
+    assert " ".join(str(c) for c in g.deck[:4]) == "K♣ 8♦ 9♠ Q♦"
+
+
+def test_cards_from_outside_the_deck_are_all_named() -> None:
+    with pytest.raises(ValueError) as e:
+        Game(Rules(deck=24), deck="6S 7S 9S")
+    assert str(e.value) == "deck: cards must be of the 24-card deck, each once (6♠ 7♠ is not)"
