@@ -545,9 +545,11 @@ def test_more_refusals_name_the_argument_exactly() -> None:
 
 
 def test_a_new_deal_has_no_last_attack_and_a_match_without_seed_draws_one() -> None:
+    from durak import CardSet
     from durak.match import Match
 
     assert Game(Rules(players=3), seed=2).observation(1).last_attack is None
+    assert Game(Rules(players=3), seed=2).observation(1).last_laid == (CardSet(),) * 3
     m = Match(Rules())
     assert isinstance(m.seed, int) and Match.from_record(m.record()).seed == m.seed
 
