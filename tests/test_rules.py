@@ -186,3 +186,12 @@ def test_rules_text_without_a_name_is_podkidnoy_and_wrong_types_are_named() -> N
     with pytest.raises(TypeError) as e:
         Rules.parse(5)
     assert str(e.value) == "rules: text such as 'podkidnoy(players=3)', not int"
+
+
+@pytest.mark.parametrize("value", [True, "3", 2.0])
+def test_a_count_that_is_not_a_whole_number_is_refused_by_name(value: object) -> None:
+    """API: a count option (players, deck, hand size, limits) takes a whole number only:
+    not a flag, not text, not a float."""
+    with pytest.raises(RulesError) as e:
+        Rules(players=value)  # type: ignore[arg-type]
+    assert str(e.value) == f"players: expected a whole number, got {value!r}"
