@@ -146,6 +146,9 @@ def test_with_action_limit_turns_the_limit_on_only_when_off() -> None:
     assert base.with_action_limit(50) == base.replace(action_limit=50)
     limited = base.replace(action_limit=7)
     assert limited.with_action_limit(50) is limited and limited.with_action_limit() is limited
+    with pytest.raises(RulesError) as e:
+        base.replace(action_limit=-1)
+    assert str(e.value) == "action_limit: 0 (off) or more, not -1"
 
 
 def test_the_text_form_lists_players_deck_teams_first_and_flags_as_on_off() -> None:
