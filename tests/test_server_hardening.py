@@ -145,12 +145,13 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
             end = until(w1, lambda m: m["type"] == "state" and m["status"] == "finished")
             assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
             assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
-    with TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c:
-        with c.websocket_connect("/ws") as w:  # after a restart: who forfeited, who claimed
-            again = hello(w, tid)
-            assert again["status"] == "finished"
-            assert (again["result"]["forfeit"], again["result"]["claimed_by"]) == ([0], 1)
-            assert again["result"]["durak"] == 0
+    # after a restart: who forfeited, who claimed
+    with (TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c,
+          c.websocket_connect("/ws") as w):
+        again = hello(w, tid)
+        assert again["status"] == "finished"
+        assert (again["result"]["forfeit"], again["result"]["claimed_by"]) == ([0], 1)
+        assert again["result"]["durak"] == 0
 
 
 # -- 3. a database that is slow or locked ---------------------------------------------------
