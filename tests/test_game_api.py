@@ -635,6 +635,9 @@ def test_a_kept_record_naming_only_its_seed_replays() -> None:
     g = Game.from_record(kept)
     assert (g.dealer, g.leader, [str(a) for a in g.history]) == (0, 4, ["6♣", "take", "6♠"])
     assert " ".join(str(c) for c in g.deck[:4]) == "K♣ 8♦ 9♠ Q♦"
+    kept = '[Rules "podkidnoy(players=6)"]\n[Seed "2021"]\n\n1. 5:6♠ 0:6♠/J♥ 5:6♥\n'
+    g = Game.from_record(kept)
+    assert (g.dealer, g.leader, len(g.history)) == (3, 5, 3)
 
 
 def test_cards_from_outside_the_deck_are_all_named() -> None:
