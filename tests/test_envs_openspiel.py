@@ -179,3 +179,38 @@ def test_cut_off_deal_is_terminal_with_zero_returns() -> None:
     s = _random_until(game.new_initial_state(), random.Random(2), 1000)
     assert s.is_terminal() and s.returns() == [0.0, 0.0, 0.0]
     assert s.d.game.outcome.truncated and len(s.d.game.history) == 6
+
+
+def test_python_side_answers_are_pyspiels() -> None:
+    """The state answers legal_actions() and is_chance_node() in Python (fewer calls
+    through pybind11); at every node of random deals they equal pyspiel's own C++ answers
+    (chance outcomes at a chance node, nothing for a player not on move or at the end), an
+    illegal action is refused and changes nothing, and a clone keeps its own legal
+    numbers."""
+    game = pyspiel.load_game("python_durak(variant=perevodnoy,players=3,deck=24)")
+    rng = random.Random(5)
+    nodes = 0
+    for _ in range(3):
+        s = game.new_initial_state()
+        while True:
+            assert s.is_chance_node() == pyspiel.State.is_chance_node(s)
+            assert s.legal_actions() == pyspiel.State.legal_actions(s)
+            for p in range(game.num_players()):
+                assert s.legal_actions(p) == pyspiel.State.legal_actions(s, p)
+            nodes += 1
+            if s.is_terminal():
+                assert s.legal_actions() == []
+                break
+            legal = s.legal_actions()
+            if not s.is_chance_node():
+                wrong = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+                before, history = str(s), s.history()
+                with pytest.raises(Exception, match="not legal"):
+                    s.apply_action(wrong)
+                assert str(s) == before and s.legal_actions() == legal
+                assert s.history() == history
+                twin = s.clone()
+                twin.apply_action(legal[0])
+                assert s.legal_actions() == legal
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert nodes > 100

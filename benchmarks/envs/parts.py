@@ -6,9 +6,11 @@ Layers (each includes the ones above it):
 - ``raw engine``: ``Game.legal_actions()`` / ``apply`` (the benchmark's reference);
 - ``stepper.play``: the env's compiled step (legality by action number, play, the next
   legal numbers and mask), choosing from its list of legal numbers;
-- ``+ view``: the seat's vector and mask encoded into one buffer (compiled);
-- ``+ numpy arrays``: the buffer wrapped as the two arrays, the choice made from the mask
+- ``+ view``: the seat's vector and mask encoded as new bytes (compiled);
+- ``+ numpy arrays``: the buffers wrapped as the two arrays, the choice made from the mask
   (``mask.view(bool).nonzero()``) as a learner's sampling would;
+- ``play + mask only``: no vector at all, only the mask (made here) wrapped as an array and
+  read as above: what a step costs with a free observation, the bound on any encoder;
 - ``env, last(observe=False)``: the PettingZoo loop (``agent_iter``, ``last``, ``step``:
   the AEC bookkeeping) without building observations;
 - ``env, full``: the PettingZoo loop as ``run.py`` plays it.
@@ -45,10 +47,18 @@ def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
         st.start(g)
         to_act = g.to_act if g.to_act is not None else -1
         while to_act >= 0:
+            if layer < 0:  # the mask alone, no vector
+                m = bytearray(st.actions.size)
+                for a in st.legal:
+                    m[a] = 1
+                legal = np.frombuffer(m, I8).view(bool).nonzero()[0]
+                to_act = st.play(int(legal[int(rng.random() * len(legal))]))
+                steps += 1
+                continue
             if layer >= 1:
-                buf = st.view(to_act)
+                x, m = st.view(to_act)
             if layer >= 2:
-                _x, mask = np.frombuffer(buf, F32, size), np.frombuffer(buf, I8, -1, 4 * size)
+                _x, mask = np.frombuffer(x, F32, size), np.frombuffer(m, I8)
                 legal = mask.view(bool).nonzero()[0]
                 to_act = st.play(int(legal[int(rng.random() * len(legal))]))
             else:
@@ -61,6 +71,7 @@ def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
 LAYERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
     "raw engine": raw_engine,
     "stepper.play": lambda r, s: stepper(r, s, 0),
+    "play + mask only, nonzero": lambda r, s: stepper(r, s, -1),
     "+ view (encode, mask)": lambda r, s: stepper(r, s, 1),
     "+ numpy arrays, nonzero": lambda r, s: stepper(r, s, 2),
     "env, last(observe=False)": lambda r, s: pettingzoo(r, s, observe=False),

@@ -18,8 +18,8 @@ True
 
 from __future__ import annotations
 
-from ..actions import Action, encoding
-from ..game import Game
+from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
+from ..game import PILE, Game
 from ..rules import Rules
 
 # The fields of ``raw`` in order; ``raw`` is a plain tuple because it is built on every
@@ -92,6 +92,13 @@ def legal_indices(g: Game) -> list[int]:
     return out
 
 
+def sorted_legal(g: Game) -> list[int]:
+    """:func:`legal_indices`, lowest first (OpenSpiel's order)."""
+    out = legal_indices(g)
+    out.sort()
+    return out
+
+
 def mask_bytes(indices: list[int], size: int) -> bytearray:
     """``size`` bytes, 1 at ``indices`` and 0 elsewhere: an action mask for numpy to wrap
     (several times faster than numpy's fancy indexing for a handful of indices).
@@ -154,6 +161,25 @@ def set_undrawn(g: Game, cards: list[int]) -> None:
 def apply_unchecked(g: Game, a: Action) -> None:
     """Play ``a``, which the caller has checked is legal, without checking again."""
     g._apply(a)
+
+
+def play_or_probe(g: Game, a: Action) -> tuple[Game, int]:
+    """Play ``a`` (checked legal by the caller) unless it makes cards drawn from the
+    talon: ``(the game after the move, 0)``, or ``(g unchanged, k)`` when it would make
+    ``k`` cards drawn (found by playing it on a copy), for the caller to deal as chance
+    outcomes first. The game returned may be a new object."""
+    k = a.k
+    if (len(g._talon) > g._tp and k != TRANSFER and k != SHOW and k != EXCHANGE
+            and (k != ATTACK or g._phase == PILE)):
+        # only a move that can end the bout makes anyone draw
+        probe = g.clone()
+        probe._apply(a)
+        drawn = probe._tp - g._tp
+        if drawn:
+            return g, drawn
+        return probe, 0
+    g._apply(a)
+    return g, 0
 
 
 def set_history(g: Game, history: list[Action]) -> None:

@@ -38,26 +38,26 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
+from ..actions import Action, encoding
 from ..cards import Card, deck_mask, iter_bits
 from ..determinize import sample
-from ..game import PILE, Game
+from ..game import Game
 from ..rules import PRESETS, Rules
 from .bits import (
     Actions,
     apply_unchecked,
-    drawn_count,
-    legal_indices,
-    phase_index,
+    hands,
+    play_or_probe,
     set_history,
     set_undrawn,
+    sorted_legal,
     undrawn,
-    undrawn_count,
     view_key,
 )
 from .encoding import Encoder
@@ -179,37 +179,45 @@ class _Consts:
 class _Deal:
     """A state's mutable part, copied fast (OpenSpiel clones a Python state by deepcopy)."""
 
-    __slots__ = ("dealt", "game", "lot", "pending", "draws", "chosen", "pool", "public")
+    __slots__ = ("dealt", "placed", "left", "game", "lot", "pending", "draws", "chosen", "pool",
+                 "public", "legal")
 
     def __init__(self) -> None:
         self.dealt: list[int] = []  # cards dealt so far, in dealing order
+        self.placed = 0  # the same as a mask
+        self.left: list[int] | None = None  # the deal's outcomes still open, once asked
         self.game: Game | None = None
         self.lot = False  # the lot for the first lead is the next chance node
         self.pending: Action | None = None  # a move waiting for the cards it makes drawn
         self.draws = 0
         self.chosen: list[int] = []
-        self.pool: list[int] = []
-        self.public: list[str] = []
+        self.pool: list[int] = []  # outcomes (cards) of the draw, lowest first
+        # the public history: text, (seat, action) for a move, how many cards each seat
+        # drew (made text when asked)
+        self.public: list[str | tuple[int, Action] | list[int]] = []
+        self.legal: list[int] | None = None  # the player's legal action numbers, once asked
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
         d = _Deal()
-        d.dealt = self.dealt[:]
+        d.dealt, d.placed, d.legal = self.dealt[:], self.placed, self.legal
+        d.left = self.left[:] if self.left is not None else None
         d.game = self.game.clone() if self.game is not None else None
         d.lot, d.pending, d.draws = self.lot, self.pending, self.draws
         d.chosen, d.pool, d.public = self.chosen[:], self.pool[:], self.public[:]
         return d
 
 
-def _may_draw(a: Action, phase: int) -> bool:
-    """Whether playing ``a`` can end the bout (and so make players draw)."""
-    if a.k in (TRANSFER, SHOW, EXCHANGE):
-        return False
-    return a.k != ATTACK or phase == PILE
-
-
 # (called several times a step by OpenSpiel: not looked up each time)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _public_text(e: str | tuple[int, Action] | list[int]) -> str:
+    if isinstance(e, str):
+        return e
+    if isinstance(e, tuple):
+        return f"{e[0]}:{e[1]}"
+    return "drew:" + ",".join(map(str, e))
 
 
 class DurakState(pyspiel.State):  # type: ignore[misc]
@@ -233,10 +241,33 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         g = self.d.game
         return g is not None and g.to_act is None
 
+    def is_chance_node(self) -> bool:
+        # (pyspiel's own asks current_player() through pybind11; this is the same, in Python)
+        return self.current_player() == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As pyspiel's (the outcomes at a chance node, none for a player not on move or
+        at the end), without its three calls back into :meth:`current_player` through
+        pybind11: Python callers (OpenSpiel's Python bots) ask this once a move."""
+        cur = self.current_player()
+        if cur == _TERMINAL:
+            return []
+        if cur == _CHANCE:
+            return [o for o, _ in self.chance_outcomes()]
+        if player is None or player == cur:
+            return self._legal_actions(cur)
+        if player < 0:
+            raise ValueError(f"legal_actions: no such player {player}")
+        return []
+
     def _legal_actions(self, player: int) -> list[int]:
-        g = self.d.game
+        d = self.d
+        g = d.game
         assert g is not None and player == g.to_act
-        return sorted(legal_indices(g))
+        legal = d.legal
+        if legal is None:
+            legal = d.legal = sorted_legal(g)
+        return legal[:]  # (the caller's to keep; the state's copy is checked against)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self.d
@@ -244,12 +275,14 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             n = self.c.rules.players
             return [(s, 1.0 / n) for s in range(n)]
         if d.game is None:
-            placed = sum(1 << c for c in d.dealt)
-            left = [c - self.c.lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~placed)]
+            left = d.left
+            if left is None:
+                lo = self.c.lo
+                left = d.left = [c - lo for c in iter_bits(deck_mask(self.c.rules.deck)
+                                                             & ~d.placed)]
         else:
-            left = sorted(c - self.c.lo for c in d.pool)
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+            left = d.pool
+        return list(zip(left, repeat(1.0 / len(left))))
 
     # -- moves -------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
@@ -260,25 +293,24 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         elif d.pending is not None:
             self._draw(int(action))
         else:
+            legal = d.legal
+            if legal is None:
+                legal = sorted_legal(g)
+            if action not in legal:
+                raise ValueError(f"action {action} is not legal now")
             a = self.c.actions.action(action)
-            if a not in g.legal_actions():
-                raise ValueError(f"action {action} ({a}) is not legal now")
+            d.legal = None
             seat = g.to_act
-            d.public.append(f"{seat}:{a}")
-            if undrawn_count(g) and _may_draw(a, phase_index(g)):
-                # Play it on a copy to learn whether it ends the bout and how many cards
-                # are drawn; if any, they become chance nodes and the move waits for them.
-                probe = g.clone()
-                before = drawn_count(g)
-                apply_unchecked(probe, a)
-                k = drawn_count(probe) - before
-                if k:
-                    d.pending, d.draws, d.chosen = a, k, []
-                    d.pool = undrawn(g)
-                    return
-                d.game = probe
+            assert seat is not None
+            d.public.append((seat, a))
+            # a move that makes cards drawn waits for them: they are chance nodes first
+            after, k = play_or_probe(g, a)
+            if k:
+                d.pending, d.draws, d.chosen = a, k, []
+                lo = self.c.lo
+                d.pool = sorted(c - lo for c in undrawn(g))
             else:
-                apply_unchecked(g, a)
+                d.game = after
 
     def _deal(self, outcome: int) -> None:
         d = self.d
@@ -289,9 +321,12 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             self._start(leader=outcome)
             return
         card = outcome + self.c.lo
-        if not 0 <= outcome < r.deck or card in d.dealt:
+        if not 0 <= outcome < r.deck or d.placed >> card & 1:
             raise ValueError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
+        d.placed |= 1 << card
+        if d.left is not None:
+            d.left.remove(outcome)
         if len(d.dealt) < self.c.to_deal:
             return
         trump_suit = d.dealt[-1] & 3
@@ -304,8 +339,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def _start(self, leader: int | None) -> None:
         d = self.d
         r = self.c.rules
-        placed = sum(1 << c for c in d.dealt)
-        rest = list(iter_bits(deck_mask(r.deck) & ~placed))  # the talon: not yet drawn
+        rest = list(iter_bits(deck_mask(r.deck) & ~d.placed))  # the talon: not yet drawn
         d.game = Game(r, seed=0, deck=[Card.from_index(c) for c in d.dealt + rest],
                       dealer=self.c.dealer, leader=leader)
         d.public.append(f"trump:{d.game.trump}")
@@ -315,19 +349,19 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         g = d.game
         assert g is not None and d.pending is not None
         card = outcome + self.c.lo
-        if card not in d.pool:
+        if outcome not in d.pool:
             raise ValueError(f"chance outcome {outcome}: not a card in the talon")
-        d.pool.remove(card)
+        d.pool.remove(outcome)
         d.chosen.append(card)
         if len(d.chosen) < d.draws:
             return
-        sizes = [h.bit_count() for h in g.hands]
-        set_undrawn(g, d.chosen + d.pool)
+        sizes = [h.bit_count() for h in hands(g)]
+        lo = self.c.lo
+        set_undrawn(g, d.chosen + [o + lo for o in d.pool])
         apply_unchecked(g, d.pending)
         d.pending, d.chosen, d.pool = None, [], []
         # who drew how many is public; which cards, only the one who drew them knows
-        got = [len(h) - sizes[s] for s, h in enumerate(g.hands)]
-        d.public.append("drew:" + ",".join(map(str, got)))
+        d.public.append([h.bit_count() - sizes[s] for s, h in enumerate(hands(g))])
 
     # -- results and views -----------------------------------------------------------
     def returns(self) -> list[float]:
@@ -346,7 +380,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
     def information_state_string(self, player: int | None = None) -> str:
         if player is None:
             player = self.current_player()
-        return self._view(player) + "|" + " ".join(self.d.public)
+        return self._view(player) + "|" + " ".join(map(_public_text, self.d.public))
 
     def observation_string(self, player: int | None = None) -> str:
         if player is None:
@@ -377,7 +411,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         sg = sample(g.observation(player_id), rng)
         set_history(sg, g.history)
         s.d.game = sg
-        s.d.dealt = d.dealt[:]
+        s.d.dealt, s.d.placed = d.dealt[:], d.placed
         s.d.public = d.public[:]
         return s
 

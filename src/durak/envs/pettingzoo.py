@@ -45,6 +45,7 @@ from .stepper import OVER, Stepper
 ILLEGAL_REWARD = -1.0
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
+_ARRAY = np.ndarray  # (an array on a buffer: a little cheaper than np.frombuffer)
 
 
 def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
@@ -93,8 +94,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                               for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
         self._stepper = Stepper(self.rules, privileged)
-        self._obs_size = self.encoder.size
-        self._mask_at = 4 * self.encoder.size
+        self._obs_shape = (self.encoder.size,)
+        self._mask_shape = (self.num_actions,)
         self.game: Game | None = None
         self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -109,20 +110,31 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         # a logger, a parallel wrapper), the same arrays come back in a new dict.
         seen = self._seen.get(agent)
         if seen is None:
-            g = self.game
-            if g is None:
-                raise RuntimeError("observe() before reset()")
-            # the vector and the mask in one buffer, wrapped as two arrays (no copy)
-            buf = self._stepper.view(self.agent_name_mapping[agent])
-            seen = self._seen[agent] = (np.frombuffer(buf, _FLOAT32, self._obs_size),
-                                        np.frombuffer(buf, _INT8, -1, self._mask_at))
+            seen = self._observed(agent)
         return {"observation": seen[0], "action_mask": seen[1]}
 
+    def _observed(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        if self.game is None:
+            raise RuntimeError("observe() before reset()")
+        # the vector and the mask in new buffers (never written again: an observation
+        # handed out does not change), wrapped as arrays without copying
+        x, mask = self._stepper.view(self.agent_name_mapping[agent])
+        seen = self._seen[agent] = (_ARRAY(self._obs_shape, _FLOAT32, x),
+                                    _ARRAY(self._mask_shape, _INT8, mask))
+        return seen
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last without its assert (agent_selection is set from reset() on)
+        # AECEnv.last without its assert (agent_selection is set from reset() on), and
+        # observe() inlined: this runs once a step
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        obs = None
+        if observe:
+            seen = self._seen.get(agent)
+            if seen is None:
+                seen = self._observed(agent)
+            obs = {"observation": seen[0], "action_mask": seen[1]}
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """The agent to act next, until every agent is done (as AECEnv's, a generator)."""

@@ -2,16 +2,17 @@
 
 Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy. A step
 checks the number against the legal ones, plays it, and lists the next legal numbers; a
-view is the seat's encoded vector (:class:`~durak.envs.planes.Planes`) followed by its
-action mask in the same bytes, for numpy to wrap as two arrays.
+view is the seat's encoded vector (:class:`~durak.envs.planes.Planes`) and its action
+mask, new bytes each, for numpy to wrap as two arrays.
 
 >>> from durak import Game, Rules
 >>> st = Stepper(Rules())
 >>> st.start(Game(Rules(), seed=1))
 >>> st.play(10**6), st.play(st.legal[0]) >= -1
 (-2, True)
->>> len(st.view(0)) == 4 * st.planes.size + st.actions.size
-True
+>>> x, mask = st.view(0)
+>>> len(x) == 4 * st.planes.size, len(mask) == st.actions.size
+(True, True)
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ class Stepper:
         self.actions = Actions(rules)
         self.game: Game | None = None
         self.legal: list[int] = []
-        self._zeros = bytes(self.actions.size)
-        self._mask = bytearray(self.actions.size)  # 1 at ``legal``
+        self._size = self.actions.size
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
         # Compiled, the class cannot be rebuilt without its constructor's arguments; a
@@ -43,11 +43,6 @@ class Stepper:
         return _rebuilt, (self.rules, self.planes.privileged, self.game, self.legal)
 
     def _set_legal(self, legal: list[int]) -> None:
-        mask = self._mask
-        for i in self.legal:
-            mask[i] = 0
-        for i in legal:
-            mask[i] = 1
         self.legal = legal
 
     def start(self, g: Game) -> None:
@@ -60,7 +55,7 @@ class Stepper:
         :data:`OVER` if the deal is over, or :data:`ILLEGAL` (nothing played) if it is
         not legal now."""
         g = self.game
-        if g is None or not 0 <= index < len(self._mask) or not self._mask[index]:
+        if g is None or index not in self.legal:
             return ILLEGAL
         g._apply(self.actions.action(index))
         to_act = g.to_act
@@ -74,13 +69,16 @@ class Stepper:
         """No legal actions any more (the deal was ended from outside)."""
         self._set_legal([])
 
-    def view(self, seat: int) -> bytearray:
-        """``seat``'s vector (float32 bytes), then its action mask (one byte an action:
-        all 0 for a seat not on move)."""
+    def view(self, seat: int) -> tuple[bytearray, bytearray]:
+        """``seat``'s vector (float32 bytes) and its action mask (one byte an action:
+        all 0 for a seat not on move), both new: nothing writes to them later."""
         g = self.game
         assert g is not None
-        return self.planes.encode(g, seat, self._mask if g.to_act == seat and self.legal
-                                  else self._zeros)
+        mask = bytearray(self._size)
+        if g.to_act == seat:
+            for i in self.legal:
+                mask[i] = 1
+        return self.planes.encode(g, seat), mask
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
