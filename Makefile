@@ -75,7 +75,7 @@ load: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/load/run.py --tables 200 --seconds 60
 
 # Mutation testing of the rules engine (game, rules, actions, match) against its fast
-# tests; not part of `make test` (tens of minutes on two cores). See docs/conformance.md.
+# tests; not part of `make test` (about an hour on two shared cores). See docs/conformance.md.
 mutate: $(STAMP) $(VENV)/.installed-mutate-$(SUM)
 	rm -rf mutants
 	# mutants are of the Python sources: the compiled modules must not shadow them

@@ -2,8 +2,10 @@
 
     python scripts/mutation_sample.py OUT [RECHECK]
 
-First the mutants named in the file RECHECK (one a line: mutmut's survivors, to see
-whether new tests kill them), then the mutants mutmut has not checked, in a seeded
+Either the mutants named in the file RECHECK (one a line: mutmut's survivors, to see
+whether new tests kill them; each is run against every test of the selection, since
+mutmut's record of the tests covering a function misses those that found a cache
+already filled), or, without it, the mutants mutmut has not checked, in a seeded
 random order interleaved by module, so that a run cut short leaves a uniform random
 sample. Each result is appended to OUT as ``status<TAB>mutant<TAB>seconds``.
 
@@ -12,7 +14,8 @@ pytest but not the engine, the mutant switched on with ``MUTANT_UNDER_TEST``, th
 mutated sources of ``mutants/src``, the tests that cover the mutated function in
 mutmut's stats plus every test added since (the module's own test file first), with
 ``[tool.mutmut]``'s pytest arguments. Run it after ``make mutate`` (stopped or not),
-``nice -n 19``, from the project root, with ``DURAK_PURE=1``.
+``nice -n 19``, from the project root, with ``DURAK_PURE=1``; ``MUTATION_TIMEOUT`` (seconds,
+default 300) bounds each mutant's wall time.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import tomllib
 
 import pytest
 
-TIMEOUT = 300  # seconds of wall time
+TIMEOUT = int(os.environ.get("MUTATION_TIMEOUT", "300"))  # seconds of wall time per mutant
 OWN = {"durak.match": "tests/test_match.py", "durak.rules": "tests/test_rules.py",
        "durak.actions": "tests/test_actions.py", "durak.game": "tests/test_conformance.py"}
 
@@ -49,13 +52,16 @@ def main() -> int:
     new_ids = {t for t in all_ids if t not in stats["duration_by_test"]}
 
     def tests_for(name: str) -> list[str]:
-        cover = set(covering.get(name.rsplit("__mutmut_", 1)[0], ())) | new_ids
         first = OWN[name.split(".x", 1)[0]]
+        if name in recheck:  # whole files: a mutant may rename or break parametrized tests
+            return [first] + [f for f in selection if f != first]
+        cover = set(covering.get(name.rsplit("__mutmut_", 1)[0], ())) | new_ids
         ids = [t for t in all_ids if t in cover]
         return [t for t in ids if t.startswith(first)] + [t for t in ids if not t.startswith(first)]
 
     done = {x.split("\t")[1] for x in _lines(out_path)} if os.path.exists(out_path) else set()
-    queue = [n for n in recheck + _unchecked_in_random_order() if n not in done]
+    # A re-check list is all that is run; without one, the mutants mutmut has not checked.
+    queue = [n for n in recheck or _unchecked_in_random_order() if n not in done]
     sys.path.insert(0, os.path.abspath("mutants/src"))
     running: dict[int, tuple[str, float]] = {}
     with open(out_path, "a") as out:
@@ -72,6 +78,7 @@ def main() -> int:
                 continue
             name, t0 = running.pop(pid)
             code = os.waitstatus_to_exitcode(status)
+            # (2: the tests could not be collected under the mutant: the suite fails too)
             word = {0: "survived", 1: "killed", -9: "timeout"}.get(code, f"exit{code}")
             out.write(f"{word}\t{name}\t{time.time() - t0:.1f}\n")
             out.flush()

@@ -125,6 +125,10 @@ def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
     with pytest.raises(IllegalActionError) as e:
         Action.parse("6S+7S")
     assert str(e.value) == "not an action: '6S+7S' (cards laid at once must be of one rank)"
+    for empty in (">", "+", " , "):
+        with pytest.raises(IllegalActionError) as e:
+            Action.parse(empty)
+        assert str(e.value) == f"not an action: {empty!r} (no cards)"
     with pytest.raises(IllegalActionError) as e:
         make(9, 0, -1)
     assert str(e.value) == "no such action: kind 9, target -1"
@@ -147,3 +151,27 @@ def test_every_spelling_of_pass_reads_as_pass(text: str) -> None:
 def test_every_spelling_of_an_exchange_reads_as_one(text: str) -> None:
     """Notation: «exchange» followed by the card, with or without a separator."""
     assert Action.parse(text) == Action.parse("x6S")
+
+
+def test_make_refuses_a_kind_or_target_that_does_not_exist() -> None:
+    """API: ``actions.make`` (which rebuilds a pickled action) takes kinds 0..6 and
+    targets -1 (none) .. 51; anything else is refused by number, not built or crashed."""
+    from durak.actions import DEFEND, KINDS, make
+
+    six = Card.parse("6S").bit
+    for k, mask, t in [(len(KINDS), 0, -1), (0, six, -2), (DEFEND, six, 52)]:
+        with pytest.raises(IllegalActionError) as e:
+            make(k, mask, t)
+        assert str(e.value) == f"no such action: kind {k}, target {t}"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    # only a space, ':' or '=' may stand between «exchange» and the card
+    ("exchange X6S", "not a card: 'X6S'"),
+    # a defence is «attacked card/beating card»: what follows the first '/' is the card
+    ("6S/7S/8S", "not a card: '7S/8S'"),
+])
+def test_a_malformed_exchange_or_defence_names_the_bad_part(text: str, why: str) -> None:
+    with pytest.raises(IllegalActionError) as e:
+        Action.parse(text)
+    assert str(e.value).startswith(f"not an action: {text!r} ({why} ")

@@ -26,7 +26,8 @@ SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer",
 CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
               "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
               "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note", "hung", "hung_cards", "truncated", "passed"}
+              "losing_team", "known", "note", "hung", "hung_cards", "truncated", "passed",
+              "losers", "throwers"}
 
 
 def _cases() -> Iterator[Any]:
@@ -140,6 +141,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
         # what another seat knows of this hand (cards seen taken, shown or drawn face up)
         seen = g.observation((int(seat) + 1) % g.n).known[int(seat)]
         assert seen == CardSet.parse(cards), f"known of seat {seat}: {seen}"
+    if "throwers" in step:  # who may throw in this bout, in the order of their right
+        assert list(g.observation(0).throwers) == step["throwers"]
     if "passed" in step:  # team pagony passed openly: [from, to, cards] in order
         got = [(p.seat, p.to, p.cards) for p in g.passed]
         assert got == [(a, b, CardSet.parse(c)) for a, b, c in step["passed"]], f"passed: {got}"
@@ -168,7 +171,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "over" in step:
         assert g.is_over == step["over"]
     outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "hung",
-                    "hung_cards", "truncated"} & set(step)
+                    "hung_cards", "truncated", "losers"} & set(step)
     if outcome_keys:
         assert g.is_over and g.outcome is not None, "the deal should be over"
         o = g.outcome
@@ -178,6 +181,8 @@ def check(g: Game, step: dict[str, Any]) -> None:
             assert o.draw == step["draw"]
         if "out_order" in step:
             assert list(o.out_order) == step["out_order"]
+        if "losers" in step:  # the seats left holding cards
+            assert list(o.losers) == step["losers"]
         if "pogony" in step:
             assert o.pogony == step["pogony"]
         if "losing_team" in step:

@@ -155,8 +155,10 @@ def test_a_deck_may_be_a_list_of_card_texts() -> None:
     listed = Game(Rules(), deck=DECK.split(), dealer=1)
     mixed = Game(Rules(), deck=[Card.parse(t) if i % 2 else t for i, t in enumerate(DECK.split())],
                  dealer=1)
-    assert text.deck == listed.deck == mixed.deck
-    assert text.hands == listed.hands == mixed.hands
+    commas = Game(Rules(), deck=DECK.replace(" ", ","), dealer=1)  # «6S,7S,…» reads too
+    spaced = Game(Rules(), deck=DECK.replace(" ", ", "), dealer=1)
+    assert text.deck == listed.deck == mixed.deck == commas.deck == spaced.deck
+    assert text.hands == listed.hands == mixed.hands == commas.hands == spaced.hands
 
 
 @pytest.mark.parametrize(
@@ -291,6 +293,7 @@ def test_public_values_are_of_one_kind() -> None:
             and isinstance(obs.last_attack.cards, CardSet))
         g.apply(g.legal_actions()[0])
     assert g.phase == "over"
+    assert Game(Rules(), seed=5).observation(0).pagon == ()  # no pagony: no steps, not None
     for name in ("trump_card", "discard_mask", "phase_name"):
         assert not hasattr(g, name), f"{name}: one name per thing"
 
@@ -526,6 +529,14 @@ def test_more_refusals_name_the_argument_exactly() -> None:
         (lambda: Rules(players=4, teams="2X2"),  # type: ignore[arg-type]
          "teams: '2X2' is not one of none, 2x2, 3x3"),
         (lambda: Match(Rules(), names=["a"]), "names: one per player (2)"),
+        (lambda: Game(Rules(), deck=5), "deck: text or a list of cards, not int"),  # type: ignore[arg-type]
+        (lambda: Game("perevodnoy"),
+         "rules: a durak.Rules (Rules.parse(text) reads text), not str"),
+        (lambda: Game(Rules(), seed="abc"), "seed: a whole number, not str"),
+        (lambda: Game(Rules(), seed=1, dealer=5), "dealer: a seat 0..1, not 5"),
+        (lambda: Game(Rules(players=3), seed=1, leader=-1), "leader: a seat 0..2, not -1"),
+        (lambda: Game(Rules(), deck=["6S", 6.0]),  # type: ignore[list-item]
+         "deck: cards or card texts, not float"),
     ]
     for make, message in cases:
         with pytest.raises((TypeError, ValueError)) as e:
@@ -534,9 +545,11 @@ def test_more_refusals_name_the_argument_exactly() -> None:
 
 
 def test_a_new_deal_has_no_last_attack_and_a_match_without_seed_draws_one() -> None:
+    from durak import CardSet
     from durak.match import Match
 
     assert Game(Rules(players=3), seed=2).observation(1).last_attack is None
+    assert Game(Rules(players=3), seed=2).observation(1).last_laid == (CardSet(),) * 3
     m = Match(Rules())
     assert isinstance(m.seed, int) and Match.from_record(m.record()).seed == m.seed
 
@@ -559,3 +572,75 @@ def test_an_outcome_reads_as_text() -> None:
     assert str(Outcome(None, True, (0, 1))) == "draw"
     assert str(Outcome(1, False, (0,))) == "durak 1"
     assert str(Outcome(1, False, (0,), pogony=2)) == "durak 1 pogony 2"
+
+
+def test_fresh_is_the_same_deal_at_its_start_and_undo_keeps_it() -> None:
+    """API (fresh, undo): a deal given by an explicit deck and pagon steps starts again
+    with that deck and those steps — not the seed's shuffle, not the bottom of the
+    ladder — so undo, which replays from the start, gives back the position before."""
+    rules = Rules.preset("pagony", players=2)
+    g = Game(rules, seed=4, deck=DECK, dealer=1, leader=0, pagon=[2, 1])
+    start = snapshot(g)
+    before = []
+    for _ in range(3):
+        before.append(snapshot(g))
+        g.apply(g.legal_actions()[0])
+    f = g.fresh()
+    assert snapshot(f) == start and f.observation(0).pagon == (2, 1)
+    assert str(f.hand(0)) == "6♠ 6♥ 8♠ 8♥ 10♠ 10♥" and str(f.trump) == "Q♠"
+    g.undo()
+    assert snapshot(g) == before[-1]
+
+
+def test_bouts_are_counted_one_by_one() -> None:
+    """RULES.md 3: a deal is a series of bouts; the bout number (``bout``, 0 in the first
+    bout) rises by one as each bout ends, and a record numbers its lines by it."""
+    g = Game(Rules(), deck=DECK, dealer=1)
+    seen = [g.bout]
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+        if g.bout != seen[-1]:
+            seen.append(g.bout)
+    assert len(seen) > 3 and seen == list(range(len(seen)))
+    numbers = [line.split(".")[0] for line in g.record().splitlines() if line[:1].isdigit()]
+    assert numbers == [str(b + 1) for b in seen[:-1]]  # (the deal ended with the last bout)
+
+
+def test_each_bout_starts_with_the_first_thrower() -> None:
+    """Observation: ``thrower_pos`` is a position in ``throwers`` (the order of the right
+    to throw in); every bout starts at the first of them, the opening attacker."""
+    g = Game(Rules(players=3), deck=DECK, dealer=2)
+    starts = 0
+    while not g.is_over:
+        o = g.observation(0)
+        assert isinstance(o.thrower_pos, int)
+        if o.phase == "attack" and not o.table:
+            assert o.thrower_pos == 0 and o.throwers[0] == o.attacker
+            starts += 1
+        g.apply(g.legal_actions()[0])
+    assert starts > 3
+
+
+def test_a_game_without_rules_or_seed_is_a_new_podkidnoy_deal() -> None:
+    """API: ``Game()`` deals podkidnoy (RULES.md 8, the default preset), and a game
+    without a seed draws one: forty such games are forty different deals."""
+    assert Game().rules == Rules() == Rules.preset("podkidnoy")
+    assert len({Game().seed for _ in range(40)}) == 40
+
+
+def test_a_kept_record_naming_only_its_seed_replays() -> None:
+    """Records: the seed alone fixes the deal — the shuffle and the lot for the dealer —
+    so a record kept with only its seed replays the same game."""
+    kept = '[Rules "podkidnoy(players=6)"]\n[Seed "2026"]\n\n1. 4:6♣ 5:take 0:6♠\n'
+    g = Game.from_record(kept)
+    assert (g.dealer, g.leader, [str(a) for a in g.history]) == (0, 4, ["6♣", "take", "6♠"])
+    assert " ".join(str(c) for c in g.deck[:4]) == "K♣ 8♦ 9♠ Q♦"
+    kept = '[Rules "podkidnoy(players=6)"]\n[Seed "2021"]\n\n1. 5:6♠ 0:6♠/J♥ 5:6♥\n'
+    g = Game.from_record(kept)
+    assert (g.dealer, g.leader, len(g.history)) == (3, 5, 3)
+
+
+def test_cards_from_outside_the_deck_are_all_named() -> None:
+    with pytest.raises(ValueError) as e:
+        Game(Rules(deck=24), deck="6S 7S 9S")
+    assert str(e.value) == "deck: cards must be of the 24-card deck, each once (6♠ 7♠ is not)"

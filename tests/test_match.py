@@ -486,3 +486,144 @@ def test_a_match_without_a_length_is_one_deal_with_numbered_players() -> None:
     m = Match(Rules(players=3), seed=1)
     assert (m.deals, m.target) == (1, None)
     assert m.names == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_the_tally_adds_up_pogony_and_pagon_steps() -> None:
+    """RULES.md 9: the running tally — the pogony each durak was hung with add up from
+    nothing over the deals, and (docs/rules.md pagony) each hang raises a side one step
+    more on the ladder."""
+    from durak.game import Outcome
+
+    rules = Rules(players=3)
+    t = Match(rules, seed=1).tally
+    assert t.pogony_hung == [0, 0, 0] and t.durak_counts == [0, 0, 0]
+    t.add(Outcome(durak=1, draw=False, out_order=(0, 2)), rules)
+    assert t.pogony_hung == [0, 0, 0]
+    t.add(Outcome(durak=1, draw=False, out_order=(2, 0), pogony=2), rules)
+    t.add(Outcome(durak=1, draw=False, out_order=(0, 2), pogony=1), rules)
+    assert t.pogony_hung == [0, 3, 0] and t.durak_counts == [0, 3, 0]
+    pagony = Rules.preset("pagony", players=4)
+    p = Match(pagony, seed=1).tally
+    for side in (1, 1, 0, 1):
+        p.add(Outcome(durak=1 - side, draw=False, out_order=(side,), hung=side), pagony)
+    assert p.pagon_steps == [1, 3] and p.winner_side is None
+
+
+def test_next_deal_refuses_while_the_deal_is_in_play() -> None:
+    """API: a deal not yet over cannot be scored; the refusal says so and the match
+    goes on unchanged."""
+    m = Match(Rules(), seed=2, deals=2)
+    g = m.game
+    g.apply(g.legal_actions()[0])
+    with pytest.raises(ValueError) as e:
+        m.next_deal()
+    assert str(e.value) == "the deal in play is not over"
+    assert m.game is g and m.games == [] and m.tally.deals == 0
+
+
+def test_each_deal_of_a_match_is_a_new_shuffle() -> None:
+    """RULES.md 9: every deal of a match is shuffled afresh — no two of forty deals share
+    a seed — and a match started without a seed is a new random one each time."""
+    m = Match(Rules(players=6, deck=24, hand_size=4), seed=6, deals=40)
+    while not m.is_over:
+        _play_first_legal(m.game)
+        m.next_deal()
+    assert len({g.seed for g in m.games}) == 40
+    assert len({Match(Rules()).seed for _ in range(40)}) == 40
+
+
+# A match record as this engine wrote it (seed 2026, three moves into the first deal).
+SAVED_MATCH = """[Match "durak"]
+[Rules "podkidnoy(players=3)"]
+[MatchSeed "2026"]
+[Deals "3"]
+[Seat0 "Player 1"]
+[Seat1 "Player 2"]
+[Seat2 "Player 3"]
+
+[Deal "1"]
+[Rules "podkidnoy(players=3)"]
+[Seed "1893315613593735753"]
+[Deck "Q♣ 10♠ K♠ 9♦ A♣ 8♥ J♣ A♦ 8♣ J♠ J♦ 6♠ K♦ 6♦ 7♣ 9♣ 10♦ K♣ A♥ 7♦ A♠ 10♥ K♥ 9♠ Q♦ \
+10♣ 7♠ J♥ 8♦ 8♠ 9♥ 6♣ Q♥ 7♥ 6♥ Q♠"]
+[Dealer "0"]
+[Leader "0"]
+[Result "*"]
+
+1. 0:6♠ 1:6♠/J♠ 2:6♦
+"""
+
+
+def test_a_kept_match_record_still_replays() -> None:
+    """RULES.md 9 / records: a match's seed alone makes its deals — each deal's seed and
+    dealer — so a match record kept from before replays and is written back the same."""
+    m = Match.from_record(SAVED_MATCH)
+    assert (m.seed, m.game.seed, m.game.dealer) == (2026, 1893315613593735753, 0)
+    assert [str(a) for a in m.game.history] == ["6♠", "6♠/J♠", "6♦"]
+    assert m.record() == SAVED_MATCH
+
+
+# Seat 0 ends the deal leading its pagony, the plain nines (24 cards: the ladder starts at
+# 9), onto seat 1, who beats them with its last three cards (hearts are trumps).
+NINES_LAST = ("10S 10D 10C KS KD KC AS AD QH 9S 9D 9C", "JS JD JC QS QD QC 10H JH AC 9H KH AH")
+NINES_START = ["10S+10D+10C", "10S/JS", "10D/JD", "10C/JC"]
+NINES_END = ["AS+AD", "AS/10H", "AD/JH", "AC", "AC/QH", "pass", "9S+9D+9C", "9S/9H", "9D/KH",
+             "9C/AH"]
+
+
+@pytest.mark.parametrize(("draws", "middle", "durak"), [
+    # both hands empty at once: a draw has no loser to hang them on
+    (True, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], None),
+    # the same with draws=off: seat 0 opened the last bout, so it is the durak itself
+    (False, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], 0),
+    # seat 0 took a queen earlier: it still holds cards, so it did not go out with them
+    (True, ["QS", "take", "pass", "QD+QC", "QD/KD", "QC/KC", "pass"], 0),
+])
+def test_pagony_hang_only_by_going_out_onto_the_loser(
+        draws: bool, middle: list[str], durak: int | None) -> None:
+    """docs/rules.md pagony 3: a side hangs its pagony only when its player goes out with
+    them onto a member of the losing side: not in a draw, not onto nobody but itself, and
+    not while still holding cards. Nothing hung means no cards hung."""
+    rules = Rules.preset("pagony", **PAGONY_2P, draws=draws)
+    g = Game(rules, deck=deck_for(*NINES_LAST), dealer=1, leader=0)
+    for move in NINES_START + middle + NINES_END:
+        g.apply(move)
+    assert g.outcome is not None and g.outcome.durak == durak
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
+
+
+def test_pagony_onto_a_player_who_is_not_the_loser_hang_nothing() -> None:
+    """docs/rules.md pagony 3: the pagony must go onto a member of the losing side. Three
+    players: seat 0 goes out with its plain nines onto seat 1, who beats them with its
+    last cards; seat 2, who took the kings, is the durak, and nothing is hung."""
+    hands = ["10S 10D 10H KD KH 9S 9D 9H", "QS QD QH KS KC JS JD JH", "10C JC QC AS AD AH AC 9C"]
+    cols = [h.split() for h in hands]
+    deck = " ".join(cols[i % 3][i // 3] for i in range(24))  # dealer 2: seat 0 first
+    rules = Rules.preset("pagony", players=3, deck=24, hand_size=8)
+    g = Game(rules, deck=deck, dealer=2, leader=0)
+    for move in ["10S+10D+10H", "10S/QS", "10D/QD", "10H/QH", "pass", "KS+KC", "take", "KD+KH",
+                 "9S+9D+9H", "9S/JS", "9D/JD", "9H/JH"]:
+        g.apply(move)
+    assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (2, (0, 1))
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
+
+
+def test_going_out_with_a_defence_hangs_nothing() -> None:
+    """docs/rules.md pagony 3: only an attack (opening, throw-in, transfer) hangs pagony.
+    Two players, transfer by showing: seat 1 attacks with its pagony, the plain 9♣; seat 0
+    shows the 9♦ of trumps, so the attack comes back to seat 1, who beats its own nine with
+    its last card and goes out. The deal ended with a defence: nothing is hung."""
+    rules = Rules.parse("pagony(deck=24,transfer=on,transfer_by_showing=on)")
+    deck = "JH JS QC 10D AD JC 9D 10C 10S QS QH AS KD AH 10H 9S QD AC KH KS KC 9H 9C JD"
+    g = Game(rules, deck=deck, dealer=1, leader=0, pagon=[1, 0])
+    moves = ["9D", "take", "AH+AD", "AH/9D", "take", "10S", "take", "pass", "10H", "10H/10D",
+             "JS", ">JH", "JH/AH", "JS/AD", "pass", "10S", "10S/QD", "10C", "10C/QC", "QS",
+             "take", "9H+9D", "9H/QH", "take", "KC", "KC/QD", "KS", "take", "AS", "AS/QD", "QS",
+             "QS/KD", "QH", "QH/JD", "pass", "9C"]
+    for move in moves:
+        g.apply(move)
+    assert (g.to_act, str(g.hand(1))) == (0, "J♣")
+    g.apply("!9D")
+    g.apply("9C/JC")
+    assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (0, (1,))
+    assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)

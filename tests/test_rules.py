@@ -30,6 +30,9 @@ def test_presets_set_what_section_8_says() -> None:
     assert (s.opening, s.throw_in) == ("one_or_two", "none")
     assert Rules.preset("pogonny").scoring == "pogonny"
     assert Rules.preset("pagony", players=4).teams == "2x2"
+    # RULES.md 8: «any preset takes overrides», teams too: four players each for himself
+    assert Rules.preset("pagony", players=4, teams="none").teams == "none"
+    assert Rules.parse("pagony(players=4,teams=none)").teams == "none"
 
 
 def test_text_form_with_overrides() -> None:
@@ -91,14 +94,20 @@ def test_impossible_combinations_name_the_option(kwargs: dict[str, object], opti
 
 
 def test_parse_errors_are_clear() -> None:
-    with pytest.raises(RulesError, match="preset"):
+    with pytest.raises(RulesError) as e:
         Rules.parse("chess()")
+    assert str(e.value) == ("preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
+                            "perevodnoy-proezdnoy, prostoy, pogonny, pagony")
     with pytest.raises(RulesError, match="players"):
         Rules.parse("podkidnoy(players=many)")
     with pytest.raises(RulesError, match="speed"):
         Rules.parse("podkidnoy(speed=3)")
     with pytest.raises(RulesError, match="option=value"):
         Rules.parse("podkidnoy(players)")
+    # the option is the name before the first '=': the rest is its (bad) value
+    with pytest.raises(RulesError) as e:
+        Rules.parse("podkidnoy(players=3=4)")
+    assert str(e.value) == "players: expected a whole number, got '3=4'"
 
 
 def test_five_players_times_five_cards_do_not_fit_24_cards() -> None:
@@ -137,6 +146,9 @@ def test_with_action_limit_turns_the_limit_on_only_when_off() -> None:
     assert base.with_action_limit(50) == base.replace(action_limit=50)
     limited = base.replace(action_limit=7)
     assert limited.with_action_limit(50) is limited and limited.with_action_limit() is limited
+    with pytest.raises(RulesError) as e:
+        base.replace(action_limit=-1)
+    assert str(e.value) == "action_limit: 0 (off) or more, not -1"
 
 
 def test_the_text_form_lists_players_deck_teams_first_and_flags_as_on_off() -> None:
@@ -177,3 +189,12 @@ def test_rules_text_without_a_name_is_podkidnoy_and_wrong_types_are_named() -> N
     with pytest.raises(TypeError) as e:
         Rules.parse(5)
     assert str(e.value) == "rules: text such as 'podkidnoy(players=3)', not int"
+
+
+@pytest.mark.parametrize("value", [True, "3", 2.0])
+def test_a_count_that_is_not_a_whole_number_is_refused_by_name(value: object) -> None:
+    """API: a count option (players, deck, hand size, limits) takes a whole number only:
+    not a flag, not text, not a float."""
+    with pytest.raises(RulesError) as e:
+        Rules(players=value)  # type: ignore[arg-type]
+    assert str(e.value) == f"players: expected a whole number, got {value!r}"
