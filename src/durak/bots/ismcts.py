@@ -196,7 +196,10 @@ class ISMCTSBot:
             # only repeat one rollout. Give the solver the whole budget; if it cannot
             # finish, one rollout per action is all the sampling can tell.
             if self.use_solver:
-                solved, _ = self._solve(obs, deadline, budget, every_value)
+                # The exact endgame stops sooner than the move (SOLVE_SHARE of the cap).
+                stop = deadline if cpu is None else Deadline(wall=self.time,
+                                                             cpu=self.cap * SOLVE_SHARE)
+                solved, _ = self._solve(obs, deadline, stop, budget, every_value)
                 if solved is not None:
                     self.last_stats = {"solver": True, "seconds": _time.perf_counter() - start}
                     return solved
@@ -205,9 +208,11 @@ class ISMCTSBot:
         return self._pimc(obs, legal, deadline, budget, start)
 
     def _solve(
-        self, obs: Observation, deadline: Deadline | None, budget: int, every_value: bool
+        self, obs: Observation, deadline: Deadline | None, stop: Deadline | None, budget: int,
+        every_value: bool,
     ) -> tuple[list[tuple[Action, float]] | None, int]:
-        """Exact values if the solver finishes within the budget; and the nodes spent."""
+        """Exact values if the solver finishes within the budget (nodes, from the move's
+        ``deadline``) and before ``stop``; and the nodes spent."""
         g = sample(obs, self.rng)  # nothing is hidden: this is the real position
         nodes = self.nodes or max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
@@ -222,14 +227,7 @@ class ISMCTSBot:
             self._solver_for = fingerprint
         solver = self._solver
         solver.max_nodes = nodes
-        solver.deadline = deadline
-        if deadline is not None and deadline.cpu is not None:
-            # The move's CPU deadline is its start plus 0.9 cap: stop the solver at
-            # SOLVE_SHARE of the cap from the same start.
-            tight = Deadline()
-            tight.wall = deadline.wall
-            tight.cpu = deadline.cpu - self.cap * (0.9 - SOLVE_SHARE)
-            solver.deadline = tight
+        solver.deadline = stop
         try:
             if every_value:
                 values = solver.action_values(g)

@@ -261,13 +261,17 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self.d.game is not None and player == self.d.game.to_act
+        return self._legal()[:]  # (the caller's to keep; the state's copy is checked against)
+
+    def _legal(self) -> list[int]:
+        """The legal action numbers of the player on move, lowest first, kept per state."""
         d = self.d
-        g = d.game
-        assert g is not None and player == g.to_act
         legal = d.legal
         if legal is None:
-            legal = d.legal = sorted_legal(g)
-        return legal[:]  # (the caller's to keep; the state's copy is checked against)
+            assert d.game is not None
+            legal = d.legal = sorted_legal(d.game)
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         d = self.d
@@ -293,10 +297,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         elif d.pending is not None:
             self._draw(int(action))
         else:
-            legal = d.legal
-            if legal is None:
-                legal = sorted_legal(g)
-            if action not in legal:
+            if action not in self._legal():
                 raise ValueError(f"action {action} is not legal now")
             a = self.c.actions.action(action)
             d.legal = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..game import Game
 from ..rules import Rules
-from .bits import Actions, legal_indices
+from .bits import Actions, legal_indices, mask_bytes
 from .planes import Planes
 
 ILLEGAL = -2
@@ -42,13 +42,10 @@ class Stepper:
         # copy (deepcopy of an env mid-deal, pickling) keeps the deal and its legal numbers.
         return _rebuilt, (self.rules, self.planes.privileged, self.game, self.legal)
 
-    def _set_legal(self, legal: list[int]) -> None:
-        self.legal = legal
-
     def start(self, g: Game) -> None:
         """Play ``g`` from now on."""
         self.game = g
-        self._set_legal(legal_indices(g))
+        self.legal = legal_indices(g)
 
     def play(self, index: int) -> int:
         """Play action number ``index`` for the seat to act: the seat to act next,
@@ -60,29 +57,26 @@ class Stepper:
         g._apply(self.actions.action(index))
         to_act = g.to_act
         if to_act is None:
-            self._set_legal([])
+            self.legal = []
             return OVER
-        self._set_legal(legal_indices(g))
+        self.legal = legal_indices(g)
         return to_act
 
     def forfeit(self) -> None:
         """No legal actions any more (the deal was ended from outside)."""
-        self._set_legal([])
+        self.legal = []
 
     def view(self, seat: int) -> tuple[bytearray, bytearray]:
         """``seat``'s vector (float32 bytes) and its action mask (one byte an action:
         all 0 for a seat not on move), both new: nothing writes to them later."""
         g = self.game
         assert g is not None
-        mask = bytearray(self._size)
-        if g.to_act == seat:
-            for i in self.legal:
-                mask[i] = 1
+        mask = mask_bytes(self.legal if g.to_act == seat else [], self._size)
         return self.planes.encode(g, seat), mask
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
     st = Stepper(rules, privileged)
     st.game = game
-    st._set_legal(list(legal))
+    st.legal = list(legal)
     return st
