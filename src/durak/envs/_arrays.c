@@ -13,6 +13,7 @@
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <string.h>
 
 /* a card mask (at most 64 bits, not negative) from a Python int */
 static int mask_of(PyObject *item, unsigned long long *out) {
@@ -66,9 +67,12 @@ static PyObject *view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     }
     npy_intp size = (npy_intp)(planes * cards + flags + nscalars);
-    PyObject *vec = PyArray_ZEROS(1, &size, NPY_FLOAT32, 0);
+    /* (empty, then zeroed here: numpy lets go of the GIL around a large zeroed allocation,
+     * which costs more than the whole vector) */
+    PyObject *vec = PyArray_EMPTY(1, &size, NPY_FLOAT32, 0);
     if (vec == NULL) return NULL;
     float *out = (float *)PyArray_DATA((PyArrayObject *)vec);
+    memset(out, 0, (size_t)size * sizeof(float));
     unsigned long long m;
     for (Py_ssize_t i = 0; i <= planes; i++) {  /* the planes, then the flags */
         if (mask_of(PyList_GET_ITEM(fields, i), &m) < 0) goto fail_vec;
@@ -85,9 +89,10 @@ static PyObject *view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         out[i] = (float)((double)k / d);
     }
     npy_intp n_actions = (npy_intp)actions;
-    PyObject *mask = PyArray_ZEROS(1, &n_actions, NPY_INT8, 0);
+    PyObject *mask = PyArray_EMPTY(1, &n_actions, NPY_INT8, 0);
     if (mask == NULL) goto fail_vec;
     char *bytes = (char *)PyArray_DATA((PyArrayObject *)mask);
+    memset(bytes, 0, (size_t)n_actions);
     Py_ssize_t n_legal = PyList_GET_SIZE(legal);
     for (Py_ssize_t i = 0; i < n_legal; i++) {
         Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));

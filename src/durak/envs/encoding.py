@@ -25,10 +25,10 @@ from functools import cache
 
 import numpy as np
 
-from . import planes as _planes
 from ..cards import Card
 from ..game import Game
 from ..rules import Rules
+from . import planes as _planes
 from .bits import mask_bytes
 from .planes import BASE_PLANES, Planes
 from .stepper import ArrayView

@@ -41,7 +41,7 @@ from .aec import AECCore
 from .encoding import Encoder, array_view
 from .episode import learning_rules, returns
 from .stepper import ILLEGAL as _ILLEGAL
-from .stepper import OVER, Stepper
+from .stepper import OVER
 
 ILLEGAL_REWARD = -1.0
 _FLOAT32 = np.dtype(np.float32)
