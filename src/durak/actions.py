@@ -91,7 +91,7 @@ class Action:
     t: int  # the target's index, -1 if none
     _text: str
     # A memo, not part of the value: the action's number in the encoding of each deck
-    # size (24, 36, 52; -1 until asked), for the environments' step (durak.envs.bits).
+    # size (24, 36, 52; None until asked), for the environments' step (durak.envs.bits).
     # Any, so that compiled code hands the number on without boxing it again.
     _nums: list[Any]
 
@@ -132,7 +132,7 @@ class Action:
         object.__setattr__(a, "mask", mask)
         object.__setattr__(a, "t", t)
         object.__setattr__(a, "_text", text)
-        object.__setattr__(a, "_nums", [-1, -1, -1])
+        object.__setattr__(a, "_nums", [None, None, None])
         _INTERN[key] = a
         return a
 

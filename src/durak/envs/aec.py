@@ -46,9 +46,11 @@ class AECCore:
         self.agents: list[str] = []
         self.agent_selection = ""
         self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
+        # (values of Any: last() hands them on as the objects they are, not unboxed from
+        # the dict and boxed again into its tuple)
+        self._cumulative_rewards: dict[str, Any] = {}
+        self.terminations: dict[str, Any] = {}
+        self.truncations: dict[str, Any] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         # an agent's arrays of the present state, made when first asked for: last(), a
         # logger and a wrapper asking again get the same arrays (in a new dict)
@@ -74,35 +76,19 @@ class AECCore:
         self.agent_selection = self.agents[to_act]
         self._over = False
 
-    def _observed(self, agent: str) -> tuple[Any, Any]:
-        if self.game is None:
-            raise RuntimeError("observe() before reset()")
-        # new arrays (never written again: an observation handed out does not change)
-        seat = self.agent_name_mapping[agent]
-        fill = self._fill
-        if fill is not None:
-            seen = self._stepper.arrays(seat, fill)
-        else:
-            wrap = self._wrap
-            assert wrap is not None
-            x, mask = self._stepper.view(seat)
-            seen = wrap(x, mask)
-        self._seen[agent] = seen
-        return seen
-
     def observe(self, agent: str) -> dict[str, Any]:
         seen = self._seen.get(agent)
         if seen is None:
-            seen = self._observed(agent)
+            seen = _observed(self, agent)
         return {"observation": seen[0], "action_mask": seen[1]}
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         agent = self.agent_selection
         obs: Any = None
         if observe:
             seen = self._seen.get(agent)
             if seen is None:
-                seen = self._observed(agent)
+                seen = _observed(self, agent)
             obs = {"observation": seen[0], "action_mask": seen[1]}
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
@@ -136,3 +122,23 @@ class AECCore:
 
     def _render_human(self) -> None:
         raise NotImplementedError
+
+
+def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
+    """``agent``'s arrays of the present state, made now and kept (a function, not a
+    method: compiled code calls a method of a class open to interpreted subclasses
+    through Python)."""
+    if core.game is None:
+        raise RuntimeError("observe() before reset()")
+    # new arrays (never written again: an observation handed out does not change)
+    seat = core.agent_name_mapping[agent]
+    fill = core._fill
+    if fill is not None:
+        seen = core._stepper.arrays(seat, fill)
+    else:
+        wrap = core._wrap
+        assert wrap is not None
+        x, mask = core._stepper.view(seat)
+        seen = wrap(x, mask)
+    core._seen[agent] = seen
+    return seen

@@ -73,13 +73,10 @@ def hands(g: Game) -> list[int]:
     return g._hands
 
 
-# the deck size -> its place in Action._nums (the action's number memo)
-_SLOT: dict[int, int] = {24: 0, 36: 1, 52: 2}
-
-
 def legal_indices(g: Game) -> list[int]:
     """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``."""
-    slot = _SLOT[g.rules.deck]
+    deck = g.rules.deck
+    slot = 0 if deck == 24 else 1 if deck == 36 else 2  # (the place in Action._nums)
     legal = g._legal  # the engine's cache, not its copy: read only
     if legal is None:
         legal = g._legal = g._generate()
@@ -88,7 +85,7 @@ def legal_indices(g: Game) -> list[int]:
         # (each action remembers its number: cheaper than any lookup, and the number is
         # appended as the object it is, not unboxed and boxed again)
         i = a._nums[slot]
-        if i < 0:
+        if i is None:
             i = a._nums[slot] = encoding(g.rules).index_of(a)
         out.append(i)
     return out
