@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-all-$(SUM)
 # installs below skip it (DURAK_PURE=1) and drop this stamp, so it is built once, here.
 ENGINE_MODULES := $(shell sed -n 's/^ENGINE: Final = (\(.*\)).*/\1/p' src/durak/build.py | tr -d '",')
 ENGINE := $(VENV)/.engine-built
-ENGINE_SRC := setup.py src/durak/build.py $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
+ENGINE_SRC := setup.py src/durak/build.py src/durak/envs/_arrays.c $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
 .PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean engine mutate
 

@@ -15,8 +15,12 @@ import os
 import sys
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+# The environments' C helper (src/durak/envs/_arrays.c: a view's two numpy arrays in one
+# call). Optional: the environments wrap the compiled encoder's bytes without it.
+ARRAYS = "durak.envs._arrays"
 
 
 def engine_modules() -> list[str]:
@@ -51,6 +55,19 @@ class BuildEngine(build_ext):
             notice(f"could not compile the engine ({type(e).__name__}: {e}); "
                    "installed the pure-Python engine, about three times slower")
 
+    def build_extension(self, ext: Any) -> None:
+        if ext.name != ARRAYS:
+            super().build_extension(ext)
+            return
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # the engine itself does not need it
+            path = self.get_ext_fullpath(ext.name)
+            if os.path.exists(path):
+                os.remove(path)
+            notice(f"could not compile {ARRAYS} ({type(e).__name__}: {e}); the learning "
+                   "environments wrap the encoder's bytes instead (slower)")
+
     def _remove_outputs(self) -> None:
         # Half a compiled engine would not import: keep none of it.
         for ext in self.extensions:
@@ -63,7 +80,7 @@ class BuildEngine(build_ext):
 def remove_compiled() -> None:
     """Delete compiled engine modules an earlier editable install left beside the
     sources: Python would import them before the pure sources."""
-    for module in (*engine_modules(), "engine__mypyc"):
+    for module in (*engine_modules(), "engine__mypyc", ARRAYS.removeprefix("durak.")):
         here, _, stem = os.path.join("src", "durak", *module.split(".")).rpartition(os.sep)
         for name in os.listdir(here):
             if name.split(".")[0] == stem and name.endswith((".so", ".pyd")):
@@ -82,7 +99,7 @@ def engine_extensions() -> list[Any]:
         remove_compiled()
         return []
     try:
-        return mypycify(
+        engine: list[Any] = mypycify(
             [os.path.join("src", "durak", *m.split(".")) + ".py" for m in engine_modules()],
             opt_level="3",
             group_name="durak.engine",
@@ -91,6 +108,19 @@ def engine_extensions() -> list[Any]:
         notice(f"mypyc failed ({type(e).__name__}: {e}); installing the pure-Python engine")
         remove_compiled()
         return []
+    return engine + arrays_extension()
+
+
+def arrays_extension() -> list[Any]:
+    """The environments' C helper, where numpy's headers are at hand (a build requirement
+    in pyproject.toml; numpy itself is needed at run time only by the ``rl`` extra)."""
+    try:
+        import numpy
+    except ImportError:
+        notice(f"numpy is not available to the build: {ARRAYS} is left out")
+        return []
+    return [Extension(ARRAYS, [os.path.join("src", "durak", "envs", "_arrays.c")],
+                      include_dirs=[numpy.get_include()], extra_compile_args=["-O2"])]
 
 
 setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})

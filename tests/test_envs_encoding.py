@@ -92,3 +92,64 @@ def test_encoder_matches_its_reference_form(text: str) -> None:
                     break
                 legal = g.legal_actions()
                 g.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("text", ["podkidnoy", "perevodnoy(players=4)", "pogonny(players=3)",
+                                  "podkidnoy(deck=24,players=4)", "perevodnoy(deck=52,players=3)"])
+def test_c_arrays_match_the_reference_form(text: str) -> None:
+    """The environments' C helper (durak/envs/_arrays.c, fed by Planes.fields) makes
+    exactly the reference floats, and a mask with 1 at exactly the legal numbers of the
+    seat to act (all 0 for the others)."""
+    from durak.envs.encoding import array_view
+    from durak.envs.stepper import Stepper
+
+    fill = array_view()
+    if fill is None:
+        pytest.skip("the C helper is only used with the compiled engine (checked below)")
+    rules = learning_rules(text)
+    rng = random.Random(3)
+    for privileged in (False, True):
+        enc, st = Encoder(rules, privileged), Stepper(rules, privileged)
+        for seed in range(4):
+            g = Game(rules, seed=seed)
+            st.start(g)
+            while True:
+                for seat in range(rules.players):
+                    x, mask = st.arrays(seat, fill)
+                    assert x.dtype == np.float32 and mask.dtype == np.int8
+                    assert x.tobytes() == reference(enc, g, seat).tobytes(), (text, seed, seat)
+                    legal = st.legal if seat == g.to_act else []
+                    assert mask.nonzero()[0].tolist() == sorted(legal)
+                if g.to_act is None:
+                    break
+                st.play(st.legal[rng.randrange(len(st.legal))])
+
+
+def test_c_arrays_are_built_with_the_compiled_engine() -> None:
+    """Where the engine is compiled, so is the C helper (setup.py builds both): a build
+    that silently lost it would make the environments slower and this fails."""
+    from durak import build
+    from durak.envs.encoding import array_view
+
+    assert (array_view() is not None) == build.is_compiled()
+
+
+def test_c_arrays_refuse_malformed_input_by_name() -> None:
+    from durak import build
+
+    if not build.is_compiled():
+        pytest.skip("no C helper in the pure-Python build (checked above)")
+    from durak.envs._arrays import view
+
+    layout = (1, 36, 2, (36.0,), 10)
+    x, mask = view([0b101, 0b1, 5], layout, [3])
+    assert x.tolist()[:3] == [1.0, 0.0, 1.0] and x[36] == 1.0 and x[-1] == pytest.approx(5 / 36)
+    assert mask.tolist() == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    with pytest.raises(ValueError, match="out of 0..9"):
+        view([0, 0, 0], layout, [10])
+    with pytest.raises(ValueError, match="do not match the layout"):
+        view([0, 0], layout, [])
+    with pytest.raises(ValueError, match="an int >= 0"):
+        view([-1, 0, 0], layout, [])
+    with pytest.raises(TypeError, match="layout a tuple of five"):
+        view([0, 0, 0], (1, 36), [])

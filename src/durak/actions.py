@@ -52,7 +52,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import Card, cards_of, lowest_rank
 
@@ -82,7 +82,7 @@ class Action:
     True
     """
 
-    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "__weakref__")
+    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "_nums", "__weakref__")
     kind: str
     cards: tuple[Card, ...]
     target: Card | None
@@ -90,6 +90,10 @@ class Action:
     mask: int  # the cards as a bitmask
     t: int  # the target's index, -1 if none
     _text: str
+    # A memo, not part of the value: the action's number in the encoding of each deck
+    # size (24, 36, 52; None until asked), for the environments' step (durak.envs.bits).
+    # Any, so that compiled code hands the number on without boxing it again.
+    _nums: list[Any]
 
     def __new__(cls, kind: str, cards: tuple[Card, ...] = (), target: Card | None = None) -> Action:
         k = _KIND_OF.get(kind)
@@ -128,6 +132,7 @@ class Action:
         object.__setattr__(a, "mask", mask)
         object.__setattr__(a, "t", t)
         object.__setattr__(a, "_text", text)
+        object.__setattr__(a, "_nums", [None, None, None])
         _INTERN[key] = a
         return a
 

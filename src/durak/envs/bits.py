@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
 from ..game import PILE, Game
 from ..rules import Rules
@@ -71,23 +73,20 @@ def hands(g: Game) -> list[int]:
     return g._hands
 
 
-# Per deck size: action -> its number (actions are interned, so this is an identity lookup).
-_INDEX: dict[int, dict[Action, int]] = {}
-
-
 def legal_indices(g: Game) -> list[int]:
     """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``."""
-    ix = _INDEX.get(g.rules.deck)
-    if ix is None:
-        ix = _INDEX[g.rules.deck] = {}
+    deck = g.rules.deck
+    slot = 0 if deck == 24 else 1 if deck == 36 else 2  # (the place in Action._nums)
     legal = g._legal  # the engine's cache, not its copy: read only
     if legal is None:
         legal = g._legal = g._generate()
-    out = []
+    out: list[Any] = []
     for a in legal:
-        i = ix.get(a)
+        # (each action remembers its number: cheaper than any lookup, and the number is
+        # appended as the object it is, not unboxed and boxed again)
+        i = a._nums[slot]
         if i is None:
-            i = ix[a] = encoding(g.rules).index_of(a)
+            i = a._nums[slot] = encoding(g.rules).index_of(a)
         out.append(i)
     return out
 

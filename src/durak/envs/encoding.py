@@ -21,15 +21,34 @@ counted relative to the observing seat: ``+1`` is its left neighbour.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from ..cards import Card
 from ..game import Game
 from ..rules import Rules
+from . import planes as _planes
 from .bits import mask_bytes
 from .planes import BASE_PLANES, Planes
+from .stepper import ArrayView
 
-__all__ = ["BASE_PLANES", "Encoder", "mask_of"]
+__all__ = ["BASE_PLANES", "Encoder", "array_view", "mask_of"]
+
+
+@cache
+def array_view() -> ArrayView | None:
+    """The C function that makes a view's two arrays in one call (``durak.envs._arrays``,
+    built with the compiled engine when numpy's headers were there), or None: with the
+    pure-Python engine, or where it was not built, the bytes of
+    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats)."""
+    if (_planes.__file__ or "").endswith(".py"):
+        return None
+    try:
+        from . import _arrays
+    except ImportError:
+        return None
+    return _arrays.view
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

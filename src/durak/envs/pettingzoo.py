@@ -24,7 +24,7 @@ PettingZoo's own wrappers around it as well. Rewards at the end: the durak -1, t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -37,15 +37,23 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..actions import encoding
 from ..game import Game
 from ..rules import Rules
-from .encoding import Encoder
+from .aec import AECCore
+from .encoding import Encoder, array_view
 from .episode import learning_rules, returns
 from .stepper import ILLEGAL as _ILLEGAL
-from .stepper import OVER, Stepper
+from .stepper import OVER
 
 ILLEGAL_REWARD = -1.0
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
 _ARRAY = np.ndarray  # (an array on a buffer: a little cheaper than np.frombuffer)
+
+
+def _wrap(obs_shape: tuple[int], mask_shape: tuple[int], x: bytearray, mask: bytearray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The encoder's new bytes as the two arrays, without copying (where the C helper of
+    :func:`durak.envs.encoding.array_view` is not built)."""
+    return _ARRAY(obs_shape, _FLOAT32, x), _ARRAY(mask_shape, _INT8, mask)
 
 
 def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
@@ -62,12 +70,13 @@ def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
+class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     """The environment without PettingZoo's checking wrappers (see :func:`env`).
 
     ``rules``: a Rules or its text form (default podkidnoy), with ``action_limit`` turned
     on unless given; ``privileged=True`` adds every hand to each observation (for
-    centralised critics).
+    centralised critics). ``last``, ``step``, ``observe`` and ``agent_iter`` are
+    :class:`durak.envs.aec.AECCore`'s (compiled with the engine).
     """
 
     metadata: dict[str, Any] = {"name": "durak_v0", "render_modes": ["ansi", "human"],
@@ -75,15 +84,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
 
     def __init__(self, rules: Rules | str | None = None, render_mode: str | None = None,
                  privileged: bool = False) -> None:
-        super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
-        self.rules = learning_rules(rules)
+        AECCore.__init__(self, learning_rules(rules), privileged)
         self.render_mode = render_mode
+        self._human = render_mode == "human"
         self.encoder = Encoder(self.rules, privileged)
-        n = self.rules.players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.num_actions = encoding(self.rules).size
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
@@ -93,11 +99,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
         self.action_spaces = {a: spaces.Discrete(self.num_actions)
                               for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
-        self._stepper = Stepper(self.rules, privileged)
-        self._obs_shape = (self.encoder.size,)
-        self._mask_shape = (self.num_actions,)
-        self.game: Game | None = None
-        self._seen: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._fill = array_view()
+        self._wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -105,68 +108,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
     def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.action_spaces[agent]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        # Encoded once per state and seat: asked again before the next step (last(),
-        # a logger, a parallel wrapper), the same arrays come back in a new dict.
-        seen = self._seen.get(agent)
-        if seen is None:
-            seen = self._observed(agent)
-        return {"observation": seen[0], "action_mask": seen[1]}
-
-    def _observed(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
-        if self.game is None:
-            raise RuntimeError("observe() before reset()")
-        # the vector and the mask in new buffers (never written again: an observation
-        # handed out does not change), wrapped as arrays without copying
-        x, mask = self._stepper.view(self.agent_name_mapping[agent])
-        seen = self._seen[agent] = (_ARRAY(self._obs_shape, _FLOAT32, x),
-                                    _ARRAY(self._mask_shape, _INT8, mask))
-        return seen
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last without its assert (agent_selection is set from reset() on), and
-        # observe() inlined: this runs once a step
-        agent = self.agent_selection
-        obs = None
-        if observe:
-            seen = self._seen.get(agent)
-            if seen is None:
-                seen = self._observed(agent)
-            obs = {"observation": seen[0], "action_mask": seen[1]}
-        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
-
-    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
-        """The agent to act next, until every agent is done (as AECEnv's, a generator)."""
-        while self.agents and max_iter > 0:
-            max_iter -= 1
-            yield self.agent_selection
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game = g = Game(self.rules, seed=int(self._np_random.integers(2**63)))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        assert g.to_act is not None
-        self._stepper.start(g)
-        self._seen.clear()
-        self.agent_selection = self.agents[g.to_act]
+        self._start(Game(self.rules, seed=int(self._np_random.integers(2**63))))
 
-    def step(self, action: int | None) -> None:
+    def _slow_step(self, action: Any, played: int | None) -> None:
         agent = self.agent_selection
+        if self.game is None:
+            raise RuntimeError("step() before reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        # the legal case first: the checks below cost more than the step
-        to_act = self._stepper.play(action) if type(action) is int else _ILLEGAL
-        if to_act == _ILLEGAL:
-            if self.game is None:
-                raise RuntimeError("step() before reset()")
+        to_act = played
+        if to_act is None or to_act == _ILLEGAL:
             if action is None or not 0 <= action < self.num_actions:
                 raise ValueError(
                     f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
@@ -177,7 +132,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             self.agent_selection = self.possible_agents[to_act]
         elif to_act == OVER:
             g = self.game
-            assert g is not None
             ends = returns(self.rules, g.outcome)
             cut = g.outcome is not None and g.outcome.truncated
             for i, a in enumerate(self.agents):
@@ -186,6 +140,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
                     self.truncations[a] = True
                 else:
                     self.terminations[a] = True
+            self._over = True
             self._accumulate_rewards()
         else:
             # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
@@ -194,11 +149,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
             for a in self.agents:
                 self.rewards[a] = ILLEGAL_REWARD if a == agent else 0.0
                 self.terminations[a] = True
+            self._over = True
             self._accumulate_rewards()
             self._deads_step_first()
             return
-        if self.render_mode == "human":
-            print(self.render())
+        if self._human:
+            self._render_human()
+
+    def _render_human(self) -> None:
+        print(self.render())
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -149,6 +149,12 @@ class Planes:
         # masks of its planes and flags (-1: none yet)
         n_parts = len(names) + 1 + 3 + n + (n if self._pogonny else 1)
         self._keys: list[list[int]] = [[-1] * (len(names) + 1) for _ in range(n)]
+        # per seat: the list fields() fills (the tallies stay 0 without pogony)
+        self._fields: list[list[int]] = [[0] * (len(names) + 4 + 2 * n) for _ in range(n)]
+        # the scalars' divisors, in the order of fields(): talon, cap, attacks, the hand
+        # sizes, the tallies (clipped at 12)
+        self.divisors: tuple[float, ...] = tuple(
+            [float(nc), float(limit), float(limit)] + [float(nc)] * n + [12.0] * n)
         self._parts: list[list[bytes]] = []
         for _ in range(n):
             row: list[bytes] = [b""] * (len(names) + 4 + n)
@@ -177,13 +183,12 @@ class Planes:
             keys[i] = m
             parts[i] = self._plane(m)
 
-    def encode(self, g: Game, seat: int) -> bytearray:
-        """The float32 vector of ``seat``'s view of ``g``, as bytes."""
-        # Each seat keeps its last parts and the masks they stand for: from one step to
-        # the next most planes are the same, and a part is a function of its mask alone
-        # (whichever game it came from), so only the changed ones are looked up again.
-        keys = self._keys[seat]
-        parts = self._parts[seat]
+    def fields(self, g: Game, seat: int) -> list[int]:
+        """``seat``'s view as integers: each plane's card mask (shifted to bit 0), the
+        flags as one mask, then the numerators of the scalars (each scalar is its
+        numerator over :attr:`divisors`). The list is the seat's own, refilled by the
+        next call: read it before then."""
+        out = self._fields[seat]
         lo = self.lo
         hands = g._hands
         known = g._known
@@ -196,12 +201,12 @@ class Planes:
         discard = g._discard
         trump_card = g._trump_card
         trump_bit = 1 << trump_card
-        self._put(keys, parts, 0, hand >> lo)
-        self._put(keys, parts, 1, unbeaten >> lo)
-        self._put(keys, parts, 2, (att & ~unbeaten) >> lo)
-        self._put(keys, parts, 3, (table & ~att) >> lo)
-        self._put(keys, parts, 4, discard >> lo)
-        self._put(keys, parts, 5, trump_bit >> lo)
+        out[0] = hand >> lo
+        out[1] = unbeaten >> lo
+        out[2] = (att & ~unbeaten) >> lo
+        out[3] = (table & ~att) >> lo
+        out[4] = discard >> lo
+        out[5] = trump_bit >> lo
         seen = hand | discard | table
         others = self._others[seat]
         for s in others:
@@ -209,14 +214,14 @@ class Planes:
         under = g._bottom >= 0
         if under:
             seen |= trump_bit
-        self._put(keys, parts, 6, (self.full & ~seen) >> lo)
+        out[6] = (self.full & ~seen) >> lo
         i = 7
         for s in others:
-            self._put(keys, parts, i, known[s] >> lo)
+            out[i] = known[s] >> lo
             i += 1
         if self.privileged:
             for s in others:
-                self._put(keys, parts, i, hands[s] >> lo)
+                out[i] = hands[s] >> lo
                 i += 1
         flags = 1 << (trump_card & 3)
         if under:
@@ -235,31 +240,54 @@ class Planes:
             flags |= self._first
         if g._forced_take:
             flags |= self._forced
-        if keys[i] != flags:
+        out[i] = flags
+        out[i + 1] = len(g._talon) - g._tp + (1 if under else 0)
+        out[i + 2] = g.cap
+        out[i + 3] = len(g._att)
+        i += 4
+        for s in self._around[seat]:
+            out[i] = _count(hands[s])
+            i += 1
+        if self._pogonny:
+            # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
+            tally = g.tally
+            for s in self._around[seat]:
+                out[i] = min(tally[s], 12)
+                i += 1
+        return out
+
+    def encode(self, g: Game, seat: int) -> bytearray:
+        """The float32 vector of ``seat``'s view of ``g``, as bytes."""
+        # Each seat keeps its last parts and the masks they stand for: from one step to
+        # the next most planes are the same, and a part is a function of its mask alone
+        # (whichever game it came from), so only the changed ones are looked up again.
+        fields = self.fields(g, seat)
+        keys = self._keys[seat]
+        parts = self._parts[seat]
+        n = len(self.plane_names)
+        for i in range(n):
+            self._put(keys, parts, i, fields[i])
+        flags = fields[n]
+        if keys[n] != flags:
             f = self._flag_floats.get(flags)
             if f is None:
                 if len(self._flag_floats) >= _PLANES_MAX:
                     self._flag_floats.clear()
                 f = self._flag_floats[flags] = _floats(flags, self.flags)
-            keys[i] = flags
-            parts[i] = f
-        i += 1
-        talon = len(g._talon) - g._tp + (1 if under else 0)
+            keys[n] = flags
+            parts[n] = f
         per_card = self._per_card
-        parts[i] = per_card[talon]
+        per_limit = self._per_limit
         limit = self._limit
-        parts[i + 1] = self._scaled(self._per_limit, g.cap, limit)
-        parts[i + 2] = self._scaled(self._per_limit, len(g._att), limit)
-        i += 3
-        for s in self._around[seat]:
-            parts[i] = per_card[_count(hands[s])]
-            i += 1
+        parts[n + 1] = per_card[fields[n + 1]]
+        parts[n + 2] = self._scaled(per_limit, fields[n + 2], limit)
+        parts[n + 3] = self._scaled(per_limit, fields[n + 3], limit)
+        sizes = n + 4 + self.players
+        for j in range(n + 4, sizes):
+            parts[j] = per_card[fields[j]]
         if self._pogonny:
-            # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
-            tally = g.tally
             per_tally = self._per_tally
-            for s in self._around[seat]:
-                parts[i] = per_tally[min(tally[s], 12)]
-                i += 1
+            for j in range(sizes, sizes + self.players):
+                parts[j] = per_tally[fields[j]]
         # (bytes only: CPython joins those without asking each for its buffer, twice as fast)
         return bytearray().join(parts)

@@ -17,6 +17,9 @@ mask, new bytes each, for numpy to wrap as two arrays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..game import Game
 from ..rules import Rules
 from .bits import Actions, legal_indices, mask_bytes
@@ -24,6 +27,9 @@ from .planes import Planes
 
 ILLEGAL = -2
 OVER = -1
+
+# durak.envs._arrays.view: (fields, layout, legal) -> the two arrays
+ArrayView = Callable[[list[int], object, list[int]], tuple[Any, Any]]
 
 
 class Stepper:
@@ -36,6 +42,10 @@ class Stepper:
         self.game: Game | None = None
         self.legal: list[int] = []
         self._size = self.actions.size
+        p = self.planes
+        # (one object: passed on as it is, not unboxed and boxed again each call)
+        self._layout: object = (len(p.plane_names), p.cards, p.flags, p.divisors, self._size)
+        self._none: list[int] = []
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
         # Compiled, the class cannot be rebuilt without its constructor's arguments; a
@@ -73,6 +83,15 @@ class Stepper:
         assert g is not None
         mask = mask_bytes(self.legal if g.to_act == seat else [], self._size)
         return self.planes.encode(g, seat), mask
+
+
+    def arrays(self, seat: int, fill: ArrayView) -> tuple[Any, Any]:
+        """As :meth:`view`, but as two new numpy arrays made by ``fill``
+        (:func:`durak.envs.encoding.array_view`) in one call."""
+        g = self.game
+        assert g is not None
+        return fill(self.planes.fields(g, seat), self._layout,
+                    self.legal if g.to_act == seat else self._none)
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:

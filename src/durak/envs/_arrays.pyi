@@ -1,0 +1,3 @@
+from typing import Any
+
+def view(fields: list[int], layout: object, legal: list[int]) -> tuple[Any, Any]: ...

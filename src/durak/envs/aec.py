@@ -1,0 +1,144 @@
+"""The PettingZoo env's state and its hot path: ``last``, ``step``, ``observe`` and
+``agent_iter``, compiled with the engine (mypyc, :data:`durak.build.ENGINE`).
+
+:class:`durak.envs.pettingzoo.raw_env` is a Python class on this one and on PettingZoo's
+``AECEnv``: PettingZoo's own methods (``_was_dead_step``, ``_accumulate_rewards``, ...) and
+the rare paths (a deal's end, an illegal or malformed action, an agent already done) stay
+in Python; a legal move in a live deal and the observation after it run here, where the
+interpreter's attribute and dictionary lookups cost most of a step
+(``benchmarks/envs/README.md``). No numpy here: the arrays come from ``fill``
+(:func:`durak.envs.encoding.array_view`) or, without it, ``wrap`` turns the encoder's bytes
+into arrays.
+
+>>> from durak import Rules
+>>> core = AECCore(Rules(action_limit=1000))
+>>> core.possible_agents, core.agents
+(['player_0', 'player_1'], [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from mypy_extensions import mypyc_attr
+
+from ..game import Game
+from ..rules import Rules
+from .stepper import ArrayView, Stepper
+
+# the encoder's bytes (vector, mask) -> the two arrays, where there is no ``fill``
+Wrap = Callable[[bytearray, bytearray], tuple[Any, Any]]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class AECCore:
+    """The AEC bookkeeping of one deal (PettingZoo's attribute names and meanings)."""
+
+    def __init__(self, rules: Rules, privileged: bool = False) -> None:
+        self.rules = rules
+        self._stepper = Stepper(rules, privileged)
+        self._fill: ArrayView | None = None
+        self._wrap: Wrap | None = None
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(rules.players)]
+        self.agent_name_mapping: dict[str, int] = {
+            a: i for i, a in enumerate(self.possible_agents)}
+        self.agents: list[str] = []
+        self.agent_selection = ""
+        self.rewards: dict[str, float] = {}
+        # (values of Any: last() hands them on as the objects they are, not unboxed from
+        # the dict and boxed again into its tuple)
+        self._cumulative_rewards: dict[str, Any] = {}
+        self.terminations: dict[str, Any] = {}
+        self.truncations: dict[str, Any] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        # an agent's arrays of the present state, made when first asked for: last(), a
+        # logger and a wrapper asking again get the same arrays (in a new dict)
+        self._seen: dict[str, tuple[Any, Any]] = {}
+        self.game: Game | None = None
+        # True from the deal's end (or before the first reset): step() takes the slow path
+        self._over = True
+        self._human = False
+
+    def _start(self, g: Game) -> None:
+        """A new deal: every agent live, nothing seen yet."""
+        self.game = g
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._stepper.start(g)
+        self._seen.clear()
+        to_act = g.to_act
+        assert to_act is not None
+        self.agent_selection = self.agents[to_act]
+        self._over = False
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seen = self._seen.get(agent)
+        if seen is None:
+            seen = _observed(self, agent)
+        return {"observation": seen[0], "action_mask": seen[1]}
+
+    def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        agent = self.agent_selection
+        obs: Any = None
+        if observe:
+            seen = self._seen.get(agent)
+            if seen is None:
+                seen = _observed(self, agent)
+            obs = {"observation": seen[0], "action_mask": seen[1]}
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act next, until every agent is done (as AECEnv's)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
+    def step(self, action: Any) -> None:
+        # A legal action number in a live deal is the whole hot path; every other case
+        # (the deal ending, an agent already done, an illegal or malformed action) is
+        # _slow_step's, in Python.
+        if not self._over and type(action) is int:
+            to_act = self._stepper.play(action)
+            if to_act >= 0:
+                self._seen.clear()
+                self.agent_selection = self.possible_agents[to_act]
+                if self._human:
+                    self._render_human()
+                return
+            self._slow_step(action, to_act)
+            return
+        self._slow_step(action, None)
+
+    def _slow_step(self, action: Any, played: int | None) -> None:
+        """Every case of step() but a legal move that leaves the deal live; ``played`` is
+        what the stepper answered to ``action`` (None: not tried)."""
+        raise NotImplementedError
+
+    def _render_human(self) -> None:
+        raise NotImplementedError
+
+
+def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
+    """``agent``'s arrays of the present state, made now and kept (a function, not a
+    method: compiled code calls a method of a class open to interpreted subclasses
+    through Python)."""
+    if core.game is None:
+        raise RuntimeError("observe() before reset()")
+    # new arrays (never written again: an observation handed out does not change)
+    seat = core.agent_name_mapping[agent]
+    fill = core._fill
+    if fill is not None:
+        seen = core._stepper.arrays(seat, fill)
+    else:
+        wrap = core._wrap
+        assert wrap is not None
+        x, mask = core._stepper.view(seat)
+        seen = wrap(x, mask)
+    core._seen[agent] = seen
+    return seen
