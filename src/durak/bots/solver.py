@@ -98,26 +98,31 @@ class Solver:
         # Checked every 256 nodes: the node budget is an estimate of time that a slow
         # position or a loaded machine can overrun.
         self.deadline: Deadline | None = None
-        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.table: dict[tuple[object, ...], tuple[int, int, int]] = {}
         # Positions on the current line: with transfers the cards can go round and round
         # (taken, transferred back, taken again) and a position can repeat. A repeat is
         # scored as a draw: neither side could force progress along that line.
         self.path: set[tuple[object, ...]] = set()
 
     def _key(self, g: Game) -> tuple[object, ...]:
+        # The table as a set of cards and which of them are unbeaten, not the order the
+        # cards were laid in: positions that differ only in which beater lies on which
+        # attacker play on the same (more table hits, the same values).
         key: tuple[object, ...] = (
-            tuple(g.hands), tuple(g._att), tuple(g._beat), g._phase, g.to_act, g.attacker,
-            g.defender, g.first_attacker, g._tpos, g.cap, g._shown, g._throwers,
-            g.bout == 0, tuple(g.out),
+            tuple(g._hands), g._tmask, g._unbeaten, len(g._att), g._allowed, g._phase,
+            g.to_act, g.attacker, g.defender, g.first_attacker, g._tpos, g.cap, g._shown,
+            g._throwers, g.bout == 0, g._outm, g._forced_take,
         )
         if g.rules.scoring != "standard":
-            key += (tuple(g.tally), tuple(g.out_order))
+            key += (tuple(g.tally), tuple(g.out_order), tuple(g._last_lay), g._last_att)
         return key
 
-    def _ordered(self, g: Game) -> list[Action]:
+    def _ordered(self, g: Game, hint: int) -> list[Action]:
+        """The legal actions, the table's best move (``hint``, an index into them) first,
+        then the rule-of-thumb move."""
         legal = g.legal_actions()
         if len(legal) > 1:
-            first = rollout_action(g)
+            first = legal[hint] if 0 <= hint < len(legal) else rollout_action(g)
             legal.remove(first)
             legal.insert(0, first)
         return legal
@@ -135,9 +140,10 @@ class Solver:
             return 0
         if len(self.path) > MAX_DEPTH:
             raise Unsolved
+        hint = -1
         hit = self.table.get(key)
         if hit is not None:
-            v, flag = hit
+            v, flag, hint = hit
             if flag == EXACT:
                 return v
             if flag == LOWER and v >= beta:
@@ -148,18 +154,22 @@ class Solver:
         team = g.rules.team_of
         maximize = team(g.to_act) == team(self.seat)  # type: ignore[arg-type]
         best = -2 if maximize else 2
+        best_move = -1
         self.path.add(key)
+        legal = g.legal_actions()
         try:
-            for a in self._ordered(g):
+            for a in self._ordered(g, hint):
                 child = g.clone()
                 child._apply(a)
                 v = self._search(child, alpha, beta)
                 if maximize:
                     if v > best:
                         best = v
+                        best_move = legal.index(a)
                         alpha = max(alpha, v)
                 elif v < best:
                     best = v
+                    best_move = legal.index(a)
                     beta = min(beta, v)
                 if alpha >= beta:
                     break
@@ -171,7 +181,7 @@ class Solver:
             flag = LOWER
         else:
             flag = EXACT
-        self.table[key] = (best, flag)
+        self.table[key] = (best, flag, best_move)
         return best
 
     def value(self, g: Game) -> int:
@@ -182,22 +192,22 @@ class Solver:
 
     def best_action(self, g: Game) -> tuple[Action, int]:
         """The best action of the player to act (who must be on ``seat``'s side) and its
-        value, searching with a narrowing window: cheaper than :meth:`action_values`."""
+        value, by null-window tests (is there a win? else a draw?): cheaper than
+        :meth:`action_values`."""
         assert g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
         self.nodes = 0
         self.path.clear()
-        best: tuple[Action, int] | None = None
-        for a in self._ordered(g):
+        order = self._ordered(g, -1)
+        children = []
+        for a in order:
             child = g.clone()
             child._apply(a)
-            lo = best[1] if best is not None else -2
-            v = self._search(child, max(lo, -1), 1)
-            if best is None or v > best[1]:
-                best = (a, v)
-            if v == 1:
-                break
-        assert best is not None
-        return best
+            children.append(child)
+        for target in (1, 0):
+            for a, child in zip(order, children, strict=True):
+                if self._search(child, target - 1, target) >= target:
+                    return a, target
+        return order[0], -1
 
     def action_values(self, g: Game) -> list[tuple[Action, int]]:
         """Every legal action of ``g`` with its exact value for ``seat``, best first for
