@@ -56,7 +56,10 @@ CAP = 0.5
 # Solver nodes per rollout of budget: one rollout costs about as much CPU as this many
 # solver nodes (measured: about 6,000 rollouts and 65,000 nodes a second).
 NODES_PER_ROLLOUT = 10
-NODES_PER_SECOND = 60_000
+# The most nodes a CPU-second of the move may buy (the compiled solver measured 77,000-
+# 100,000 a second, benchmarks/bots/solver_speed.py); the endgame's own CPU stop
+# (SOLVE_SHARE) is what bounds its time.
+NODES_PER_SECOND = 150_000
 # The exact endgame stops at this share of the cap: an unfinished solve leaves a large
 # table behind, and freeing or collecting it, and the fallback after it, measured up to
 # 0.1 s more (a move of 0.55 s with the solver stopped at 0.45 s, on a loaded machine).
@@ -94,6 +97,7 @@ class ISMCTSBot:
         prior: str = "club",
         nodes: int = 0,
         cut: int = 0,
+        widen: bool = False,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -147,6 +151,9 @@ class ISMCTSBot:
         if cut < 0:
             raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
         self.cut = int(cut)
+        # The exact endgame proves a best move by widening budgets over every action
+        # (Solver.widening_best_action) instead of one action after another.
+        self.widen = bool(widen)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -232,7 +239,7 @@ class ISMCTSBot:
             if every_value:
                 values = solver.action_values(g)
                 return [(a, (v + 1) / 2) for a, v in values], solver.nodes
-            a, v = solver.best_action(g)
+            a, v = solver.widening_best_action(g) if self.widen else solver.best_action(g)
         except Unsolved:
             return None, solver.nodes
         rest = [(x, 0.0) for x in obs.legal if x is not a]

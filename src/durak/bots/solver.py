@@ -113,6 +113,9 @@ class Solver:
             g.to_act, g.attacker, g.defender, g.first_attacker, g._tpos, g.cap, g._shown,
             g._throwers, g.bout == 0, g._outm, g._forced_take,
         )
+        if g._tp < len(g._talon) or g._bottom >= 0:
+            # A talon left (a sampled world, its order fixed): what is still to draw.
+            key += (g._talon, g._tp, g._bottom)
         if g.rules.scoring != "standard":
             key += (tuple(g.tally), tuple(g.out_order), tuple(g._last_lay), g._last_att)
         return key
@@ -208,6 +211,56 @@ class Solver:
                 if self._search(child, target - 1, target) >= target:
                     return a, target
         return order[0], -1
+
+    def widening_best_action(self, g: Game, first: int = 500) -> tuple[Action, int]:
+        """As :meth:`best_action`, but every action gets a small budget in turn, doubled
+        each round (``first`` nodes in the first; the table keeps what each round
+        proved), so that a win that is quick to prove behind an action ordered late is
+        found before the budget is spent on a hard first one. ``max_nodes`` bounds the
+        whole call; raises :class:`Unsolved` when it runs out."""
+        assert g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
+        total = self.max_nodes
+        order = self._ordered(g, -1)
+        children = []
+        for a in order:
+            child = g.clone()
+            child._apply(a)
+            children.append(child)
+        spent = 0
+        try:
+            for target in (1, 0):
+                # Actions not yet shown to fall short of ``target``.
+                open_ = list(range(len(order)))
+                each = first
+                while open_:
+                    still = []
+                    for i in open_:
+                        self.nodes = 0
+                        self.path.clear()
+                        if total is not None:
+                            left = total - spent
+                            if left <= 0:
+                                raise Unsolved
+                            self.max_nodes = min(each, left)
+                        else:
+                            self.max_nodes = each
+                        try:
+                            v = self._search(children[i], target - 1, target)
+                        except Unsolved:
+                            spent += self.nodes
+                            if self.deadline is not None and self.deadline.passed():
+                                raise
+                            still.append(i)
+                            continue
+                        spent += self.nodes
+                        if v >= target:
+                            return order[i], target
+                    open_ = still
+                    each *= 2
+            return order[0], -1
+        finally:
+            self.max_nodes = total
+            self.nodes = spent
 
     def action_values(self, g: Game) -> list[tuple[Action, int]]:
         """Every legal action of ``g`` with its exact value for ``seat``, best first for
