@@ -123,30 +123,18 @@ def test_ismcts_plays_solved_endgames_exactly() -> None:
         assert ranked[0][1] == (best + 1) / 2
 
 
-@pytest.mark.parametrize("rules", RULESETS[:2], ids=str)
-def test_widening_best_action_finds_a_best_action(rules: Rules) -> None:
-    """The widening search returns an action of the position's exact value, with that
-    value, whatever the first round's budget (even one node a round)."""
-    for g in endgames(rules, 4, 7):
-        seat = g.to_act
-        assert seat is not None
-        exact = brute_force(g, seat)
-        for first in (1, 50, 500):
-            a, v = Solver(seat, max_nodes=None).widening_best_action(g, first=first)
+def test_best_action_finds_a_best_action() -> None:
+    """The null-window best_action returns an action of the position's exact value."""
+    for rules in RULESETS[:2]:
+        for g in endgames(rules, 4, 7):
+            seat = g.to_act
+            assert seat is not None
+            exact = brute_force(g, seat)
+            a, v = Solver(seat, max_nodes=None).best_action(g)
             assert v == exact
             child = g.clone()
             child._apply(a)
             assert brute_force(child, seat) == exact
-        a, v = Solver(seat, max_nodes=None).best_action(g)
-        assert v == exact
-
-
-def test_widening_best_action_keeps_to_its_budget() -> None:
-    g = endgames(Rules.preset("podkidnoy", deck=36), 1, 14, small=False)[0]
-    s = Solver(g.to_act or 0, max_nodes=50)
-    with pytest.raises(Unsolved):
-        s.widening_best_action(g, first=10)
-    assert s.nodes <= 50 + len(g.legal_actions()) and s.max_nodes == 50
 
 
 def test_solver_with_a_talon_matches_brute_force() -> None:

@@ -41,7 +41,6 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--nodes", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--widening", action="store_true", help="widening_best_action")
     args = ap.parse_args()
     from durak import build
 
@@ -55,10 +54,7 @@ def main() -> None:
             s = Solver(g.to_act or 0, max_nodes=args.nodes)
             t = time.process_time()
             try:
-                if args.widening:
-                    s.widening_best_action(g)
-                else:
-                    s.best_action(g)
+                s.best_action(g)
                 solved += 1
             except Unsolved:
                 pass

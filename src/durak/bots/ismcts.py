@@ -97,7 +97,6 @@ class ISMCTSBot:
         prior: str = "club",
         nodes: int = 0,
         cut: int = 0,
-        widen: bool = False,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -151,9 +150,6 @@ class ISMCTSBot:
         if cut < 0:
             raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
         self.cut = int(cut)
-        # The exact endgame proves a best move by widening budgets over every action
-        # (Solver.widening_best_action) instead of one action after another.
-        self.widen = bool(widen)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -239,7 +235,7 @@ class ISMCTSBot:
             if every_value:
                 values = solver.action_values(g)
                 return [(a, (v + 1) / 2) for a, v in values], solver.nodes
-            a, v = solver.widening_best_action(g) if self.widen else solver.best_action(g)
+            a, v = solver.best_action(g)
         except Unsolved:
             return None, solver.nodes
         rest = [(x, 0.0) for x in obs.legal if x is not a]
