@@ -500,3 +500,21 @@ def test_ismcts_nodes_sets_the_endgame_solver_budget() -> None:
     assert make("level5").nodes == 20_000  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="nodes"):
         ISMCTSBot(nodes=-1)
+
+
+def test_ismcts_extend_spends_more_worlds_only_on_close_calls() -> None:
+    """``extend=n`` goes past the rollout budget (up to n) only while a candidate leads
+    the prior's move without the ``keep`` margin; without ``keep`` it changes nothing."""
+    g = Game(Rules(), seed=14)  # a first move where one candidate leads by 1-2 errors
+    obs = g.observation(g.to_act or 0)
+    plain = ISMCTSBot(iterations=60, seed=1, keep=2)
+    plain.choose(obs)
+    base = plain.last_stats["rollouts"]
+    bot = ISMCTSBot(iterations=60, seed=1, keep=2, extend=400)
+    assert bot.choose(obs) in obs.legal
+    assert base < bot.last_stats["rollouts"] <= 400 + len(obs.legal)
+    no_keep, ref = ISMCTSBot(iterations=60, seed=1, extend=400), ISMCTSBot(iterations=60, seed=1)
+    assert no_keep.choose(obs) == ref.choose(obs)
+    assert no_keep.last_stats["rollouts"] == ref.last_stats["rollouts"]
+    with pytest.raises(ValueError, match="extend"):
+        ISMCTSBot(extend=-1)

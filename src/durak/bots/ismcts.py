@@ -97,6 +97,8 @@ class ISMCTSBot:
         prior: str = "club",
         nodes: int = 0,
         cut: int = 0,
+        extend: int = 0,
+        close: float = 1.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -150,6 +152,13 @@ class ISMCTSBot:
         if cut < 0:
             raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
         self.cut = int(cut)
+        # More worlds for close calls: when the budget is spent and a candidate leads
+        # the prior's move by more than ``close`` standard errors but not yet ``keep``,
+        # go on up to ``extend`` rollouts in all (0: never; needs ``keep``).
+        if extend < 0:
+            raise ValueError(f"ismcts: extend must be >= 0 rollouts, not {extend}")
+        self.extend = int(extend)
+        self.close = float(close)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -297,8 +306,10 @@ class ISMCTSBot:
                     rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
                 rollouts += 1
-            if rollouts >= budget or (
-                deadline is not None and deadline.passed()
+            if deadline is not None and deadline.passed():
+                break
+            if rollouts >= budget and (
+                rollouts >= self.extend or not self._close(alive, results, first)
             ):
                 break
             if worlds >= 4 and len(alive) > 1:
@@ -329,6 +340,22 @@ class ISMCTSBot:
             "seconds": _time.perf_counter() - start,
         }
         return [(a, mean(a)) for a in ranked]
+
+    def _close(
+        self, alive: list[Action], results: dict[Action, list[float]], first: Action
+    ) -> bool:
+        """Whether a candidate leads the prior's move by more than ``close`` standard
+        errors (paired) without the ``keep`` margin yet: worth more worlds (``extend``)."""
+        if self.keep <= 0 or first not in alive:
+            return False
+        rf = results[first]
+        for a in alive:
+            if a is first:
+                continue
+            z = _zscore(results[a], rf)
+            if self.close < z <= self.keep:
+                return True
+        return False
 
     @staticmethod
     def _prune(
@@ -368,6 +395,20 @@ def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat
         g._apply(rollout_action(g, styles))
         moves += 1
     return score(g, seat)
+
+
+def _zscore(a: list[float], b: list[float]) -> float:
+    """How many standard errors ``a`` leads ``b`` by over their common (paired) worlds
+    (0 with fewer than two, or no spread and no lead)."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return 0.0
+    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
+    m = sum(diffs) / k
+    var = sum((d - m) ** 2 for d in diffs) / (k - 1)
+    if var <= 0:
+        return math.inf if m > 0 else 0.0
+    return m / math.sqrt(var / k)
 
 
 def _significant(a: list[float], b: list[float], z: float) -> bool:
