@@ -47,3 +47,24 @@ nice -n 10 $PY chunked.py pool-v6/level5-expert-2x2.json --seed 41 --games 200 \
 # After the endgame search's 0.3 s limit: the deals of the longest moves, replayed.
 run6 ../pool-v6/capcheck-pod --bots $L5 expert --deals 60:80
 run6 ../pool-v6/capcheck-per --bots $L5 expert --deals 60:80 --rules perevodnoy
+# v7 (issue 15, fourth session): the compiled, faster solver; level 5 with nodes=60000.
+# Results in proxy3/, the halves merged into pool-v7/ with chunked.py --merge.
+run7() { out=$1; shift; nice -n 10 $PY chunked.py "proxy3/$out.json" --seed 41 "$@"; }
+L5=ismcts:iterations=500,plain=0,keep=2
+run7 n20-pod --bots $L5,nodes=20000 expert --deals 0:100    # the v6 level 5 on the new solver
+run7 n60-pod --bots $L5,nodes=60000 expert --deals 0:100
+run7 n60-pod-b --bots $L5,nodes=60000 expert --deals 100:200
+run7 n60-per --bots $L5,nodes=60000 expert --deals 0:100 --rules perevodnoy
+run7 n60-per-b --bots $L5,nodes=60000 expert --deals 100:200 --rules perevodnoy
+run7 x1500-pod --bots $L5,nodes=60000,extend=1500 expert --deals 0:100
+$PY chunked.py pool-v7/level5-expert-podkidnoy.json --merge proxy3/n60-pod.json proxy3/n60-pod-b.json
+$PY chunked.py pool-v7/level5-expert-perevodnoy.json --merge proxy3/n60-per.json proxy3/n60-per-b.json
+# Four players, two processes of 50 deals each, merged:
+nice -n 10 $PY chunked.py pool-v7/level5-3expert-4p-0.json --seed 41 --games 400 --deals 0:50 \
+    --bots $L5,nodes=60000 expert expert expert --rules "podkidnoy(players=4)"
+nice -n 10 $PY chunked.py pool-v7/level5-3expert-4p-50.json --seed 41 --games 400 --deals 50:100 \
+    --bots $L5,nodes=60000 expert expert expert --rules "podkidnoy(players=4)"
+$PY chunked.py pool-v7/level5-3expert-4p.json --merge pool-v7/level5-3expert-4p-0.json \
+    pool-v7/level5-3expert-4p-50.json
+# The solver's speed (nodes per CPU-second on the first empty-talon positions of expert games):
+$PY solver_speed.py --positions 30 --nodes 50000
