@@ -23,7 +23,9 @@ rollout style of every seat, ``model`` that of the opponents, and ``read=on`` de
 opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
 ``prior`` is the style of the move the search must beat; ``cut=k`` scores two-player
 rollouts ``k`` bouts ahead with the learned value of :mod:`durak.bots.evaluate`
-(measured no gain; benchmarks/bots/README.md, v6).
+(measured no gain; benchmarks/bots/README.md, v6). ``extend=n`` samples more worlds,
+up to ``n`` rollouts, while a candidate leads the prior's move by more than ``close``
+standard errors but not yet ``keep`` (v7: +0.03 ± 0.05, not significant; not in a level).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
