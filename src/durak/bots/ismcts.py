@@ -66,6 +66,8 @@ NODES_PER_SECOND = 150_000
 # table behind, and freeing or collecting it, and the fallback after it, measured up to
 # 0.1 s more (a move of 0.55 s with the solver stopped at 0.45 s, on a loaded machine).
 SOLVE_SHARE = 0.6
+# ``extend``: more worlds for close calls only until this share of the cap.
+EXTEND_SHARE = 0.5
 
 
 def score(g: Game, seat: int) -> float:
@@ -274,6 +276,11 @@ class ISMCTSBot:
         n = obs.rules.players
         rollouts = 0
         worlds = 0
+        # The extension of close calls stops at half the cap (one measured move ran to
+        # 0.503 s when it could go on to the move's own deadline).
+        extend_stop = (
+            Deadline(cpu=self.cap * EXTEND_SHARE) if self.extend > budget and self.cap > 0 else None
+        )
         cut = self.cut if n == 2 and self.cut else 0
         stop = obs.bout + cut
         while True:
@@ -311,7 +318,9 @@ class ISMCTSBot:
             if deadline is not None and deadline.passed():
                 break
             if rollouts >= budget and (
-                rollouts >= self.extend or not self._close(alive, results, first)
+                rollouts >= self.extend
+                or (extend_stop is not None and extend_stop.passed())
+                or not self._close(alive, results, first)
             ):
                 break
             if worlds >= 4 and len(alive) > 1:
