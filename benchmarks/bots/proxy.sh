@@ -57,6 +57,15 @@ run7 n60-pod-b --bots $L5,nodes=60000 expert --deals 100:200
 run7 n60-per --bots $L5,nodes=60000 expert --deals 0:100 --rules perevodnoy
 run7 n60-per-b --bots $L5,nodes=60000 expert --deals 100:200 --rules perevodnoy
 run7 x1500-pod --bots $L5,nodes=60000,extend=1500 expert --deals 0:100
+run7 x1500-pod-b --bots $L5,nodes=60000,extend=1500 expert --deals 100:200
+run7 x1500-per --bots $L5,nodes=60000,extend=1500 expert --deals 0:100 --rules perevodnoy
+run7 x1500-per-b --bots $L5,nodes=60000,extend=1500 expert --deals 100:200 --rules perevodnoy
+run7 i1000n60-pod --bots ismcts:iterations=1000,plain=0,keep=2,nodes=60000 expert --deals 0:100  # stopped after 9 deals
+# After extend= got its stop at half the cap: 100 more podkidnoy deals, both ways.
+run7 n60-pod-c --games 600 --bots $L5,nodes=60000 expert --deals 200:300
+run7 x1500-pod-c --games 600 --bots $L5,nodes=60000,extend=1500 expert --deals 200:300
+nice -n 10 $PY chunked.py pool-v7/level5-expert-2x2.json --seed 41 --games 200 \
+    --bots $L5,nodes=60000 expert --rules "podkidnoy(players=4,teams=2x2)"
 $PY chunked.py pool-v7/level5-expert-podkidnoy.json --merge proxy3/n60-pod.json proxy3/n60-pod-b.json
 $PY chunked.py pool-v7/level5-expert-perevodnoy.json --merge proxy3/n60-per.json proxy3/n60-per-b.json
 # Four players, two processes of 50 deals each, merged:
