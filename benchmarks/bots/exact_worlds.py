@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--rules", default="podkidnoy")
     ap.add_argument("--hidden", type=int, default=3, help="at most this many hidden cards")
+    ap.add_argument("--min-hidden", type=int, default=0, help="at least this many")
     args = ap.parse_args()
     stats: dict[int, list[float]] = {}
     rng = random.Random(1)
@@ -41,7 +42,7 @@ def main() -> None:
             assert seat is not None
             obs = g.observation(seat)
             hidden = obs.talon_size - (1 if obs.trump_under_talon else 0)
-            if 0 <= hidden <= args.hidden and len(obs.legal) > 1:
+            if args.min_hidden <= hidden <= args.hidden and len(obs.legal) > 1:
                 for _ in range(2):
                     world = sample(obs, rng)
                     s = Solver(seat, max_nodes=args.nodes)

@@ -77,3 +77,6 @@ $PY chunked.py pool-v7/level5-3expert-4p.json --merge pool-v7/level5-3expert-4p-
     pool-v7/level5-3expert-4p-50.json
 # The solver's speed (nodes per CPU-second on the first empty-talon positions of expert games):
 $PY solver_speed.py --positions 30 --nodes 50000
+# Exact search in sampled worlds before the empty talon (the table in README.md, v7):
+$PY exact_worlds.py --nodes 20000 --deals 20
+$PY exact_worlds.py --nodes 200000 --deals 4 --min-hidden 1 --hidden 2
