@@ -121,3 +121,47 @@ def test_ismcts_plays_solved_endgames_exactly() -> None:
         assert bot.last_stats["solver"]
         best = brute_force(g, seat)
         assert ranked[0][1] == (best + 1) / 2
+
+
+def test_best_action_finds_a_best_action() -> None:
+    """The null-window best_action returns an action of the position's exact value."""
+    for rules in RULESETS[:2]:
+        for g in endgames(rules, 4, 7):
+            seat = g.to_act
+            assert seat is not None
+            exact = brute_force(g, seat)
+            a, v = Solver(seat, max_nodes=None).best_action(g)
+            assert v == exact
+            child = g.clone()
+            child._apply(a)
+            assert brute_force(child, seat) == exact
+
+
+def test_solver_with_a_talon_matches_brute_force() -> None:
+    """In a world whose talon order is fixed (a sampled world), the solver plays the
+    draws as they come: its values equal plain minimax's with cards still to draw."""
+    rules = Rules.preset("podkidnoy", deck=24, hand_size=2)
+    found = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        g = Game(rules, seed=seed)
+        while not g.is_over and not (
+            0 < g.talon_size <= 3
+            and sum(h.bit_count() for h in g._hands) <= 5
+            and len(g.legal_actions()) > 1
+        ):
+            g._apply(rng.choice(g.legal_actions()))
+        if g.is_over:
+            continue
+        seat = g.to_act
+        assert seat is not None
+        try:
+            exact = brute_force(g, seat, max_nodes=5000)
+        except Unsolved:
+            continue
+        assert Solver(seat, max_nodes=None).value(g) == exact
+        assert Solver(1 - seat, max_nodes=None).value(g) == brute_force(g, 1 - seat)
+        found += 1
+        if found == 8:
+            break
+    assert found == 8

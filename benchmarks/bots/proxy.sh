@@ -47,3 +47,36 @@ nice -n 10 $PY chunked.py pool-v6/level5-expert-2x2.json --seed 41 --games 200 \
 # After the endgame search's 0.3 s limit: the deals of the longest moves, replayed.
 run6 ../pool-v6/capcheck-pod --bots $L5 expert --deals 60:80
 run6 ../pool-v6/capcheck-per --bots $L5 expert --deals 60:80 --rules perevodnoy
+# v7 (issue 15, fourth session): the compiled, faster solver; level 5 with nodes=60000.
+# Results in proxy3/, the halves merged into pool-v7/ with chunked.py --merge.
+run7() { out=$1; shift; nice -n 10 $PY chunked.py "proxy3/$out.json" --seed 41 "$@"; }
+L5=ismcts:iterations=500,plain=0,keep=2
+run7 n20-pod --bots $L5,nodes=20000 expert --deals 0:100    # the v6 level 5 on the new solver
+run7 n60-pod --bots $L5,nodes=60000 expert --deals 0:100
+run7 n60-pod-b --bots $L5,nodes=60000 expert --deals 100:200
+run7 n60-per --bots $L5,nodes=60000 expert --deals 0:100 --rules perevodnoy
+run7 n60-per-b --bots $L5,nodes=60000 expert --deals 100:200 --rules perevodnoy
+run7 x1500-pod --bots $L5,nodes=60000,extend=1500 expert --deals 0:100
+run7 x1500-pod-b --bots $L5,nodes=60000,extend=1500 expert --deals 100:200
+run7 x1500-per --bots $L5,nodes=60000,extend=1500 expert --deals 0:100 --rules perevodnoy
+run7 x1500-per-b --bots $L5,nodes=60000,extend=1500 expert --deals 100:200 --rules perevodnoy
+run7 i1000n60-pod --bots ismcts:iterations=1000,plain=0,keep=2,nodes=60000 expert --deals 0:100  # stopped after 9 deals
+# After extend= got its stop at half the cap: 100 more podkidnoy deals, both ways.
+run7 n60-pod-c --games 600 --bots $L5,nodes=60000 expert --deals 200:300
+run7 x1500-pod-c --games 600 --bots $L5,nodes=60000,extend=1500 expert --deals 200:300
+nice -n 10 $PY chunked.py pool-v7/level5-expert-2x2.json --seed 41 --games 200 \
+    --bots $L5,nodes=60000 expert --rules "podkidnoy(players=4,teams=2x2)"
+$PY chunked.py pool-v7/level5-expert-podkidnoy.json --merge proxy3/n60-pod.json proxy3/n60-pod-b.json
+$PY chunked.py pool-v7/level5-expert-perevodnoy.json --merge proxy3/n60-per.json proxy3/n60-per-b.json
+# Four players, two processes of 50 deals each, merged:
+nice -n 10 $PY chunked.py pool-v7/level5-3expert-4p-0.json --seed 41 --games 400 --deals 0:50 \
+    --bots $L5,nodes=60000 expert expert expert --rules "podkidnoy(players=4)"
+nice -n 10 $PY chunked.py pool-v7/level5-3expert-4p-50.json --seed 41 --games 400 --deals 50:100 \
+    --bots $L5,nodes=60000 expert expert expert --rules "podkidnoy(players=4)"
+$PY chunked.py pool-v7/level5-3expert-4p.json --merge pool-v7/level5-3expert-4p-0.json \
+    pool-v7/level5-3expert-4p-50.json
+# The solver's speed (nodes per CPU-second on the first empty-talon positions of expert games):
+$PY solver_speed.py --positions 30 --nodes 50000
+# Exact search in sampled worlds before the empty talon (the table in README.md, v7):
+$PY exact_worlds.py --nodes 20000 --deals 20
+$PY exact_worlds.py --nodes 200000 --deals 4 --min-hidden 1 --hidden 2

@@ -36,7 +36,7 @@ from typing import Final
 # The compiled modules (setup.py and the Makefile read this list): the engine, its
 # playout loops and the searchers' rollout policy. They are compiled as one group and
 # must be loaded together: compiled code expects its partners compiled too.
-ENGINE: Final = ("cards", "actions", "rules", "observation", "game", "determinize", "playout", "bots.policy", "envs.bits", "envs.planes", "envs.stepper", "envs.aec")  # noqa: E501
+ENGINE: Final = ("cards", "actions", "rules", "observation", "game", "determinize", "playout", "bots.policy", "bots.solver", "envs.bits", "envs.planes", "envs.stepper", "envs.aec")  # noqa: E501
 PURE_ENV: Final = "DURAK_PURE"
 PURE_PACKAGE: Final = "_pure"
 

@@ -58,7 +58,7 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     2: ("greedy", {}),
     3: ("heuristic", {}),
     4: ("ismcts", {"iterations": 60, "solver": False, "plain": 0.0}),
-    5: ("ismcts", {"iterations": 500, "plain": 0.0, "keep": 2.0, "nodes": 20_000}),
+    5: ("ismcts", {"iterations": 500, "plain": 0.0, "keep": 2.0, "nodes": 60_000}),
 }
 
 

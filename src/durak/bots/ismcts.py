@@ -23,7 +23,9 @@ rollout style of every seat, ``model`` that of the opponents, and ``read=on`` de
 opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
 ``prior`` is the style of the move the search must beat; ``cut=k`` scores two-player
 rollouts ``k`` bouts ahead with the learned value of :mod:`durak.bots.evaluate`
-(measured no gain; benchmarks/bots/README.md, v6).
+(measured no gain; benchmarks/bots/README.md, v6). ``extend=n`` samples more worlds,
+up to ``n`` rollouts, while a candidate leads the prior's move by more than ``close``
+standard errors but not yet ``keep`` (v7: +0.03 ± 0.05, not significant; not in a level).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -56,11 +58,16 @@ CAP = 0.5
 # Solver nodes per rollout of budget: one rollout costs about as much CPU as this many
 # solver nodes (measured: about 6,000 rollouts and 65,000 nodes a second).
 NODES_PER_ROLLOUT = 10
-NODES_PER_SECOND = 60_000
+# The most nodes a CPU-second of the move may buy (the compiled solver measured 77,000-
+# 100,000 a second, benchmarks/bots/solver_speed.py); the endgame's own CPU stop
+# (SOLVE_SHARE) is what bounds its time.
+NODES_PER_SECOND = 150_000
 # The exact endgame stops at this share of the cap: an unfinished solve leaves a large
 # table behind, and freeing or collecting it, and the fallback after it, measured up to
 # 0.1 s more (a move of 0.55 s with the solver stopped at 0.45 s, on a loaded machine).
 SOLVE_SHARE = 0.6
+# ``extend``: more worlds for close calls only until this share of the cap.
+EXTEND_SHARE = 0.5
 
 
 def score(g: Game, seat: int) -> float:
@@ -94,6 +101,8 @@ class ISMCTSBot:
         prior: str = "club",
         nodes: int = 0,
         cut: int = 0,
+        extend: int = 0,
+        close: float = 1.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -147,6 +156,13 @@ class ISMCTSBot:
         if cut < 0:
             raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
         self.cut = int(cut)
+        # More worlds for close calls: when the budget is spent and a candidate leads
+        # the prior's move by more than ``close`` standard errors but not yet ``keep``,
+        # go on up to ``extend`` rollouts in all (0: never; needs ``keep``).
+        if extend < 0:
+            raise ValueError(f"ismcts: extend must be >= 0 rollouts, not {extend}")
+        self.extend = int(extend)
+        self.close = float(close)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -260,6 +276,11 @@ class ISMCTSBot:
         n = obs.rules.players
         rollouts = 0
         worlds = 0
+        # The extension of close calls stops at half the cap (one measured move ran to
+        # 0.503 s when it could go on to the move's own deadline).
+        extend_stop = (
+            Deadline(cpu=self.cap * EXTEND_SHARE) if self.extend > budget and self.cap > 0 else None
+        )
         cut = self.cut if n == 2 and self.cut else 0
         stop = obs.bout + cut
         while True:
@@ -294,8 +315,12 @@ class ISMCTSBot:
                     rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
                 rollouts += 1
-            if rollouts >= budget or (
-                deadline is not None and deadline.passed()
+            if deadline is not None and deadline.passed():
+                break
+            if rollouts >= budget and (
+                rollouts >= self.extend
+                or (extend_stop is not None and extend_stop.passed())
+                or not self._close(alive, results, first)
             ):
                 break
             if worlds >= 4 and len(alive) > 1:
@@ -326,6 +351,22 @@ class ISMCTSBot:
             "seconds": _time.perf_counter() - start,
         }
         return [(a, mean(a)) for a in ranked]
+
+    def _close(
+        self, alive: list[Action], results: dict[Action, list[float]], first: Action
+    ) -> bool:
+        """Whether a candidate leads the prior's move by more than ``close`` standard
+        errors (paired) without the ``keep`` margin yet: worth more worlds (``extend``)."""
+        if self.keep <= 0 or first not in alive:
+            return False
+        rf = results[first]
+        for a in alive:
+            if a is first:
+                continue
+            z = _zscore(results[a], rf)
+            if self.close < z <= self.keep:
+                return True
+        return False
 
     @staticmethod
     def _prune(
@@ -365,6 +406,20 @@ def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat
         g._apply(rollout_action(g, styles))
         moves += 1
     return score(g, seat)
+
+
+def _zscore(a: list[float], b: list[float]) -> float:
+    """How many standard errors ``a`` leads ``b`` by over their common (paired) worlds
+    (0 with fewer than two, or no spread and no lead)."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return 0.0
+    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
+    m = sum(diffs) / k
+    var = sum((d - m) ** 2 for d in diffs) / (k - 1)
+    if var <= 0:
+        return math.inf if m > 0 else 0.0
+    return m / math.sqrt(var / k)
 
 
 def _significant(a: list[float], b: list[float], z: float) -> bool:

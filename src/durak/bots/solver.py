@@ -98,26 +98,38 @@ class Solver:
         # Checked every 256 nodes: the node budget is an estimate of time that a slow
         # position or a loaded machine can overrun.
         self.deadline: Deadline | None = None
-        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        # value + 1, flag and best move + 1 packed in one int (an int is never tracked by
+        # the garbage collector): (v + 1) + 3 * flag + 9 * (move + 1)
+        self.table: dict[tuple[object, ...], int] = {}
         # Positions on the current line: with transfers the cards can go round and round
         # (taken, transferred back, taken again) and a position can repeat. A repeat is
         # scored as a draw: neither side could force progress along that line.
         self.path: set[tuple[object, ...]] = set()
 
     def _key(self, g: Game) -> tuple[object, ...]:
-        key: tuple[object, ...] = (
-            tuple(g.hands), tuple(g._att), tuple(g._beat), g._phase, g.to_act, g.attacker,
-            g.defender, g.first_attacker, g._tpos, g.cap, g._shown, g._throwers,
-            g.bout == 0, tuple(g.out),
+        # The table as a set of cards and which of them are unbeaten, not the order the
+        # cards were laid in: positions that differ only in which beater lies on which
+        # attacker play on the same (more table hits, the same values). A flat tuple of
+        # ints (and shared tuples): the garbage collector untracks it the first time it
+        # sees it, so a big table costs later collections nothing.
+        key: tuple[object, ...] = tuple(g._hands) + (
+            g._tmask, g._unbeaten, len(g._att), g._allowed, g._phase,
+            g.to_act, g.attacker, g.defender, g.first_attacker, g._tpos, g.cap, g._shown,
+            g._throwers, g.bout == 0, g._outm, g._forced_take,
         )
+        if g._tp < len(g._talon) or g._bottom >= 0:
+            # A talon left (a sampled world, its order fixed): what is still to draw.
+            key += (g._talon, g._tp, g._bottom)
         if g.rules.scoring != "standard":
-            key += (tuple(g.tally), tuple(g.out_order))
+            key += tuple(g.tally) + tuple(g.out_order) + tuple(g._last_lay) + g._last_att
         return key
 
-    def _ordered(self, g: Game) -> list[Action]:
+    def _ordered(self, g: Game, hint: int) -> list[Action]:
+        """The legal actions, the table's best move (``hint``, an index into them) first,
+        then the rule-of-thumb move."""
         legal = g.legal_actions()
         if len(legal) > 1:
-            first = rollout_action(g)
+            first = legal[hint] if 0 <= hint < len(legal) else rollout_action(g)
             legal.remove(first)
             legal.insert(0, first)
         return legal
@@ -135,9 +147,12 @@ class Solver:
             return 0
         if len(self.path) > MAX_DEPTH:
             raise Unsolved
+        hint = -1
         hit = self.table.get(key)
         if hit is not None:
-            v, flag = hit
+            v = hit % 3 - 1
+            flag = hit // 3 % 3
+            hint = hit // 9 - 1
             if flag == EXACT:
                 return v
             if flag == LOWER and v >= beta:
@@ -148,18 +163,22 @@ class Solver:
         team = g.rules.team_of
         maximize = team(g.to_act) == team(self.seat)  # type: ignore[arg-type]
         best = -2 if maximize else 2
+        best_move = -1
         self.path.add(key)
+        legal = g.legal_actions()
         try:
-            for a in self._ordered(g):
+            for a in self._ordered(g, hint):
                 child = g.clone()
                 child._apply(a)
                 v = self._search(child, alpha, beta)
                 if maximize:
                     if v > best:
                         best = v
+                        best_move = legal.index(a)
                         alpha = max(alpha, v)
                 elif v < best:
                     best = v
+                    best_move = legal.index(a)
                     beta = min(beta, v)
                 if alpha >= beta:
                     break
@@ -171,37 +190,46 @@ class Solver:
             flag = LOWER
         else:
             flag = EXACT
-        self.table[key] = (best, flag)
+        self.table[key] = (best + 1) + 3 * flag + 9 * (best_move + 1)
         return best
 
     def value(self, g: Game) -> int:
         """The exact value of ``g`` for ``seat`` (raises :class:`Unsolved` over budget)."""
-        self.nodes = 0
-        self.path.clear()
-        return self._search(g, -1, 1)
+        return self._value(g)
 
     def best_action(self, g: Game) -> tuple[Action, int]:
         """The best action of the player to act (who must be on ``seat``'s side) and its
-        value, searching with a narrowing window: cheaper than :meth:`action_values`."""
-        assert g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
-        self.nodes = 0
-        self.path.clear()
-        best: tuple[Action, int] | None = None
-        for a in self._ordered(g):
-            child = g.clone()
-            child._apply(a)
-            lo = best[1] if best is not None else -2
-            v = self._search(child, max(lo, -1), 1)
-            if best is None or v > best[1]:
-                best = (a, v)
-            if v == 1:
-                break
-        assert best is not None
-        return best
+        value, by null-window tests (is there a win? else a draw?): cheaper than
+        :meth:`action_values`."""
+        return self._best_action(g)
 
     def action_values(self, g: Game) -> list[tuple[Action, int]]:
         """Every legal action of ``g`` with its exact value for ``seat``, best first for
         the player to act (raises :class:`Unsolved` over budget)."""
+        return self._action_values(g)
+
+    def _value(self, g: Game) -> int:
+        self.nodes = 0
+        self.path.clear()
+        return self._search(g, -1, 1)
+
+    def _best_action(self, g: Game) -> tuple[Action, int]:
+        assert g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
+        self.nodes = 0
+        self.path.clear()
+        order = self._ordered(g, -1)
+        children = []
+        for a in order:
+            child = g.clone()
+            child._apply(a)
+            children.append(child)
+        for target in (1, 0):
+            for a, child in zip(order, children, strict=True):
+                if self._search(child, target - 1, target) >= target:
+                    return a, target
+        return order[0], -1
+
+    def _action_values(self, g: Game) -> list[tuple[Action, int]]:
         self.nodes = 0
         self.path.clear()
         out = []
