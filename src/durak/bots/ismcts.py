@@ -408,26 +408,34 @@ def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat
     return score(g, seat)
 
 
-def _zscore(a: list[float], b: list[float]) -> float:
-    """How many standard errors ``a`` leads ``b`` by over their common (paired) worlds
-    (0 with fewer than two, or no spread and no lead)."""
+def _paired(a: list[float], b: list[float]) -> tuple[float, float] | None:
+    """The mean lead of ``a`` over ``b`` on their common (paired) worlds and its standard
+    error (None with fewer than two)."""
     k = min(len(a), len(b))
     if k < 2:
-        return 0.0
+        return None
     diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
     m = sum(diffs) / k
     var = sum((d - m) ** 2 for d in diffs) / (k - 1)
-    if var <= 0:
+    return m, math.sqrt(var / k)
+
+
+def _zscore(a: list[float], b: list[float]) -> float:
+    """How many standard errors ``a`` leads ``b`` by over their common (paired) worlds
+    (0 with fewer than two, or no spread and no lead)."""
+    p = _paired(a, b)
+    if p is None:
+        return 0.0
+    m, se = p
+    if se <= 0:
         return math.inf if m > 0 else 0.0
-    return m / math.sqrt(var / k)
+    return m / se
 
 
 def _significant(a: list[float], b: list[float], z: float) -> bool:
     """Whether ``a`` beats ``b`` over their common (paired) worlds by ``z`` standard errors."""
-    k = min(len(a), len(b))
-    if k < 2:
+    p = _paired(a, b)
+    if p is None:
         return False
-    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
-    m = sum(diffs) / k
-    var = sum((d - m) ** 2 for d in diffs) / (k - 1)
-    return m > 0.01 and m > z * math.sqrt(var / k)
+    m, se = p
+    return m > 0.01 and m > z * se

@@ -124,10 +124,10 @@ class Solver:
             key += tuple(g.tally) + tuple(g.out_order) + tuple(g._last_lay) + g._last_att
         return key
 
-    def _ordered(self, g: Game, hint: int) -> list[Action]:
-        """The legal actions, the table's best move (``hint``, an index into them) first,
-        then the rule-of-thumb move."""
-        legal = g.legal_actions()
+    def _ordered(self, g: Game, hint: int, legal: list[Action] | None = None) -> list[Action]:
+        """The legal actions (``legal``, if the caller has them: not changed), the table's
+        best move (``hint``, an index into them) first, else the rule-of-thumb move."""
+        legal = g.legal_actions() if legal is None else list(legal)
         if len(legal) > 1:
             first = legal[hint] if 0 <= hint < len(legal) else rollout_action(g)
             legal.remove(first)
@@ -167,7 +167,7 @@ class Solver:
         self.path.add(key)
         legal = g.legal_actions()
         try:
-            for a in self._ordered(g, hint):
+            for a in self._ordered(g, hint, legal):
                 child = g.clone()
                 child._apply(a)
                 v = self._search(child, alpha, beta)
@@ -195,25 +195,14 @@ class Solver:
 
     def value(self, g: Game) -> int:
         """The exact value of ``g`` for ``seat`` (raises :class:`Unsolved` over budget)."""
-        return self._value(g)
+        self.nodes = 0
+        self.path.clear()
+        return self._search(g, -1, 1)
 
     def best_action(self, g: Game) -> tuple[Action, int]:
         """The best action of the player to act (who must be on ``seat``'s side) and its
         value, by null-window tests (is there a win? else a draw?): cheaper than
         :meth:`action_values`."""
-        return self._best_action(g)
-
-    def action_values(self, g: Game) -> list[tuple[Action, int]]:
-        """Every legal action of ``g`` with its exact value for ``seat``, best first for
-        the player to act (raises :class:`Unsolved` over budget)."""
-        return self._action_values(g)
-
-    def _value(self, g: Game) -> int:
-        self.nodes = 0
-        self.path.clear()
-        return self._search(g, -1, 1)
-
-    def _best_action(self, g: Game) -> tuple[Action, int]:
         assert g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
         self.nodes = 0
         self.path.clear()
@@ -229,7 +218,9 @@ class Solver:
                     return a, target
         return order[0], -1
 
-    def _action_values(self, g: Game) -> list[tuple[Action, int]]:
+    def action_values(self, g: Game) -> list[tuple[Action, int]]:
+        """Every legal action of ``g`` with its exact value for ``seat``, best first for
+        the player to act (raises :class:`Unsolved` over budget)."""
         self.nodes = 0
         self.path.clear()
         out = []
