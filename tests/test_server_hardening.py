@@ -129,6 +129,13 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
             with c.websocket_connect("/ws") as w0:
                 back = hello(w0, tid, t["token"])
                 assert back["seat"] == 0 and not back["seats"][0]["away"]
+                # A stand-in move already being stored when the hello came lands after
+                # it: a claim goes through the table's lock, so its refusal comes after
+                # that move's state, and the latest state read before it is current.
+                w0.send_json({"type": "claim"})
+                while (m := w0.receive_json())["type"] != "error":
+                    back = m if m["type"] == "state" else back
+                assert m["code"] == "cannot_claim"
                 s0, s1 = sync([w0, w1], [back, s1])
                 while s0["obs"]["to_act"] != 0:
                     assert s0["result"] is None
