@@ -97,19 +97,19 @@ def test_encoder_matches_its_reference_form(text: str) -> None:
 @pytest.mark.parametrize("text", ["podkidnoy", "perevodnoy(players=4)", "pogonny(players=3)",
                                   "podkidnoy(deck=24,players=4)", "perevodnoy(deck=52,players=3)"])
 def test_c_arrays_match_the_reference_form(text: str) -> None:
-    """The environments' C helper (durak/envs/_arrays.c, fed by Planes.fields) makes
-    exactly the reference floats, and a mask with 1 at exactly the legal numbers of the
-    seat to act (all 0 for the others)."""
+    """The environments' C helper (durak/envs/_arrays.c, fed the game's own fields)
+    makes exactly the reference floats, and a mask with 1 at exactly the legal numbers of
+    the seat to act (all 0 for the others)."""
     from durak.envs.encoding import array_view
     from durak.envs.stepper import Stepper
 
-    fill = array_view()
-    if fill is None:
-        pytest.skip("the C helper is only used with the compiled engine (checked below)")
     rules = learning_rules(text)
+    if array_view(rules) is None:
+        pytest.skip("the C helper is only used with the compiled engine (checked below)")
     rng = random.Random(3)
     for privileged in (False, True):
         enc, st = Encoder(rules, privileged), Stepper(rules, privileged)
+        fill = array_view(rules, privileged)
         for seed in range(4):
             g = Game(rules, seed=seed)
             st.start(g)
@@ -131,25 +131,48 @@ def test_c_arrays_are_built_with_the_compiled_engine() -> None:
     from durak import build
     from durak.envs.encoding import array_view
 
-    assert (array_view() is not None) == build.is_compiled()
+    assert (array_view(learning_rules("podkidnoy")) is not None) == build.is_compiled()
 
 
 def test_c_arrays_refuse_malformed_input_by_name() -> None:
+    """Bad arguments to the C helper raise a clear error, never a crash or a wrong view;
+    the helper survives a pickle (an env is copied with it)."""
+    import pickle
+
     from durak import build
 
     if not build.is_compiled():
         pytest.skip("no C helper in the pure-Python build (checked above)")
-    from durak.envs._arrays import view
+    from durak.envs._arrays import Viewer
+    from durak.envs.encoding import array_view
 
-    layout = (1, 36, 2, (36.0,), 10)
-    x, mask = view([0b101, 0b1, 5], layout, [3])
-    assert x.tolist()[:3] == [1.0, 0.0, 1.0] and x[36] == 1.0 and x[-1] == pytest.approx(5 / 36)
-    assert mask.tolist() == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
-    with pytest.raises(ValueError, match="out of 0..9"):
-        view([0, 0, 0], layout, [10])
-    with pytest.raises(ValueError, match="do not match the layout"):
-        view([0, 0], layout, [])
+    rules = learning_rules("podkidnoy")
+    view = array_view(rules)
+    assert view is not None
+    g = Game(rules, seed=2)
+    args = [0, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard, g._trump_card,
+            g._bottom, len(g._talon) - g._tp, g.cap, g.out, g.attacker, g.defender, g.to_act,
+            g._phase, g.bout, g._forced_take, g.tally, [3]]
+    x, mask = view(*args)
+    assert mask.nonzero()[0].tolist() == [3] and x.size == Encoder(rules).size
+
+    def bad(i: int, value: object) -> list[object]:
+        return args[:i] + [value] + args[i + 1:]
+
+    with pytest.raises(ValueError, match="out of 0..1607"):
+        view(*bad(19, [1608]))
+    with pytest.raises(ValueError, match="seat 2 out of 0..1"):
+        view(*bad(0, 2))
+    with pytest.raises(TypeError, match="hands is a list of 2"):
+        view(*bad(1, g._hands[:1]))
     with pytest.raises(ValueError, match="an int >= 0"):
-        view([-1, 0, 0], layout, [])
-    with pytest.raises(TypeError, match="layout a tuple of five"):
-        view([0, 0, 0], (1, 36), [])
+        view(*bad(4, -1))
+    with pytest.raises(ValueError, match="role's seat"):
+        view(*bad(12, 5))
+    with pytest.raises(TypeError, match="takes 20 arguments"):
+        view(*args[:-1])
+    with pytest.raises(ValueError, match="no such layout"):
+        Viewer(7, 36, 16, 0, 30, False, False, 5, 6.0, 1608)
+    again = pickle.loads(pickle.dumps(view))
+    assert all((a == b).all() for a, b in zip(again(*args), view(*args), strict=True))
+

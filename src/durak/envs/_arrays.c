@@ -1,24 +1,38 @@
 /* A seat's view as two new numpy arrays in one call: the environments' observation.
  *
- * The compiled encoder (durak/envs/planes.py, Planes.fields) reduces a view to a list of
- * integers: one card mask a plane, the flags as one mask, then the scalars' numerators.
- * This writes them as float32 0.0/1.0 entries (the set bits only, on zeros) and the
- * scalars as numerator / divisor, into a new float32 array, and the legal action numbers
- * into a new int8 mask: the same floats as Planes.encode's bytes, without the Python-level
- * numpy calls that made up a third of a PettingZoo step (benchmarks/envs/README.md).
- * Optional: without it (no C compiler, no numpy at build time, DURAK_PURE) the
- * environments wrap Planes.encode's bytes instead.
+ * A Viewer holds one rule set's layout (durak/envs/planes.py, Planes: the planes, the
+ * flags, the scalars). Its view() takes the game's own fields as they are (the hands and
+ * the known cards as the game's lists of card masks, the table's masks, the roles) and
+ * writes the seat's vector, float32 0.0/1.0 entries for the set bits on zeros and the
+ * scalars as numerator / divisor, and the legal action numbers into an int8 mask: the
+ * same floats as Planes.encode's bytes (tests/test_envs_encoding.py compares them with
+ * the reference encoder on every seat of random deals), without building the view as
+ * Python integers first, which cost as much as the arrays themselves
+ * (benchmarks/envs/README.md). Optional: without it (no C compiler, no numpy at build
+ * time, DURAK_PURE) the environments wrap Planes.encode's bytes instead.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <structmember.h>
 #include <string.h>
+
+#define MAX_PLAYERS 6
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *args;   /* the constructor's arguments, for pickling */
+    int players, cards, lo, flags, privileged, pogonny, phases;
+    unsigned long long full;
+    double limit;
+    Py_ssize_t planes, size, actions;
+} Viewer;
 
 /* a card mask (at most 64 bits, not negative) from a Python int */
 static int mask_of(PyObject *item, unsigned long long *out) {
     if (!PyLong_Check(item) || _PyLong_Sign(item) < 0) {
-        PyErr_SetString(PyExc_ValueError, "view(): a mask is an int >= 0");
+        PyErr_SetString(PyExc_ValueError, "view(): a card mask is an int >= 0");
         return -1;
     }
     /* (the Mask form reads the digits directly; the checked one goes through bytes) */
@@ -26,8 +40,29 @@ static int mask_of(PyObject *item, unsigned long long *out) {
     return *out == (unsigned long long)-1 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* a small whole number argument */
+static int int_of(PyObject *item, const char *name, long *out) {
+    *out = PyLong_AsLong(item);
+    if (*out == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "view(): %s is an int", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* the n masks of a list (the hands, the known cards) */
+static int masks_of(PyObject *list, const char *name, int n, unsigned long long *out) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_TypeError, "view(): %s is a list of %d card masks", name, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (mask_of(PyList_GET_ITEM(list, i), &out[i]) < 0) return -1;
+    return 0;
+}
+
 /* the low n bits of m as 1.0f at their places in out, which is all 0.0f */
-static void set_bits(float *out, unsigned long long m, Py_ssize_t n) {
+static void set_bits(float *out, unsigned long long m, int n) {
     if (n < 64) m &= (1ULL << n) - 1;
     while (m) {
         out[__builtin_ctzll(m)] = 1.0f;
@@ -35,60 +70,192 @@ static void set_bits(float *out, unsigned long long m, Py_ssize_t n) {
     }
 }
 
-PyDoc_STRVAR(view_doc,
-"view(fields, layout, legal) -> (vector, mask)\n\n"
-"layout: (planes, cards, flags, divisors, actions); fields: `planes` card masks, the\n"
-"flags mask, then one numerator a divisor. The vector has planes * cards + flags +\n"
-"len(divisors) float32 entries; the mask `actions` int8 entries, 1 at each of `legal`.");
+static int Viewer_init(Viewer *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"players", "cards", "lo", "full", "flags", "privileged",
+                            "pogonny", "phases", "limit", "actions", NULL};
+    int players, cards, lo, flags, privileged, pogonny, phases;
+    unsigned long long full;
+    double limit;
+    Py_ssize_t actions;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiKippidn:Viewer", names, &players,
+                                     &cards, &lo, &full, &flags, &privileged, &pogonny,
+                                     &phases, &limit, &actions))
+        return -1;
+    if (players < 2 || players > MAX_PLAYERS || cards < 1 || cards > 52 || lo < 0
+            || lo + cards > 64 || flags < 1 || flags > 64 || phases < 1 || limit <= 0
+            || actions < 1) {
+        PyErr_SetString(PyExc_ValueError, "Viewer(): no such layout");
+        return -1;
+    }
+    self->players = players;
+    self->cards = cards;
+    self->lo = lo;
+    self->full = full;
+    self->flags = flags;
+    self->privileged = privileged;
+    self->pogonny = pogonny;
+    self->phases = phases;
+    self->limit = limit;
+    self->actions = actions;
+    self->planes = 7 + (players - 1) * (privileged ? 2 : 1);
+    self->size = self->planes * cards + flags + 3 + 2 * players;
+    Py_XSETREF(self->args, Py_NewRef(args));
+    return 0;
+}
 
-static PyObject *view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "view() takes 3 arguments");
+static void Viewer_dealloc(Viewer *self) {
+    Py_XDECREF(self->args);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Viewer_reduce(Viewer *self, PyObject *unused) {
+    (void)unused;
+    return Py_BuildValue("(OO)", Py_TYPE(self), self->args ? self->args : Py_None);
+}
+
+enum { A_SEAT, A_HANDS, A_KNOWN, A_ATT, A_UNBEATEN, A_TABLE, A_DISCARD, A_TRUMP, A_BOTTOM,
+       A_TALON, A_CAP, A_OUT, A_ATTACKER, A_DEFENDER, A_TO_ACT, A_PHASE, A_BOUT, A_FORCED,
+       A_TALLY, A_LEGAL, N_ARGS };
+
+PyDoc_STRVAR(view_doc,
+"view(seat, hands, known, att, unbeaten, table, discard, trump_card, bottom, talon,\n"
+"     cap, out, attacker, defender, to_act, phase, bout, forced_take, tally, legal)\n"
+"-> (vector, mask)\n\n"
+"The game's fields of those names (durak.game.Game: hands, known the card masks of\n"
+"each seat; att the attack cards; talon the cards left to draw, the bottom card\n"
+"counted; to_act None when the deal is over), and the legal action numbers (empty\n"
+"for a seat not to act). The vector has the layout of durak.envs.planes.Planes.");
+
+static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != N_ARGS) {
+        PyErr_Format(PyExc_TypeError, "view() takes %d arguments", N_ARGS);
         return NULL;
     }
-    PyObject *fields = args[0], *layout = args[1], *legal = args[2];
-    if (!PyList_Check(fields) || !PyList_Check(legal) || !PyTuple_Check(layout)
-            || PyTuple_GET_SIZE(layout) != 5 || !PyTuple_Check(PyTuple_GET_ITEM(layout, 3))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "view(): fields and legal are lists, layout a tuple of five");
+    const int n = self->players, nc = self->cards, lo = self->lo;
+    long seat, trump, bottom, talon, cap, attacker = 0, defender = 0, to_act = -1, phase;
+    long bout;
+    unsigned long long hands[MAX_PLAYERS], known[MAX_PLAYERS], unbeaten, table, discard;
+    if (int_of(args[A_SEAT], "seat", &seat) < 0) return NULL;
+    if (seat < 0 || seat >= n) {
+        PyErr_Format(PyExc_ValueError, "view(): seat %ld out of 0..%d", seat, n - 1);
         return NULL;
     }
-    Py_ssize_t planes = PyLong_AsSsize_t(PyTuple_GET_ITEM(layout, 0));
-    Py_ssize_t cards = PyLong_AsSsize_t(PyTuple_GET_ITEM(layout, 1));
-    Py_ssize_t flags = PyLong_AsSsize_t(PyTuple_GET_ITEM(layout, 2));
-    PyObject *divisors = PyTuple_GET_ITEM(layout, 3);
-    Py_ssize_t actions = PyLong_AsSsize_t(PyTuple_GET_ITEM(layout, 4));
-    if (PyErr_Occurred()) return NULL;
-    Py_ssize_t nscalars = PyTuple_GET_SIZE(divisors);
-    if (planes < 0 || cards < 0 || cards > 64 || flags < 0 || flags > 64 || actions < 0
-            || PyList_GET_SIZE(fields) != planes + 1 + nscalars) {
-        PyErr_SetString(PyExc_ValueError, "view(): fields do not match the layout");
+    if (masks_of(args[A_HANDS], "hands", n, hands) < 0
+            || masks_of(args[A_KNOWN], "known", n, known) < 0
+            || mask_of(args[A_UNBEATEN], &unbeaten) < 0 || mask_of(args[A_TABLE], &table) < 0
+            || mask_of(args[A_DISCARD], &discard) < 0
+            || int_of(args[A_TRUMP], "trump_card", &trump) < 0
+            || int_of(args[A_BOTTOM], "bottom", &bottom) < 0
+            || int_of(args[A_TALON], "talon", &talon) < 0
+            || int_of(args[A_CAP], "cap", &cap) < 0
+            || int_of(args[A_PHASE], "phase", &phase) < 0
+            || int_of(args[A_BOUT], "bout", &bout) < 0)
+        return NULL;
+    if (args[A_TO_ACT] != Py_None) {
+        if (int_of(args[A_TO_ACT], "to_act", &to_act) < 0
+                || int_of(args[A_ATTACKER], "attacker", &attacker) < 0
+                || int_of(args[A_DEFENDER], "defender", &defender) < 0)
+            return NULL;
+        if (to_act < 0 || to_act >= n || attacker < 0 || attacker >= n || defender < 0
+                || defender >= n) {
+            PyErr_SetString(PyExc_ValueError, "view(): a role's seat is out of range");
+            return NULL;
+        }
+    }
+    if (trump < 0 || trump >= 64 || phase < 0 || phase >= self->phases) {
+        PyErr_SetString(PyExc_ValueError, "view(): trump card or phase out of range");
         return NULL;
     }
-    npy_intp size = (npy_intp)(planes * cards + flags + nscalars);
+    PyObject *att = args[A_ATT], *outs = args[A_OUT], *tally = args[A_TALLY];
+    PyObject *legal = args[A_LEGAL];
+    if (!PyList_Check(att) || !PyList_Check(outs) || PyList_GET_SIZE(outs) != n
+            || !PyList_Check(legal)) {
+        PyErr_SetString(PyExc_TypeError, "view(): att, out and legal are lists");
+        return NULL;
+    }
+    if (self->pogonny && (!PyList_Check(tally) || PyList_GET_SIZE(tally) != n)) {
+        PyErr_SetString(PyExc_TypeError, "view(): tally is a list, one count a seat");
+        return NULL;
+    }
+    unsigned long long attm = 0;
+    Py_ssize_t n_att = PyList_GET_SIZE(att);
+    for (Py_ssize_t i = 0; i < n_att; i++) {
+        long c;
+        if (int_of(PyList_GET_ITEM(att, i), "an attack card", &c) < 0) return NULL;
+        if (c < 0 || c >= 64) {
+            PyErr_SetString(PyExc_ValueError, "view(): an attack card out of range");
+            return NULL;
+        }
+        attm |= 1ULL << c;
+    }
+    int rel[MAX_PLAYERS];  /* seat s counted from the viewer: +1 its left neighbour */
+    for (int s = 0; s < n; s++) rel[s] = (int)((s - seat + n) % n);
+
+    npy_intp size = (npy_intp)self->size;
     /* (empty, then zeroed here: numpy lets go of the GIL around a large zeroed allocation,
      * which costs more than the whole vector) */
     PyObject *vec = PyArray_EMPTY(1, &size, NPY_FLOAT32, 0);
     if (vec == NULL) return NULL;
     float *out = (float *)PyArray_DATA((PyArrayObject *)vec);
     memset(out, 0, (size_t)size * sizeof(float));
-    unsigned long long m;
-    for (Py_ssize_t i = 0; i <= planes; i++) {  /* the planes, then the flags */
-        if (mask_of(PyList_GET_ITEM(fields, i), &m) < 0) goto fail_vec;
-        set_bits(out, m, i < planes ? cards : flags);
-        out += cards;
+
+    unsigned long long hand = hands[seat], trump_bit = 1ULL << trump;
+    int under = bottom >= 0;
+    unsigned long long seen = hand | discard | table | (under ? trump_bit : 0);
+    for (int i = 1; i < n; i++) seen |= known[(seat + i) % n];
+    unsigned long long planes[7 + 2 * (MAX_PLAYERS - 1)];
+    int p = 0;
+    planes[p++] = hand;
+    planes[p++] = unbeaten;
+    planes[p++] = attm & ~unbeaten;
+    planes[p++] = table & ~attm;
+    planes[p++] = discard;
+    planes[p++] = trump_bit;
+    planes[p++] = self->full & ~seen;
+    for (int i = 1; i < n; i++) planes[p++] = known[(seat + i) % n];
+    if (self->privileged)
+        for (int i = 1; i < n; i++) planes[p++] = hands[(seat + i) % n];
+    for (int i = 0; i < p; i++, out += nc) set_bits(out, planes[i] >> lo, nc);
+
+    /* the flags: trump suit, trump under the talon, then out, attacker, defender and to
+     * act per relative seat, the phase, the first bout, a forced take */
+    const int f_out = 5, f_att = f_out + n, f_def = f_att + n, f_act = f_def + n;
+    const int f_phase = f_act + n, f_first = f_phase + self->phases;
+    unsigned long long flags = 1ULL << (trump & 3);
+    if (under) flags |= 16;
+    for (int s = 0; s < n; s++) {
+        int t = PyObject_IsTrue(PyList_GET_ITEM(outs, s));
+        if (t < 0) goto fail_vec;
+        if (t) flags |= 1ULL << (f_out + rel[s]);
     }
-    out += flags - cards;
-    for (Py_ssize_t i = 0; i < nscalars; i++) {
-        long long k = PyLong_AsLongLong(PyList_GET_ITEM(fields, planes + 1 + i));
-        if (k == -1 && PyErr_Occurred()) goto fail_vec;
-        double d = PyFloat_AsDouble(PyTuple_GET_ITEM(divisors, i));
-        if (d == -1.0 && PyErr_Occurred()) goto fail_vec;
-        /* as Python's k / d, then rounded to float32 (what the bytes encoder packs) */
-        out[i] = (float)((double)k / d);
+    if (to_act >= 0)
+        flags |= (1ULL << (f_att + rel[attacker])) | (1ULL << (f_def + rel[defender]))
+                 | (1ULL << (f_act + rel[to_act]));
+    flags |= 1ULL << (f_phase + phase);
+    if (bout == 0) flags |= 1ULL << f_first;
+    int forced = PyObject_IsTrue(args[A_FORCED]);
+    if (forced < 0) goto fail_vec;
+    if (forced) flags |= 1ULL << (f_first + 1);
+    set_bits(out, flags, self->flags);
+    out += self->flags;
+
+    /* the scalars, as Python's k / d rounded to float32 (what the bytes encoder packs) */
+    *out++ = (float)((double)(talon + under) / nc);
+    *out++ = (float)((double)cap / self->limit);
+    *out++ = (float)((double)n_att / self->limit);
+    for (int i = 0; i < n; i++)
+        *out++ = (float)((double)__builtin_popcountll(hands[(seat + i) % n]) / nc);
+    if (self->pogonny) {
+        for (int i = 0; i < n; i++) {
+            long k;
+            if (int_of(PyList_GET_ITEM(tally, (seat + i) % n), "a tally", &k) < 0)
+                goto fail_vec;
+            /* a tally has no upper bound (cards taken are laid again): clipped at 12 */
+            *out++ = (float)((double)(k < 12 ? k : 12) / 12.0);
+        }
     }
-    npy_intp n_actions = (npy_intp)actions;
+
+    npy_intp n_actions = (npy_intp)self->actions;
     PyObject *mask = PyArray_EMPTY(1, &n_actions, NPY_INT8, 0);
     if (mask == NULL) goto fail_vec;
     char *bytes = (char *)PyArray_DATA((PyArrayObject *)mask);
@@ -97,8 +264,9 @@ static PyObject *view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     for (Py_ssize_t i = 0; i < n_legal; i++) {
         Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
         if (a == -1 && PyErr_Occurred()) goto fail_mask;
-        if (a < 0 || a >= actions) {
-            PyErr_Format(PyExc_ValueError, "view(): action %zd out of 0..%zd", a, actions - 1);
+        if (a < 0 || a >= self->actions) {
+            PyErr_Format(PyExc_ValueError, "view(): action %zd out of 0..%zd", a,
+                         self->actions - 1);
             goto fail_mask;
         }
         bytes[a] = 1;
@@ -115,18 +283,48 @@ fail_vec:
     return NULL;
 }
 
-static PyMethodDef methods[] = {
-    {"view", (PyCFunction)(void (*)(void))view, METH_FASTCALL, view_doc},
+static PyMemberDef Viewer_members[] = {
+    {"size", T_PYSSIZET, offsetof(Viewer, size), READONLY, "the vector's length"},
+    {"actions", T_PYSSIZET, offsetof(Viewer, actions), READONLY, "the mask's length"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef Viewer_methods[] = {
+    {"view", (PyCFunction)(void (*)(void))Viewer_view, METH_FASTCALL, view_doc},
+    {"__reduce__", (PyCFunction)Viewer_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ViewerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "durak.envs._arrays.Viewer",
+    .tp_basicsize = sizeof(Viewer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = PyDoc_STR(
+        "Viewer(players, cards, lo, full, flags, privileged, pogonny, phases, limit, "
+        "actions):\none rule set's layout of a seat's view (durak.envs.planes.Planes); "
+        "view() makes the arrays."),
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Viewer_init,
+    .tp_dealloc = (destructor)Viewer_dealloc,
+    .tp_methods = Viewer_methods,
+    .tp_members = Viewer_members,
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_arrays",
-    "A seat's view as two new numpy arrays in one call (see durak.envs.planes).", -1, methods,
+    "A seat's view as two new numpy arrays in one call (see durak.envs.planes).", -1, NULL,
     NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__arrays(void) {
     import_array();
-    return PyModule_Create(&module);
+    if (PyType_Ready(&ViewerType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "Viewer", (PyObject *)&ViewerType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

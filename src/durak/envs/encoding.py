@@ -22,11 +22,13 @@ counted relative to the observing seat: ``+1`` is its left neighbour.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 
+from ..actions import encoding
 from ..cards import Card
-from ..game import Game
+from ..game import PHASES, Game
 from ..rules import Rules
 from . import planes as _planes
 from .bits import mask_bytes
@@ -37,18 +39,31 @@ __all__ = ["BASE_PLANES", "Encoder", "array_view", "mask_of"]
 
 
 @cache
-def array_view() -> ArrayView | None:
-    """The C function that makes a view's two arrays in one call (``durak.envs._arrays``,
-    built with the compiled engine when numpy's headers were there), or None: with the
-    pure-Python engine, or where it was not built, the bytes of
-    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats)."""
+def _arrays() -> Any:
     if (_planes.__file__ or "").endswith(".py"):
         return None
     try:
         from . import _arrays
     except ImportError:
         return None
-    return _arrays.view
+    return _arrays
+
+
+def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
+    """The C function that makes a view's two arrays for ``rules`` in one call
+    (``durak.envs._arrays``, built with the compiled engine when numpy's headers were
+    there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
+    pure-Python engine, or where it was not built, the bytes of
+    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats)."""
+    arrays = _arrays()
+    if arrays is None:
+        return None
+    p = Planes(rules, privileged)
+    viewer = arrays.Viewer(p.players, p.cards, p.lo, p.full, p.flags, privileged,
+                           rules.scoring == "pogonny", len(PHASES), float(rules.bout_limit),
+                           encoding(rules).size)
+    assert viewer.size == p.size, "the C layout differs from Planes'"
+    return viewer.view  # type: ignore[no-any-return]
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

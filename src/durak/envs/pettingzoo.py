@@ -99,7 +99,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         self.action_spaces = {a: spaces.Discrete(self.num_actions)
                               for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
-        self._fill = array_view()
+        self._fill = array_view(self.rules, privileged)
         self._wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]

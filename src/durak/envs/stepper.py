@@ -28,8 +28,8 @@ from .planes import Planes
 ILLEGAL = -2
 OVER = -1
 
-# durak.envs._arrays.view: (fields, layout, legal) -> the two arrays
-ArrayView = Callable[[list[int], object, list[int]], tuple[Any, Any]]
+# durak.envs._arrays.Viewer(...).view: (seat, the game's fields..., legal) -> the two arrays
+ArrayView = Callable[..., tuple[Any, Any]]
 
 
 class Stepper:
@@ -42,9 +42,6 @@ class Stepper:
         self.game: Game | None = None
         self.legal: list[int] = []
         self._size = self.actions.size
-        p = self.planes
-        # (one object: passed on as it is, not unboxed and boxed again each call)
-        self._layout: object = (len(p.plane_names), p.cards, p.flags, p.divisors, self._size)
         self._none: list[int] = []
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
@@ -87,11 +84,15 @@ class Stepper:
 
     def arrays(self, seat: int, fill: ArrayView) -> tuple[Any, Any]:
         """As :meth:`view`, but as two new numpy arrays made by ``fill``
-        (:func:`durak.envs.encoding.array_view`) in one call."""
+        (:func:`durak.envs.encoding.array_view`) in one call, from the game's own fields
+        (what :meth:`~durak.envs.planes.Planes.fields` makes of them, ``fill`` makes in C)."""
         g = self.game
         assert g is not None
-        return fill(self.planes.fields(g, seat), self._layout,
-                    self.legal if g.to_act == seat else self._none)
+        to_act = g.to_act
+        return fill(seat, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard,
+                    g._trump_card, g._bottom, len(g._talon) - g._tp, g.cap, g.out,
+                    g.attacker, g.defender, to_act, g._phase, g.bout, g._forced_take,
+                    g.tally, self.legal if to_act == seat else self._none)
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
