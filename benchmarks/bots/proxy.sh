@@ -89,5 +89,6 @@ run8 pe-pod --bots $L5,nodes=60000,prior=expert expert --deals 0:100
 R8=ismcts:iterations=150,plain=0,keep=2,nodes=60000,rollout=expert
 run8 re150-pod --bots $R8 expert --deals 0:100
 run8 re150-pod-b --bots $R8 expert --deals 100:200
-run8 re150-per --bots $R8 expert --deals 0:100 --rules perevodnoy
-run8 re150-per-b --bots $R8 expert --deals 100:200 --rules perevodnoy
+run8 re150-per --bots $R8 expert --deals 0:200 --rules perevodnoy
+run8 re150-pod-c --games 600 --bots $R8 expert --deals 200:300   # paired with proxy3/n60-pod-c
+$PY chunked.py pool-v8/re150-expert-podkidnoy.json --merge proxy4/re150-pod.json proxy4/re150-pod-b.json
