@@ -80,3 +80,15 @@ $PY solver_speed.py --positions 30 --nodes 50000
 # Exact search in sampled worlds before the empty talon (the table in README.md, v7):
 $PY exact_worlds.py --nodes 20000 --deals 20
 $PY exact_worlds.py --nodes 200000 --deals 4 --min-hidden 1 --hidden 2
+# v8 (issue 15, fifth session): the expert's move choice in the search. prior=expert: the
+# expert's move (its rules, no exact endgame) is the one to beat; rollout=expert: every
+# rollout seat plays by those rules (expert_policy.py, about four times a rules-of-thumb
+# rollout's CPU, so 150 rollouts a move). Results in proxy4/, compared paired with proxy3/.
+run8() { out=$1; shift; nice -n 10 $PY chunked.py "proxy4/$out.json" --seed 41 "$@"; }
+run8 pe-pod --bots $L5,nodes=60000,prior=expert expert --deals 0:100
+R8=ismcts:iterations=150,plain=0,keep=2,nodes=60000,rollout=expert
+run8 re150-pod --bots $R8 expert --deals 0:100
+run8 re150-pod-b --bots $R8 expert --deals 100:200
+run8 re150-per --bots $R8 expert --deals 0:200 --rules perevodnoy
+run8 re150-pod-c --games 600 --bots $R8 expert --deals 200:300   # paired with proxy3/n60-pod-c
+$PY chunked.py pool-v8/re150-expert-podkidnoy.json --merge proxy4/re150-pod.json proxy4/re150-pod-b.json

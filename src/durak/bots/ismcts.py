@@ -26,6 +26,10 @@ rollouts ``k`` bouts ahead with the learned value of :mod:`durak.bots.evaluate`
 (measured no gain; benchmarks/bots/README.md, v6). ``extend=n`` samples more worlds,
 up to ``n`` rollouts, while a candidate leads the prior's move by more than ``close``
 standard errors but not yet ``keep`` (v7: +0.03 ± 0.05, not significant; not in a level).
+``prior=expert`` makes the move to beat the :class:`~durak.bots.expert.ExpertBot`'s
+(its rules without the exact endgame), and ``rollout=expert`` plays every rollout seat
+by those rules (:mod:`durak.bots.expert_policy`; about four times the CPU of a
+rules-of-thumb rollout); v8 in benchmarks/bots/README.md measures both.
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -41,13 +45,17 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from functools import partial
 from typing import Any
 
+from .. import playout
 from ..actions import Action
 from ..determinize import sample
 from ..game import OPEN, OVER, Game
 from ..observation import Observation
 from .evaluate import value
+from .expert import ExpertBot
+from .expert_policy import expert_action
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import CarefulReader, PlainReader, Tracker
 from .policy import PLAIN, SIMPLE, STYLES, rollout, rollout_action
@@ -66,6 +74,10 @@ NODES_PER_SECOND = 150_000
 # table behind, and freeing or collecting it, and the fallback after it, measured up to
 # 0.1 s more (a move of 0.55 s with the solver stopped at 0.45 s, on a loaded machine).
 SOLVE_SHARE = 0.6
+# ``rollout=``: who plays the rollouts. EXPERT marks a seat that plays by
+# expert_policy.expert_action (not a policy.py style).
+ROLLOUTS = ("rules", "expert")
+EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
 
@@ -103,6 +115,7 @@ class ISMCTSBot:
         cut: int = 0,
         extend: int = 0,
         close: float = 1.0,
+        rollout: str = "rules",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -144,8 +157,15 @@ class ISMCTSBot:
         # where it is not modelled as PLAIN; memory.CarefulReader).
         self.careful: CarefulReader | None = CarefulReader() if read else None
         # The move the search must beat (``keep``) and the order of candidates: the
-        # heuristic bot playing this style.
-        self.prior = HeuristicBot(style=prior)
+        # heuristic bot playing this style, or (``prior=expert``) the expert's rules of
+        # move choice without its exact endgame (v8, benchmarks/bots/README.md).
+        if prior != "expert" and prior not in STYLES:
+            raise ValueError(
+                f"ismcts: prior is one of {', '.join(STYLES)}, expert, not {prior!r}"
+            )
+        self.prior: HeuristicBot | ExpertBot = (
+            ExpertBot(seed=seed, nodes=0) if prior == "expert" else HeuristicBot(style=prior)
+        )
         # The solver's node budget once nothing is hidden (0: the rollout budget times
         # NODES_PER_ROLLOUT); the cap still bounds it.
         if nodes < 0:
@@ -163,6 +183,14 @@ class ISMCTSBot:
             raise ValueError(f"ismcts: extend must be >= 0 rollouts, not {extend}")
         self.extend = int(extend)
         self.close = float(close)
+        # Who plays the rollouts: ``rules`` the styles above (policy.py), ``expert`` every
+        # seat by the expert's rules without its exact endgame (expert_policy.py), except
+        # the opponents ``plain``/``mixed`` make PLAIN or SIMPLE in a world.
+        if rollout not in ROLLOUTS:
+            raise ValueError(
+                f"ismcts: rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}"
+            )
+        self.expert_rollouts = rollout == "expert"
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -284,10 +312,11 @@ class ISMCTSBot:
         cut = self.cut if n == 2 and self.cut else 0
         stop = obs.bout + cut
         while True:
-            styles = [self.style] * n
+            mine = EXPERT if self.expert_rollouts else self.style
+            styles = [mine] * n
             for s in range(n):
                 if team(s) != team(seat):
-                    styles[s] = self.model
+                    styles[s] = EXPERT if self.expert_rollouts else self.model
                     r = rng.random()
                     if r < self.plain:
                         styles[s] = PLAIN
@@ -312,7 +341,10 @@ class ISMCTSBot:
                     rollouts += 1
                     continue
                 if g._phase != OVER:
-                    rollout(g, rng, styles=styles)
+                    if self.expert_rollouts:
+                        playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
+                    else:
+                        rollout(g, rng, styles=styles)
                 results[a].append(score(g, seat))
                 rollouts += 1
             if deadline is not None and deadline.passed():
@@ -393,6 +425,16 @@ class ISMCTSBot:
         return keep
 
 
+def _mixed_action(g: Game, styles: list[int]) -> Action:
+    """The rollout action of whoever is to act: the expert's rules for an ``EXPERT`` seat,
+    else the rules of thumb of its style."""
+    seat = g.to_act
+    assert seat is not None
+    if styles[seat] == EXPERT:
+        return expert_action(g)
+    return rollout_action(g, styles)
+
+
 def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat: int) -> float:
     """Play ``g`` with the rules of thumb until bout ``stop`` begins (then the learned
     value of the position for ``seat``) or the deal ends (then its score)."""
@@ -401,9 +443,9 @@ def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat
         if g._phase == OPEN and g.bout >= stop:
             return value(g, seat)
         if moves >= 400:  # a circle of play: finish the deal as rollouts do
-            rollout(g, rng, styles=styles)
+            playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
             break
-        g._apply(rollout_action(g, styles))
+        g._apply(_mixed_action(g, styles))
         moves += 1
     return score(g, seat)
 

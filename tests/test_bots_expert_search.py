@@ -1,0 +1,109 @@
+"""The searcher with the expert's move choice: ``ismcts:prior=expert`` (the move the
+search must beat) and ``ismcts:rollout=expert`` (rollouts by the expert's rules,
+:mod:`durak.bots.expert_policy`); benchmarks/bots/README.md, v8."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from durak import Game, Rules
+from durak.bots import make
+from durak.bots.expert import ExpertBot
+from durak.bots.expert_policy import expert_action, expert_rollout
+from durak.bots.ismcts import ISMCTSBot
+from durak.bots.policy import rollout_action
+
+VARIANTS = [
+    "podkidnoy",
+    "perevodnoy",
+    "podkidnoy(players=3)",
+    "perevodnoy-proezdnoy",
+    "podkidnoy(players=4,teams=2x2)",
+    "prostoy(players=3)",
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_expert_policy_matches_the_expert(rules: str) -> None:
+    """On full games, the rollout version makes the very choice of the expert without its
+    exact endgame, at every position with a choice."""
+    bot = ExpertBot(nodes=0)
+    r = Rules.parse(rules)
+    rng = random.Random(0)
+    checked = 0
+    for seed in range(12):
+        g = Game(r, seed=seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            if len(legal) > 1:
+                assert expert_action(g) == bot.choose(g.observation(g.to_act)), (rules, seed)
+                checked += 1
+            g.apply(rollout_action(g) if rng.random() < 0.5 else rng.choice(legal))
+    assert checked > 200
+
+
+def test_expert_rollout_finishes_the_deal() -> None:
+    for seed in range(5):
+        g = Game(Rules.parse("perevodnoy(players=4)"), seed=seed)
+        expert_rollout(g, random.Random(seed))
+        assert g.is_over
+
+
+def test_the_new_options_are_accepted_and_misspellings_refused() -> None:
+    bot = make("ismcts:iterations=20,prior=expert,rollout=expert")
+    assert isinstance(bot, ISMCTSBot)
+    assert isinstance(bot.prior, ExpertBot) and bot.prior.nodes == 0
+    assert bot.expert_rollouts
+    plain = make("ismcts:iterations=20")
+    assert isinstance(plain, ISMCTSBot) and not plain.expert_rollouts
+    with pytest.raises(ValueError, match="prior"):
+        make("ismcts:prior=exprt")
+    with pytest.raises(ValueError, match="rollout"):
+        make("ismcts:rollout=exprt")
+    with pytest.raises(ValueError, match="no option 'rollouts'"):
+        make("ismcts:rollouts=expert")
+    with pytest.raises(ValueError, match="no option 'priors'"):
+        make("ismcts:priors=expert")
+
+
+def test_prior_expert_plays_the_experts_move_unless_the_search_can_tell() -> None:
+    g = Game(Rules(), seed=5)
+    obs = g.observation(g.to_act or 0)
+    expert = ExpertBot(nodes=0).choose(obs)
+    assert ISMCTSBot(iterations=40, seed=1, keep=1e9, prior="expert").choose(obs) == expert
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=30,plain=0,keep=2,prior=expert",
+        "ismcts:iterations=30,plain=0,keep=2,rollout=expert",
+        "ismcts:iterations=30,plain=0.5,rollout=expert,prior=expert,cut=2",
+    ],
+)
+@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy(players=3)",
+                                   "podkidnoy(players=4,teams=2x2)"])
+def test_the_searcher_with_expert_choices_plays_legal_moves(spec: str, rules: str) -> None:
+    r = Rules.parse(rules)
+    g = Game(r, seed=7)
+    bots = [make(spec, seed=s) if s == 0 else make("expert") for s in range(r.players)]
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        obs = g.observation(s)
+        a = bots[s].choose(obs)
+        assert a in obs.legal
+        g.apply(a)
+
+
+def test_expert_rollouts_respect_the_cap() -> None:
+    g = Game(Rules.preset("perevodnoy", players=3), seed=4)
+    obs = g.observation(g.to_act or 0)
+    bot = ISMCTSBot(iterations=10**8, seed=1, cap=0.05, rollout="expert", prior="expert")
+    t = time.process_time()
+    assert bot.choose(obs) in obs.legal
+    assert time.process_time() - t < 0.05 + 0.1  # the cap, and one world's margin
+    assert 0 < bot.last_stats["rollouts"] < 10**8
