@@ -48,6 +48,21 @@ class _Replay:
         self.i += 1
 
 
+def _masked(e: Any, rng: random.Random) -> int:
+    """run.py's PettingZoo loop, verbatim: random masked actions until every agent is
+    done; returns the steps played."""
+    steps = 0
+    for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    return steps
+
+
 def play(rules_text: str, deals: int, loop: str) -> int:
     """Play ``deals`` deals through ``loop`` ("raw", "pettingzoo"; "collect": the env's
     observations of those deals kept, "learner": kept and then replayed through the
@@ -77,24 +92,9 @@ def play(rules_text: str, deals: int, loop: str) -> int:
                 e.step(None if seen[2] or seen[3] else e.unwrapped._stepper.legal[0])
                 kept.append(seen)
             continue
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
-            e.step(int(legal[int(rng.random() * len(legal))]))
-            steps += 1
+        steps += _masked(e, rng)
     if loop == "learner":
-        e = _Replay(kept)
-        for _agent in e.agent_iter():  # (run.py's loop body, verbatim)
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
-            e.step(int(legal[int(rng.random() * len(legal))]))
-            steps += 1
+        steps += _masked(_Replay(kept), rng)
     return steps
 
 

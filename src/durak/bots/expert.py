@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask, iter_bits
@@ -68,6 +69,33 @@ def burden(card: int, trump: int) -> float:
         return -(2.0 + 0.3 * r)
     return 0.4 * (7 - r)
 
+
+
+def cheapest_cover(unbeaten: list[int], by_target: dict[int, list[Action]],
+                   cost_of: Callable[[int], float]) -> tuple[float, Action] | None:
+    """The cheapest way to beat every card of ``unbeaten`` (each has beaters in
+    ``by_target``), a card costing ``cost_of(card)``: (cost, the action to play first), or
+    None when no choice of the four cheapest beaters a card beats them all with
+    different cards."""
+    options = [sorted(by_target[u], key=lambda a: cost_of(a.mask.bit_length() - 1))[:4]
+               for u in unbeaten]
+    best: tuple[float, Action] | None = None
+    for combo in itertools.product(*options):
+        used = 0
+        ok = True
+        for a in combo:
+            if used & a.mask:
+                ok = False
+                break
+            used |= a.mask
+        if not ok:
+            continue
+        cost = sum(cost_of(c) for c in iter_bits(used))
+        if best is None or cost < best[0]:
+            # Play the cheapest beater first: it shows the least.
+            first = min(combo, key=lambda a: cost_of(a.mask.bit_length() - 1))
+            best = (cost, first)
+    return best
 
 class ExpertBot:
     """See the module docstring. ``nodes``: the endgame solver's budget a move."""
@@ -240,24 +268,4 @@ class ExpertBot:
         or None when they cannot all be beaten."""
         if not unbeaten or any(u not in by_target for u in unbeaten):
             return None
-        options = [
-            sorted(by_target[u], key=lambda a: keep(a.mask.bit_length() - 1, t, talon))[:4]
-            for u in unbeaten
-        ]
-        best: tuple[float, Action] | None = None
-        for combo in itertools.product(*options):
-            used = 0
-            ok = True
-            for a in combo:
-                if used & a.mask:
-                    ok = False
-                    break
-                used |= a.mask
-            if not ok:
-                continue
-            cost = sum(keep(c, t, talon) for c in iter_bits(used))
-            if best is None or cost < best[0]:
-                # Play the cheapest beater first: it shows the least.
-                first = min(combo, key=lambda a: keep(a.mask.bit_length() - 1, t, talon))
-                best = (cost, first)
-        return best
+        return cheapest_cover(unbeaten, by_target, lambda c: keep(c, t, talon))

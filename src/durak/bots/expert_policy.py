@@ -14,7 +14,6 @@ Searchers use it with ``ismcts:rollout=expert`` (every seat of a rollout plays s
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 
@@ -22,7 +21,7 @@ from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask
 from ..game import DEFENCE, OPEN, PILE, Game
-from .expert import PILE_LIMIT, QUEEN, TEMPO, THROW_LIMIT, burden, keep
+from .expert import PILE_LIMIT, QUEEN, TEMPO, THROW_LIMIT, burden, cheapest_cover, keep
 
 # KEEP[trump][talon > 6][card], BURDEN[trump][card], BEATS[trump][card]: expert.keep,
 # expert.burden and the cards that beat a card, looked up instead of computed.
@@ -200,32 +199,14 @@ def _plan(
     if not unbeaten or any(u not in by_target for u in unbeaten):
         return None
     if len(unbeaten) == 1:
-        # One card to beat: the first cheapest beater (what the search below finds).
+        # One card to beat: the first cheapest beater (what cheapest_cover finds).
         pick: tuple[float, Action] | None = None
         for a in by_target[unbeaten[0]]:
             v = kp[a.mask.bit_length() - 1]
             if pick is None or v < pick[0]:
                 pick = (v, a)
         return pick
-    options = [
-        sorted(by_target[u], key=lambda a: kp[a.mask.bit_length() - 1])[:4] for u in unbeaten
-    ]
-    best: tuple[float, Action] | None = None
-    for combo in itertools.product(*options):
-        used = 0
-        ok = True
-        for a in combo:
-            if used & a.mask:
-                ok = False
-                break
-            used |= a.mask
-        if not ok:
-            continue
-        cost = sum(kp[c] for c in _bits(used))
-        if best is None or cost < best[0]:
-            first = min(combo, key=lambda a: kp[a.mask.bit_length() - 1])
-            best = (cost, first)
-    return best
+    return cheapest_cover(unbeaten, by_target, kp.__getitem__)
 
 
 def expert_rollout(g: Game, rng: random.Random, max_moves: int = 400) -> None:
