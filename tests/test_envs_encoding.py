@@ -176,3 +176,83 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
     again = pickle.loads(pickle.dumps(view))
     assert all((a == b).all() for a, b in zip(again(*args), view(*args), strict=True))
 
+
+
+def test_c_arrays_handed_out_never_change() -> None:
+    """The C helper writes an array it made before again only when nobody else can see
+    it (no other reference, no weak one, shape, type and flags as made): every array a
+    caller still holds, in any form, keeps the floats and mask it was handed; an array
+    reshaped or made read-only by its last holder is never handed out again as it is;
+    a view that failed half-way leaves no stale 1 in the next mask."""
+    import weakref
+
+    from durak import build
+    from durak.envs.encoding import array_view
+    from durak.envs.stepper import Stepper
+
+    if not build.is_compiled():
+        pytest.skip("no C helper in the pure-Python build (checked above)")
+    rules = learning_rules("perevodnoy(players=3)")
+    enc, st = Encoder(rules), Stepper(rules)
+    fill = array_view(rules)
+    rng = random.Random(5)
+    g = Game(rules, seed=4)
+    st.start(g)
+    held: list[tuple[object, np.ndarray, np.ndarray]] = []  # (what is held, x, mask copies)
+    weak = []
+    step = 0
+    while g.to_act is not None:
+        seat = g.to_act
+        x, mask = st.arrays(seat, fill)
+        assert x.tobytes() == reference(enc, g, seat).tobytes()
+        assert mask.nonzero()[0].tolist() == sorted(st.legal)
+        kind = step % 6
+        if kind == 0:
+            held.append(((x, mask), x.copy(), mask.copy()))
+        elif kind == 1:  # only views of them
+            held.append(((x[:], mask.view(bool)), x.copy(), mask.copy()))
+        elif kind == 2:  # only a weak reference
+            weak.append((weakref.ref(x), x.copy()))
+        elif kind == 3:  # reshaped in place, then dropped
+            x.shape = (1, x.size)
+        elif kind == 4:  # made read-only, then dropped
+            mask.flags.writeable = False
+        del x, mask
+        st.play(st.legal[rng.randrange(len(st.legal))])
+        step += 1
+        fresh, fresh_mask = st.arrays(g.to_act if g.to_act is not None else 0, fill)
+        assert fresh.shape == (enc.size,) and fresh.flags.writeable
+        assert fresh_mask.flags.writeable
+        del fresh, fresh_mask
+    for (arrays, x0, m0) in held:
+        x, mask = arrays  # type: ignore[misc]
+        assert x.tobytes() == x0.tobytes() and mask.view(np.int8).tobytes() == m0.tobytes()
+    for ref, x0 in weak:
+        x = ref()
+        assert x is None or x.tobytes() == x0.tobytes()
+
+    # arrays reshaped or made read-only by their last holders (every kept one at once)
+    # are never handed out again as they are
+    many = [st.arrays(0, fill) for _ in range(8)]
+    for x, mask in many:
+        x.shape = (1, x.size)
+        mask.flags.writeable = False
+    del many, x, mask
+    again = [st.arrays(0, fill) for _ in range(8)]
+    assert all(x.shape == (enc.size,) and x.flags.writeable and mask.flags.writeable
+               for x, mask in again)
+    del again
+
+    # a failing view (an action number out of range, after some set) leaves no stale 1
+    g = Game(rules, seed=9)
+    st.start(g)
+    args = [g.to_act, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard,
+            g._trump_card, g._bottom, len(g._talon) - g._tp, g.cap, g.out, g.attacker,
+            g.defender, g.to_act, g._phase, g.bout, g._forced_take, g.tally]
+    fill(*args, [3])
+    with pytest.raises(ValueError, match="out of 0.."):
+        fill(*args, [7, 8, 10**6])
+    for _ in range(3):
+        _, mask = fill(*args, [])
+        assert not mask.any()
+        del mask

@@ -19,6 +19,9 @@
 #include <string.h>
 
 #define MAX_PLAYERS 6
+/* arrays kept for reuse, of each kind; the numbers set in each kept mask, for clearing */
+#define POOL 4
+#define MAX_SET 256
 
 typedef struct {
     PyObject_HEAD
@@ -27,7 +30,51 @@ typedef struct {
     unsigned long long full;
     double limit;
     Py_ssize_t planes, size, actions;
+    /* Arrays handed out before, which nobody but this Viewer may still hold (see
+     * reusable()); next_* is the slot a new array takes when none can be reused. */
+    PyObject *vecs[POOL], *masks[POOL];
+    int vec_flags, mask_flags, next_vec, next_mask;
+    Py_ssize_t n_set[POOL];  /* numbers set in masks[i]; -1: more than MAX_SET */
+    unsigned short set[POOL][MAX_SET];
 } Viewer;
+
+static PyArray_Descr *float32_descr, *int8_descr;
+
+/* May ``o``, an array this Viewer made and handed out, be written again as a new one?
+ * Only if no one else can see it: no reference but the Viewer's (so no view, buffer,
+ * dict or variable holds it), no weak reference, and as it was made (shape, type,
+ * strides, flags: none changed in place by its last holder). CPython reuses a result
+ * tuple under the same rule (zip, enumerate); a fresh array costs a fifth of a step. */
+static int reusable(PyObject *o, npy_intp n, PyArray_Descr *descr, int flags) {
+    PyArrayObject *a = (PyArrayObject *)o;
+    Py_ssize_t weak = Py_TYPE(o)->tp_weaklistoffset;
+    return Py_REFCNT(o) == 1 && Py_TYPE(o) == &PyArray_Type
+           && (weak == 0 || *(PyObject **)((char *)o + weak) == NULL)
+           && PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == n
+           && PyArray_DESCR(a) == descr && PyArray_STRIDE(a, 0) == PyArray_ITEMSIZE(a)
+           && PyArray_BASE(a) == NULL && PyArray_FLAGS(a) == flags;
+}
+
+/* A 1-d array of n entries of ``descr`` for the caller to fill (a new reference): a kept
+ * one nobody else holds (*slot its place in the pool) or a new one, then kept. */
+static PyObject *array_for(PyObject **pool, int *next, int *flags, npy_intp n,
+                           PyArray_Descr *descr, int *slot) {
+    for (int i = 0; i < POOL; i++) {
+        if (pool[i] != NULL && reusable(pool[i], n, descr, *flags)) {
+            *slot = i;
+            return Py_NewRef(pool[i]);
+        }
+    }
+    Py_INCREF(descr);  /* (NewFromDescr steals it) */
+    PyObject *o = PyArray_NewFromDescr(&PyArray_Type, descr, 1, &n, NULL, NULL, 0, NULL);
+    if (o == NULL) return NULL;
+    *flags = PyArray_FLAGS((PyArrayObject *)o);
+    int i = *next;
+    *next = (i + 1) % POOL;
+    Py_XSETREF(pool[i], Py_NewRef(o));
+    *slot = -1 - i;  /* new: nothing to clear */
+    return o;
+}
 
 /* a card mask (at most 64 bits, not negative) from a Python int */
 static int mask_of(PyObject *item, unsigned long long *out) {
@@ -105,6 +152,10 @@ static int Viewer_init(Viewer *self, PyObject *args, PyObject *kwds) {
 
 static void Viewer_dealloc(Viewer *self) {
     Py_XDECREF(self->args);
+    for (int i = 0; i < POOL; i++) {
+        Py_XDECREF(self->vecs[i]);
+        Py_XDECREF(self->masks[i]);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -192,9 +243,11 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
     for (int s = 0; s < n; s++) rel[s] = (int)((s - seat + n) % n);
 
     npy_intp size = (npy_intp)self->size;
+    int slot;
     /* (empty, then zeroed here: numpy lets go of the GIL around a large zeroed allocation,
      * which costs more than the whole vector) */
-    PyObject *vec = PyArray_EMPTY(1, &size, NPY_FLOAT32, 0);
+    PyObject *vec = array_for(self->vecs, &self->next_vec, &self->vec_flags, size,
+                              float32_descr, &slot);
     if (vec == NULL) return NULL;
     float *out = (float *)PyArray_DATA((PyArrayObject *)vec);
     memset(out, 0, (size_t)size * sizeof(float));
@@ -256,11 +309,20 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
     }
 
     npy_intp n_actions = (npy_intp)self->actions;
-    PyObject *mask = PyArray_EMPTY(1, &n_actions, NPY_INT8, 0);
+    PyObject *mask = array_for(self->masks, &self->next_mask, &self->mask_flags, n_actions,
+                               int8_descr, &slot);
     if (mask == NULL) goto fail_vec;
     char *bytes = (char *)PyArray_DATA((PyArrayObject *)mask);
-    memset(bytes, 0, (size_t)n_actions);
+    /* a kept mask: only the numbers set last time are cleared (a handful of 1 608) */
+    Py_ssize_t *n_set = &self->n_set[slot < 0 ? -1 - slot : slot];
+    unsigned short *set = self->set[slot < 0 ? -1 - slot : slot];
+    if (slot < 0 || *n_set < 0)
+        memset(bytes, 0, (size_t)n_actions);
+    else
+        for (Py_ssize_t i = 0; i < *n_set; i++) bytes[set[i]] = 0;
     Py_ssize_t n_legal = PyList_GET_SIZE(legal);
+    /* (a failure below leaves it unknown what is set: cleared in full next time) */
+    *n_set = -1;
     for (Py_ssize_t i = 0; i < n_legal; i++) {
         Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
         if (a == -1 && PyErr_Occurred()) goto fail_mask;
@@ -270,7 +332,9 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
             goto fail_mask;
         }
         bytes[a] = 1;
+        if (i < MAX_SET && a <= 0xFFFF) set[i] = (unsigned short)a;
     }
+    if (n_legal <= MAX_SET && self->actions <= 0x10000) *n_set = n_legal;
     PyObject *pair = PyTuple_New(2);
     if (pair == NULL) goto fail_mask;
     PyTuple_SET_ITEM(pair, 0, vec);
@@ -319,6 +383,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__arrays(void) {
     import_array();
+    /* (the builtin types' descriptors live as long as numpy: borrowed for good) */
+    float32_descr = PyArray_DescrFromType(NPY_FLOAT32);
+    int8_descr = PyArray_DescrFromType(NPY_INT8);
+    if (float32_descr == NULL || int8_descr == NULL) return NULL;
     if (PyType_Ready(&ViewerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
