@@ -76,8 +76,26 @@ static PyObject *array_for(PyObject **pool, int *next, int *flags, npy_intp n,
     return o;
 }
 
+/* A small exact int >= 0 (at most two digits, 60 bits) read from its digits: 1 if done,
+ * 0 for the general path. (CPython 3.11's layout; later ones take the general path.) */
+static inline int small_of(PyObject *item, unsigned long long *out) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(item)) {
+        Py_ssize_t n = Py_SIZE(item);
+        const digit *d = ((PyLongObject *)item)->ob_digit;
+        if (n == 0) { *out = 0; return 1; }
+        if (n == 1) { *out = d[0]; return 1; }
+        if (n == 2) { *out = d[0] | ((unsigned long long)d[1] << PyLong_SHIFT); return 1; }
+    }
+#else
+    (void)item; (void)out;
+#endif
+    return 0;
+}
+
 /* a card mask (at most 64 bits, not negative) from a Python int */
 static int mask_of(PyObject *item, unsigned long long *out) {
+    if (small_of(item, out)) return 0;
     if (!PyLong_Check(item) || _PyLong_Sign(item) < 0) {
         PyErr_SetString(PyExc_ValueError, "view(): a card mask is an int >= 0");
         return -1;
@@ -89,6 +107,11 @@ static int mask_of(PyObject *item, unsigned long long *out) {
 
 /* a small whole number argument */
 static int int_of(PyObject *item, const char *name, long *out) {
+    unsigned long long small;
+    if (small_of(item, &small) && small <= LONG_MAX) {
+        *out = (long)small;
+        return 0;
+    }
     *out = PyLong_AsLong(item);
     if (*out == -1 && PyErr_Occurred()) {
         PyErr_Format(PyExc_TypeError, "view(): %s is an int", name);
@@ -277,7 +300,8 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
     unsigned long long flags = 1ULL << (trump & 3);
     if (under) flags |= 16;
     for (int s = 0; s < n; s++) {
-        int t = PyObject_IsTrue(PyList_GET_ITEM(outs, s));
+        PyObject *o = PyList_GET_ITEM(outs, s);
+        int t = o == Py_True ? 1 : o == Py_False ? 0 : PyObject_IsTrue(o);
         if (t < 0) goto fail_vec;
         if (t) flags |= 1ULL << (f_out + rel[s]);
     }
@@ -286,7 +310,8 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
                  | (1ULL << (f_act + rel[to_act]));
     flags |= 1ULL << (f_phase + phase);
     if (bout == 0) flags |= 1ULL << f_first;
-    int forced = PyObject_IsTrue(args[A_FORCED]);
+    PyObject *f = args[A_FORCED];
+    int forced = f == Py_True ? 1 : f == Py_False ? 0 : PyObject_IsTrue(f);
     if (forced < 0) goto fail_vec;
     if (forced) flags |= 1ULL << (f_first + 1);
     set_bits(out, flags, self->flags);
@@ -324,8 +349,13 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
     /* (a failure below leaves it unknown what is set: cleared in full next time) */
     *n_set = -1;
     for (Py_ssize_t i = 0; i < n_legal; i++) {
-        Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
-        if (a == -1 && PyErr_Occurred()) goto fail_mask;
+        PyObject *item = PyList_GET_ITEM(legal, i);
+        unsigned long long small;
+        Py_ssize_t a;
+        if (small_of(item, &small))
+            a = small < (unsigned long long)PY_SSIZE_T_MAX ? (Py_ssize_t)small : -1;
+        else if ((a = PyLong_AsSsize_t(item)) == -1 && PyErr_Occurred())
+            goto fail_mask;
         if (a < 0 || a >= self->actions) {
             PyErr_Format(PyExc_ValueError, "view(): action %zd out of 0..%zd", a,
                          self->actions - 1);

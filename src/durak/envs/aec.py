@@ -19,13 +19,16 @@ into arrays.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from ..game import Game
 from ..rules import Rules
 from .stepper import ArrayView, Stepper
+
+# agent_iter's bounds from here up are never reached (4.6e18 steps)
+_UNBOUNDED: Final = 2**62
 
 # the encoder's bytes (vector, mask) -> the two arrays, where there is no ``fill``
 Wrap = Callable[[bytearray, bytearray], tuple[Any, Any]]
@@ -95,6 +98,12 @@ class AECCore:
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """The agent to act next, until every agent is done (as AECEnv's)."""
+        if max_iter >= _UNBOUNDED:
+            # (AECEnv's default, 2**63, is past a machine int: counting it down would be
+            # big-int arithmetic every step, for a bound no run can reach)
+            while self.agents:
+                yield self.agent_selection
+            return
         while self.agents and max_iter > 0:
             max_iter -= 1
             yield self.agent_selection

@@ -18,15 +18,15 @@ mask, new bytes each, for numpy to wrap as two arrays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..game import Game
 from ..rules import Rules
 from .bits import Actions, legal_indices, mask_bytes
 from .planes import Planes
 
-ILLEGAL = -2
-OVER = -1
+ILLEGAL: Final = -2
+OVER: Final = -1
 
 # durak.envs._arrays.Viewer(...).view: (seat, the game's fields..., legal) -> the two arrays
 ArrayView = Callable[..., tuple[Any, Any]]
@@ -59,7 +59,13 @@ class Stepper:
         :data:`OVER` if the deal is over, or :data:`ILLEGAL` (nothing played) if it is
         not legal now."""
         g = self.game
-        if g is None or index not in self.legal:
+        if g is None:
+            return ILLEGAL
+        # (a typed loop: ``in`` would box the number and compare objects)
+        for i in self.legal:
+            if i == index:
+                break
+        else:
             return ILLEGAL
         g._apply(self.actions.action(index))
         to_act = g.to_act
@@ -92,7 +98,8 @@ class Stepper:
         return fill(seat, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard,
                     g._trump_card, g._bottom, len(g._talon) - g._tp, g.cap, g.out,
                     g.attacker, g.defender, to_act, g._phase, g.bout, g._forced_take,
-                    g.tally, self.legal if to_act == seat else self._none)
+                    g.tally, self.legal if to_act is not None and to_act == seat
+                    else self._none)
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:
