@@ -99,3 +99,5 @@ I9=ismcts:iterations=1000,plain=0,keep=2,nodes=60000
 nice -n 10 $PY chunked.py pool-v9/i1000-expert-podkidnoy.json --seed 41 --games 400 --bots $I9 expert
 nice -n 10 $PY chunked.py pool-v9/i1000-expert-perevodnoy.json --seed 41 --games 400 \
     --rules perevodnoy --bots $I9 expert
+nice -n 10 $PY chunked.py pool-v9/i1000-3expert-4p.json --seed 41 --games 400 \
+    --rules "podkidnoy(players=4)" --bots $I9 expert expert expert
