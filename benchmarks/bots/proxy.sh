@@ -92,3 +92,12 @@ run8 re150-pod-b --bots $R8 expert --deals 100:200
 run8 re150-per --bots $R8 expert --deals 0:200 --rules perevodnoy
 run8 re150-pod-c --games 600 --bots $R8 expert --deals 200:300   # paired with proxy3/n60-pod-c
 $PY chunked.py pool-v8/re150-expert-podkidnoy.json --merge proxy4/re150-pod.json proxy4/re150-pod-b.json
+# v9 (issue 15, sixth session): level 5 with twice the rollouts (iterations=1000), the
+# pool.sh deals (seed 41) in one process each, one match at a time; compared paired with
+# pool-v7/ (level 5's games on the same deals): python paired.py pool-v7/A.json pool-v9/B.json
+I9=ismcts:iterations=1000,plain=0,keep=2,nodes=60000
+nice -n 10 $PY chunked.py pool-v9/i1000-expert-podkidnoy.json --seed 41 --games 400 --bots $I9 expert
+nice -n 10 $PY chunked.py pool-v9/i1000-expert-perevodnoy.json --seed 41 --games 400 \
+    --rules perevodnoy --bots $I9 expert
+nice -n 10 $PY chunked.py pool-v9/i1000-3expert-4p.json --seed 41 --games 400 \
+    --rules "podkidnoy(players=4)" --bots $I9 expert expert expert
