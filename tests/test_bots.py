@@ -518,3 +518,17 @@ def test_ismcts_extend_spends_more_worlds_only_on_close_calls() -> None:
     assert no_keep.last_stats["rollouts"] == ref.last_stats["rollouts"]
     with pytest.raises(ValueError, match="extend"):
         ISMCTSBot(extend=-1)
+
+
+def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
+    """``heads_up`` (level 5's budget in a game of two, v9 in benchmarks/bots/README.md)
+    replaces ``iterations`` when the game has two players, and only then."""
+    two, three = Rules(), Rules(players=3)
+    for rules, lo, hi in ((two, 90, 90 + 40), (three, 30, 30 + 40)):
+        g = Game(rules, seed=9)
+        bot = ISMCTSBot(iterations=30, heads_up=90, seed=3, cap=0)
+        bot.evaluate(g.observation(g.to_act or 0))
+        assert lo <= bot.last_stats["rollouts"] < hi, (rules, bot.last_stats)
+    with pytest.raises(ValueError, match="heads_up must be >= 0"):
+        ISMCTSBot(heads_up=-5)
+    assert (make("level5").heads_up, make("level5").iterations) == (1000, 500)

@@ -36,7 +36,8 @@ trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it fini
 within the budget (``nodes``, default ten a rollout; it stops at 0.6 of the cap).
 
 Budgets: ``time`` (seconds a move) or ``iterations`` (rollouts a move; deterministic
-and independent of machine load, so benchmarks use it). ``seed`` fixes the sampling.
+and independent of machine load, so benchmarks use it); ``heads_up`` the rollouts a
+move in a two-player game instead (0: ``iterations``). ``seed`` fixes the sampling.
 ``cap`` (default 0.5) is a hard limit of CPU seconds a move whatever the budget.
 """
 
@@ -116,6 +117,7 @@ class ISMCTSBot:
         extend: int = 0,
         close: float = 1.0,
         rollout: str = "rules",
+        heads_up: int = 0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -191,6 +193,12 @@ class ISMCTSBot:
                 f"ismcts: rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}"
             )
         self.expert_rollouts = rollout == "expert"
+        # Rollouts a move in a two-player game, in place of ``iterations`` (0: the same):
+        # a game of two spends less CPU a rollout, so it can afford more within the mean
+        # a move (v9, benchmarks/bots/README.md).
+        if heads_up < 0:
+            raise ValueError(f"ismcts: heads_up must be >= 0 rollouts, not {heads_up}")
+        self.heads_up = int(heads_up)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -235,6 +243,8 @@ class ISMCTSBot:
         if self.time is not None or cpu is not None:
             deadline = Deadline(wall=self.time, cpu=cpu)
         budget = self.iterations if self.iterations is not None else 10**9
+        if self.heads_up and obs.rules.players == 2:
+            budget = self.heads_up
         if perfect_information(obs):
             # Nothing is hidden: every sampled world is the same, so Monte Carlo would
             # only repeat one rollout. Give the solver the whole budget; if it cannot
