@@ -41,32 +41,19 @@ class _Replay:
         for _ in self.seen:
             yield "player_0"
 
-    def last(self):  # type: ignore[no-untyped-def]
+    def last(self, observe: bool = True):  # type: ignore[no-untyped-def]
         return self.seen[self.i]
 
     def step(self, action: object) -> None:
         self.i += 1
 
 
-def _masked(e: Any, rng: random.Random) -> int:
-    """run.py's PettingZoo loop, verbatim: random masked actions until every agent is
-    done; returns the steps played."""
-    steps = 0
-    for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
-            e.step(int(legal[int(rng.random() * len(legal))]))
-            steps += 1
-    return steps
-
-
 def play(rules_text: str, deals: int, loop: str) -> int:
     """Play ``deals`` deals through ``loop`` ("raw", "pettingzoo"; "collect": the env's
     observations of those deals kept, "learner": kept and then replayed through the
     learner's loop body) as run.py does; returns the steps played (replayed)."""
+    from run import masked_deal  # (this directory's run.py: its very loop)
+
     from durak import Game
     from durak.envs.episode import learning_rules
     from durak.envs.pettingzoo import env
@@ -92,9 +79,9 @@ def play(rules_text: str, deals: int, loop: str) -> int:
                 e.step(None if seen[2] or seen[3] else e.unwrapped._stepper.legal[0])
                 kept.append(seen)
             continue
-        steps += _masked(e, rng)
+        steps += masked_deal(e, rng)
     if loop == "learner":
-        steps += _masked(_Replay(kept), rng)
+        steps += masked_deal(_Replay(kept), rng)
     return steps
 
 

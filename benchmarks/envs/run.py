@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from durak import Game, build
 from durak.envs.episode import learning_rules
@@ -59,19 +60,27 @@ def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False,
     e.reset(seed=0)
     while time.process_time() - start < seconds:
         e.reset()
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last(observe)
-            if term or trunc:
-                e.step(None)
-                continue
-            if observe:
-                legal = obs["action_mask"].view(bool).nonzero()[0]
-                e.step(int(legal[int(rng.random() * len(legal))]))
-            else:
-                choice = e.unwrapped._stepper.legal
-                e.step(choice[int(rng.random() * len(choice))])
-            steps += 1
+        steps += masked_deal(e, rng, observe)
     return steps, time.process_time() - start
+
+
+def masked_deal(e: Any, rng: random.Random, observe: bool = True) -> int:
+    """One deal of random masked actions through a PettingZoo env, as a learner plays
+    it (also instructions.py's loop); returns the steps played."""
+    steps = 0
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last(observe)
+        if term or trunc:
+            e.step(None)
+            continue
+        if observe:
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            e.step(int(legal[int(rng.random() * len(legal))]))
+        else:
+            choice = e.unwrapped._stepper.legal
+            e.step(choice[int(rng.random() * len(choice))])
+        steps += 1
+    return steps
 
 
 def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:

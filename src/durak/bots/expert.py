@@ -70,7 +70,6 @@ def burden(card: int, trump: int) -> float:
     return 0.4 * (7 - r)
 
 
-
 def cheapest_cover(unbeaten: list[int], by_target: dict[int, list[Action]],
                    cost_of: Callable[[int], float]) -> tuple[float, Action] | None:
     """The cheapest way to beat every card of ``unbeaten`` (each has beaters in
@@ -96,6 +95,7 @@ def cheapest_cover(unbeaten: list[int], by_target: dict[int, list[Action]],
             first = min(combo, key=lambda a: cost_of(a.mask.bit_length() - 1))
             best = (cost, first)
     return best
+
 
 class ExpertBot:
     """See the module docstring. ``nodes``: the endgame solver's budget a move."""

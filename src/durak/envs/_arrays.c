@@ -56,9 +56,10 @@ static int reusable(PyObject *o, npy_intp n, PyArray_Descr *descr, int flags) {
 }
 
 /* A 1-d array of n entries of ``descr`` for the caller to fill (a new reference): a kept
- * one nobody else holds (*slot its place in the pool) or a new one, then kept. */
+ * one nobody else holds or a new one, then kept; *slot its place in the pool. A new one
+ * gets n_set[*slot] = -1 (all to clear), where the pool counts set numbers (masks). */
 static PyObject *array_for(PyObject **pool, int *next, int *flags, npy_intp n,
-                           PyArray_Descr *descr, int *slot) {
+                           PyArray_Descr *descr, int *slot, Py_ssize_t *n_set) {
     for (int i = 0; i < POOL; i++) {
         if (pool[i] != NULL && reusable(pool[i], n, descr, *flags)) {
             *slot = i;
@@ -72,7 +73,8 @@ static PyObject *array_for(PyObject **pool, int *next, int *flags, npy_intp n,
     int i = *next;
     *next = (i + 1) % POOL;
     Py_XSETREF(pool[i], Py_NewRef(o));
-    *slot = -1 - i;  /* new: nothing to clear */
+    *slot = i;
+    if (n_set != NULL) n_set[i] = -1;
     return o;
 }
 
@@ -270,7 +272,7 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
     /* (empty, then zeroed here: numpy lets go of the GIL around a large zeroed allocation,
      * which costs more than the whole vector) */
     PyObject *vec = array_for(self->vecs, &self->next_vec, &self->vec_flags, size,
-                              float32_descr, &slot);
+                              float32_descr, &slot, NULL);
     if (vec == NULL) return NULL;
     float *out = (float *)PyArray_DATA((PyArrayObject *)vec);
     memset(out, 0, (size_t)size * sizeof(float));
@@ -335,13 +337,13 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
 
     npy_intp n_actions = (npy_intp)self->actions;
     PyObject *mask = array_for(self->masks, &self->next_mask, &self->mask_flags, n_actions,
-                               int8_descr, &slot);
+                               int8_descr, &slot, self->n_set);
     if (mask == NULL) goto fail_vec;
     char *bytes = (char *)PyArray_DATA((PyArrayObject *)mask);
     /* a kept mask: only the numbers set last time are cleared (a handful of 1 608) */
-    Py_ssize_t *n_set = &self->n_set[slot < 0 ? -1 - slot : slot];
-    unsigned short *set = self->set[slot < 0 ? -1 - slot : slot];
-    if (slot < 0 || *n_set < 0)
+    Py_ssize_t *n_set = &self->n_set[slot];
+    unsigned short *set = self->set[slot];
+    if (*n_set < 0)
         memset(bytes, 0, (size_t)n_actions);
     else
         for (Py_ssize_t i = 0; i < *n_set; i++) bytes[set[i]] = 0;
