@@ -55,9 +55,13 @@ class AECCore:
         self.terminations: dict[str, Any] = {}
         self.truncations: dict[str, Any] = {}
         self.infos: dict[str, dict[str, Any]] = {}
-        # an agent's arrays of the present state, made when first asked for: last(), a
-        # logger and a wrapper asking again get the same arrays (in a new dict)
-        self._seen: dict[str, tuple[Any, Any]] = {}
+        # the arrays of the present state last made, and whose they are ("": none yet):
+        # last(), a logger and a wrapper asking again for that agent get the same arrays
+        # (in a new dict). One slot, not a dict by agent: a step empties it by a store,
+        # and a learner asks for the agent on move (one dict lookup, one store and one
+        # clear less a step)
+        self._seen_agent = ""
+        self._seen: tuple[Any, Any] = (None, None)
         self.game: Game | None = None
         # True from the deal's end (or before the first reset): step() takes the slow path
         self._over = True
@@ -73,25 +77,21 @@ class AECCore:
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._stepper.start(g)
-        self._seen.clear()
+        self._seen_agent = ""
         to_act = g.to_act
         assert to_act is not None
         self.agent_selection = self.agents[to_act]
         self._over = False
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seen = self._seen.get(agent)
-        if seen is None:
-            seen = _observed(self, agent)
+        seen = self._seen if agent == self._seen_agent else _observed(self, agent)
         return {"observation": seen[0], "action_mask": seen[1]}
 
     def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         agent = self.agent_selection
         obs: Any = None
         if observe:
-            seen = self._seen.get(agent)
-            if seen is None:
-                seen = _observed(self, agent)
+            seen = self._seen if agent == self._seen_agent else _observed(self, agent)
             obs = {"observation": seen[0], "action_mask": seen[1]}
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
@@ -115,7 +115,7 @@ class AECCore:
         if not self._over and type(action) is int:
             to_act = self._stepper.play(action)
             if to_act >= 0:
-                self._seen.clear()
+                self._seen_agent = ""
                 self.agent_selection = self.possible_agents[to_act]
                 if self._human:
                     self._render_human()
@@ -140,7 +140,11 @@ def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
     if core.game is None:
         raise RuntimeError("observe() before reset()")
     # new arrays (never written again: an observation handed out does not change)
-    seat = core.agent_name_mapping[agent]
+    g = core.game
+    to_act = g.to_act
+    # (the agent on move, as step() named it: its seat without a dict lookup)
+    seat = (to_act if to_act is not None and agent is core.possible_agents[to_act]
+            else core.agent_name_mapping[agent])
     fill = core._fill
     if fill is not None:
         seen = core._stepper.arrays(seat, fill)
@@ -149,5 +153,6 @@ def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
         assert wrap is not None
         x, mask = core._stepper.view(seat)
         seen = wrap(x, mask)
-    core._seen[agent] = seen
+    core._seen_agent = agent
+    core._seen = seen
     return seen

@@ -73,10 +73,18 @@ def hands(g: Game) -> list[int]:
     return g._hands
 
 
-def legal_indices(g: Game) -> list[int]:
-    """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``."""
-    deck = g.rules.deck
-    slot = 0 if deck == 24 else 1 if deck == 36 else 2  # (the place in Action._nums)
+def deck_slot(rules: Rules) -> int:
+    """Where ``rules``' deck keeps its numbers in ``Action._nums`` (for
+    :func:`legal_indices`: a caller playing one rule set looks it up once)."""
+    deck = rules.deck
+    return 0 if deck == 24 else 1 if deck == 36 else 2
+
+
+def legal_indices(g: Game, slot: int = -1) -> list[int]:
+    """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``;
+    ``slot``: :func:`deck_slot` of ``g.rules``, if known."""
+    if slot < 0:
+        slot = deck_slot(g.rules)
     legal = g._legal  # the engine's cache, not its copy: read only
     if legal is None:
         legal = g._legal = g._generate()

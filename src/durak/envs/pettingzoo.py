@@ -127,7 +127,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
                     f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
             to_act = self._stepper.play(int(action))  # (a numpy integer, say)
         self._cumulative_rewards[agent] = 0.0
-        self._seen.clear()
+        self._seen_agent = ""
         if to_act >= 0:
             self.agent_selection = self.possible_agents[to_act]
         elif to_act == OVER:

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..game import Game
 from ..rules import Rules
-from .bits import Actions, legal_indices, mask_bytes
+from .bits import Actions, deck_slot, legal_indices, mask_bytes
 from .planes import Planes
 
 ILLEGAL: Final = -2
@@ -42,6 +42,7 @@ class Stepper:
         self.game: Game | None = None
         self.legal: list[int] = []
         self._size = self.actions.size
+        self._slot = deck_slot(rules)
         self._none: list[int] = []
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
@@ -52,7 +53,7 @@ class Stepper:
     def start(self, g: Game) -> None:
         """Play ``g`` from now on."""
         self.game = g
-        self.legal = legal_indices(g)
+        self.legal = legal_indices(g, self._slot)
 
     def play(self, index: int) -> int:
         """Play action number ``index`` for the seat to act: the seat to act next,
@@ -72,7 +73,7 @@ class Stepper:
         if to_act is None:
             self.legal = []
             return OVER
-        self.legal = legal_indices(g)
+        self.legal = legal_indices(g, self._slot)
         return to_act
 
     def forfeit(self) -> None:
