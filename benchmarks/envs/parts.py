@@ -15,18 +15,19 @@ Layers (each includes the ones above it):
   the AEC bookkeeping) without building observations;
 - ``env, full``: the PettingZoo loop as ``run.py`` plays it.
 
-    python benchmarks/envs/parts.py --rules "perevodnoy(players=4)" --rounds 8
+    python benchmarks/envs/parts.py --rules "perevodnoy(players=4)" --seconds 4
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
-from run import pettingzoo, raw_engine  # (this directory's run.py: the same reference loop)
+
+# (this directory's run.py: the same reference loop)
+from run import pettingzoo, raw_engine, side_by_side
 
 from durak import Game, build
 from durak.envs.episode import learning_rules
@@ -36,14 +37,15 @@ from durak.rules import Rules
 F32, I8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
-def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
+def stepper(rules: Rules, layer: int) -> Iterator[int]:
     st = Stepper(rules)
     size = st.planes.size
     rng = random.Random(0)
-    steps, start, i = 0, time.process_time(), 0
-    while time.process_time() - start < seconds:
+    i = 0
+    while True:
         g = Game(rules, seed=i)
         i += 1
+        steps = 0
         st.start(g)
         to_act = g.to_act if g.to_act is not None else -1
         while to_act >= 0:
@@ -65,34 +67,30 @@ def stepper(rules: Rules, seconds: float, layer: int) -> tuple[int, float]:
                 choice = st.legal
                 to_act = st.play(choice[int(rng.random() * len(choice))])
             steps += 1
-    return steps, time.process_time() - start
+        yield steps
 
 
-LAYERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
+LAYERS: dict[str, Callable[[Rules], Iterator[int]]] = {
     "raw engine": raw_engine,
-    "stepper.play": lambda r, s: stepper(r, s, 0),
-    "play + mask only, nonzero": lambda r, s: stepper(r, s, -1),
-    "+ view (encode, mask)": lambda r, s: stepper(r, s, 1),
-    "+ numpy arrays, nonzero": lambda r, s: stepper(r, s, 2),
-    "env, last(observe=False)": lambda r, s: pettingzoo(r, s, observe=False),
-    "env, full": lambda r, s: pettingzoo(r, s),
+    "stepper.play": lambda r: stepper(r, 0),
+    "play + mask only, nonzero": lambda r: stepper(r, -1),
+    "+ view (encode, mask)": lambda r: stepper(r, 1),
+    "+ numpy arrays, nonzero": lambda r: stepper(r, 2),
+    "env, last(observe=False)": lambda r: pettingzoo(r, observe=False),
+    "env, full": pettingzoo,
 }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--rules", default="podkidnoy")
-    p.add_argument("--seconds", type=float, default=0.5, help="a slice of each layer")
-    p.add_argument("--rounds", type=int, default=8, help="slices of each, interleaved")
+    p.add_argument("--seconds", type=float, default=4.0, help="CPU seconds of each layer")
+    p.add_argument("--piece", type=float, default=0.05,
+                   help="CPU seconds of a turn: the layers take turns this long")
     args = p.parse_args()
     rules = learning_rules(args.rules)
-    total = {name: [0.0, 0.0] for name in LAYERS}
-    for _ in range(args.rounds):
-        for name, fn in LAYERS.items():
-            n, dt = fn(rules, args.seconds)
-            total[name][0] += n
-            total[name][1] += dt
-    us = {name: t / n * 1e6 for name, (n, t) in total.items()}
+    rates = side_by_side([fn(rules) for fn in LAYERS.values()], args.seconds, args.piece)
+    us = {name: 1e6 / rate for name, rate in zip(LAYERS, rates, strict=True)}
     print(f"{rules}, engine {build.engine_name()}")
     print(f"{'layer':<28} {'us/action':>9} {'of raw':>7}")
     for name, v in us.items():

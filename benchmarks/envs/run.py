@@ -5,9 +5,10 @@ Every loop plays whole deals with uniformly random legal actions, drawn the same
 ``durak bench``), the adapters through their own APIs, the legal actions read from the
 int8 action mask with ``mask.view(bool).nonzero()[0]`` (numpy's ``flatnonzero`` on int8
 is about four times slower, and would be counted against the adapter). Prints one row per
-adapter with its steps/s and its ratio to the raw engine's actions/s measured in slices
-alternating with it. Time is this process's CPU time, so that other work on a busy
-machine does not count against either side.
+adapter with its steps/s and its ratio to the raw engine's actions/s measured in turns
+with it (``--piece``, 0.05 s of CPU: the machine's speed moves too fast for longer ones).
+Time is this process's CPU time, so that other work on a busy machine does not count
+against either side.
 
 Both builds of the engine are measured (``--engine both``, the default): the installed
 one (compiled with mypyc when it could be) in this process, the pure-Python one in a
@@ -27,7 +28,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from durak import Game, build
@@ -35,33 +36,32 @@ from durak.envs.episode import learning_rules
 from durak.rules import Rules
 
 
-def raw_engine(rules: Rules, seconds: float) -> tuple[int, float]:
+def raw_engine(rules: Rules) -> Iterator[int]:
+    """Deal after deal through the engine itself; yields each deal's actions."""
     rng = random.Random(0)
-    steps, start, i = 0, time.process_time(), 0
-    while time.process_time() - start < seconds:
+    i = 0
+    while True:
         g = Game(rules, seed=i)
         i += 1
+        steps = 0
         while g.to_act is not None:
             legal = g.legal_actions()
             g.apply(legal[int(rng.random() * len(legal))])
             steps += 1
-    return steps, time.process_time() - start
+        yield steps
 
 
-def pettingzoo(rules: Rules, seconds: float, wrapped: bool = False,
-               observe: bool = True) -> tuple[int, float]:
+def pettingzoo(rules: Rules, wrapped: bool = False, observe: bool = True) -> Iterator[int]:
     """Random masked play through the PettingZoo env; ``observe=False`` skips building
     observations (the legal numbers come from the env's compiled step instead)."""
     from durak.envs.pettingzoo import env
 
     e = env(rules=rules, wrappers=wrapped)
     rng = random.Random(0)
-    steps, start = 0, time.process_time()
     e.reset(seed=0)
-    while time.process_time() - start < seconds:
+    while True:
         e.reset()
-        steps += masked_deal(e, rng, observe)
-    return steps, time.process_time() - start
+        yield masked_deal(e, rng, observe)
 
 
 def masked_deal(e: Any, rng: random.Random, observe: bool = True) -> int:
@@ -83,32 +83,33 @@ def masked_deal(e: Any, rng: random.Random, observe: bool = True) -> int:
     return steps
 
 
-def gymnasium(rules: Rules, seconds: float) -> tuple[int, float]:
+def gymnasium(rules: Rules) -> Iterator[int]:
     from durak.envs.gymnasium import DurakEnv
 
     e = DurakEnv(rules=rules, opponents=["random"])
     rng = random.Random(0)
-    steps, start = 0, time.process_time()
     obs, _ = e.reset(seed=0)
-    while time.process_time() - start < seconds:
-        legal = obs["action_mask"].view(bool).nonzero()[0]
-        obs, _, term, trunc, _ = e.step(int(legal[int(rng.random() * len(legal))]))
-        steps += 1
-        if term or trunc:
-            obs, _ = e.reset()
-    return steps, time.process_time() - start
+    while True:
+        steps, done = 0, False
+        while not done:
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            obs, _, term, trunc, _ = e.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+            done = term or trunc
+        obs, _ = e.reset()
+        yield steps
 
 
-def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
-    """Player actions per second; chance outcomes (the deal, draws) are played too but not
-    counted, as the engine's deal and draws are not actions either."""
+def openspiel(rules: Rules) -> Iterator[int]:
+    """Player actions; chance outcomes (the deal, draws) are played too but not counted,
+    as the engine's deal and draws are not actions either."""
     from durak.envs.openspiel import load
 
     game = load(rules)
     rng = random.Random(0)
-    steps, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
+    while True:
         s = game.new_initial_state()
+        steps = 0
         while not s.is_terminal():
             if s.is_chance_node():
                 outcomes = s.chance_outcomes()
@@ -117,31 +118,50 @@ def openspiel(rules: Rules, seconds: float) -> tuple[int, float]:
                 legal = s.legal_actions()
                 s.apply_action(legal[int(rng.random() * len(legal))])
                 steps += 1
-    return steps, time.process_time() - start
+        yield steps
 
 
-ADAPTERS: dict[str, Callable[[Rules, float], tuple[int, float]]] = {
+ADAPTERS: dict[str, Callable[[Rules], Iterator[int]]] = {
     "pettingzoo env()": pettingzoo,
-    "pettingzoo +wrappers": lambda r, s: pettingzoo(r, s, wrapped=True),
+    "pettingzoo +wrappers": lambda r: pettingzoo(r, wrapped=True),
     "gymnasium (vs random)": gymnasium,
     "openspiel": openspiel,
 }
 
 
-def measure(texts: list[str], seconds: float, rounds: int) -> list[tuple[str, str, float, float]]:
+def timed(deals: Iterator[int], seconds: float) -> tuple[int, float]:
+    """Whole deals of ``deals`` for about ``seconds`` of CPU: (steps, CPU seconds)."""
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        steps += next(deals)
+    return steps, time.process_time() - start
+
+
+def side_by_side(loops: list[Iterator[int]], seconds: float, piece: float) -> list[float]:
+    """Steps per CPU-second of each loop, run in turns of ``piece`` seconds until each
+    had ``seconds``. Turns this short, because this machine's speed moves by a factor of
+    two from one tenth of a second to the next (a shared virtual machine): loops taking
+    turns of several seconds would each meet a different machine."""
+    for loop in loops:
+        next(loop)  # (warm-up, untimed: construction, imports, first deal)
+    done = [[0.0, 0.0] for _ in loops]
+    while done[0][1] < seconds:
+        for loop, d in zip(loops, done, strict=True):
+            n, dt = timed(loop, piece)
+            d[0] += n
+            d[1] += dt
+    return [n / t for n, t in done]
+
+
+def measure(texts: list[str], seconds: float, piece: float
+            ) -> list[tuple[str, str, float, float]]:
     """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter."""
     rows = []
-    part = seconds / rounds
     for text in texts:
         rules = learning_rules(text)
         for name, fn in ADAPTERS.items():
-            raw_n = raw_t = n_sum = t_sum = 0.0
-            for _ in range(rounds):
-                n, dt = raw_engine(rules, part)
-                raw_n, raw_t = raw_n + n, raw_t + dt
-                n, dt = fn(rules, part)
-                n_sum, t_sum = n_sum + n, t_sum + dt
-            rows.append((str(rules), name, n_sum / t_sum, raw_n / raw_t))
+            base, rate = side_by_side([raw_engine(rules), fn(rules)], seconds, piece)
+            rows.append((str(rules), name, rate, base))
     return rows
 
 
@@ -150,9 +170,10 @@ def main() -> None:
     p.add_argument("--rules", action="append", help="rules (repeat); default 2 and 4 players")
     p.add_argument("--seconds", type=float, default=10.0, help="per adapter, and as long "
                    "again for the raw engine")
-    p.add_argument("--rounds", type=int, default=5,
-                   help="slices each adapter's time is cut into, each beside a slice of the "
-                        "raw engine, so that a change of machine load hits both alike")
+    p.add_argument("--piece", type=float, default=0.05,
+                   help="CPU seconds of a turn: the adapter and the raw engine take turns "
+                        "this long (whole deals), so that a change of machine speed hits "
+                        "both alike")
     p.add_argument("--engine", choices=("both", "installed"), default="both",
                    help="both: the installed build here and the pure-Python one in a second "
                         "process; installed: this process only")
@@ -160,21 +181,21 @@ def main() -> None:
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
     if args.json:
-        print(json.dumps(measure(texts, args.seconds, args.rounds)))
+        print(json.dumps(measure(texts, args.seconds, args.piece)))
         return
     here = build.engine_name()
     print(f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
           f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}")
-    builds = [(here, measure(texts, args.seconds, args.rounds))]
+    builds = [(here, measure(texts, args.seconds, args.piece))]
     if args.engine == "both" and build.is_compiled():
         cmd = [sys.executable, __file__, "--json", "--seconds", str(args.seconds),
-               "--rounds", str(args.rounds)] + [a for t in texts for a in ("--rules", t)]
+               "--piece", str(args.piece)] + [a for t in texts for a in ("--rules", t)]
         out = subprocess.run(cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True,
                              capture_output=True, text=True).stdout
         builds.append(("pure Python", [tuple(r) for r in json.loads(out)]))
     head = f"{'rules':<52} {'loop':<22}"
     for name, _ in builds:
-        head += f" | {name + ': steps/s':>26} {'raw/s':>9} {'ratio':>5}"
+        head += f" | {name + ': steps/s':>26} {'raw/s':>9} {'ratio':>6}"
     print(head)
     last = ""
     for i, (rules, loop, *_) in enumerate(builds[0][1]):
@@ -182,7 +203,7 @@ def main() -> None:
         last = rules
         for _, rows in builds:
             rate, base = rows[i][2], rows[i][3]
-            line += f" | {rate:>26.0f} {base:>9.0f} {rate / base:>5.2f}"
+            line += f" | {rate:>26.0f} {base:>9.0f} {rate / base:>6.3f}"
         print(line)
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 

@@ -82,7 +82,8 @@ class Action:
     True
     """
 
-    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "_nums", "__weakref__")
+    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "_n24", "_n36", "_n52",
+                 "__weakref__")
     kind: str
     cards: tuple[Card, ...]
     target: Card | None
@@ -90,10 +91,14 @@ class Action:
     mask: int  # the cards as a bitmask
     t: int  # the target's index, -1 if none
     _text: str
-    # A memo, not part of the value: the action's number in the encoding of each deck
-    # size (24, 36, 52; None until asked), for the environments' step (durak.envs.bits).
-    # Any, so that compiled code hands the number on without boxing it again.
-    _nums: list[Any]
+    # Memos, not part of the value: the action's number in the encoding of each deck
+    # size (None until asked), for the environments' step (durak.envs.bits). Fields of
+    # the action itself, not a list: a step reads several, and each list is one more
+    # object to fetch from memory. Any, so that compiled code hands the number on
+    # without boxing it again.
+    _n24: Any
+    _n36: Any
+    _n52: Any
 
     def __new__(cls, kind: str, cards: tuple[Card, ...] = (), target: Card | None = None) -> Action:
         k = _KIND_OF.get(kind)
@@ -132,7 +137,9 @@ class Action:
         object.__setattr__(a, "mask", mask)
         object.__setattr__(a, "t", t)
         object.__setattr__(a, "_text", text)
-        object.__setattr__(a, "_nums", [None, None, None])
+        object.__setattr__(a, "_n24", None)
+        object.__setattr__(a, "_n36", None)
+        object.__setattr__(a, "_n52", None)
         _INTERN[key] = a
         return a
 

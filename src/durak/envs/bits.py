@@ -74,8 +74,9 @@ def hands(g: Game) -> list[int]:
 
 
 def deck_slot(rules: Rules) -> int:
-    """Where ``rules``' deck keeps its numbers in ``Action._nums`` (for
-    :func:`legal_indices`: a caller playing one rule set looks it up once)."""
+    """Which of an action's remembered numbers (``Action._n24``, ``_n36``, ``_n52``:
+    0, 1, 2) ``rules``' deck uses (for :func:`legal_indices`: a caller playing one rule
+    set looks it up once)."""
     deck = rules.deck
     return 0 if deck == 24 else 1 if deck == 36 else 2
 
@@ -92,11 +93,18 @@ def legal_indices(g: Game, slot: int = -1) -> list[int]:
     for a in legal:
         # (each action remembers its number: cheaper than any lookup, and the number is
         # appended as the object it is, not unboxed and boxed again)
-        i = a._nums[slot]
+        i = a._n36 if slot == 1 else a._n24 if slot == 0 else a._n52
         if i is None:
-            i = a._nums[slot] = encoding(g.rules).index_of(a)
+            i = _remember(a, g.rules, slot)
         out.append(i)
     return out
+
+
+def _remember(a: Action, rules: Rules, slot: int) -> int:
+    """``a``'s number in ``rules``' encoding, looked up and kept in ``a``."""
+    i = encoding(rules).index_of(a)
+    object.__setattr__(a, ("_n24", "_n36", "_n52")[slot], i)  # (Action is immutable)
+    return i
 
 
 def sorted_legal(g: Game) -> list[int]:
