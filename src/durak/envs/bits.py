@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
 from ..game import PILE, Game
@@ -73,10 +73,13 @@ def hands(g: Game) -> list[int]:
     return g._hands
 
 
+# an action's remembered numbers (durak.actions.Action), by deck_slot
+_NUM_FIELDS: Final = ("_n24", "_n36", "_n52")
+
+
 def deck_slot(rules: Rules) -> int:
-    """Which of an action's remembered numbers (``Action._n24``, ``_n36``, ``_n52``:
-    0, 1, 2) ``rules``' deck uses (for :func:`legal_indices`: a caller playing one rule
-    set looks it up once)."""
+    """Which of an action's remembered numbers (``_NUM_FIELDS``) ``rules``' deck uses
+    (for :func:`legal_indices`: a caller playing one rule set looks it up once)."""
     deck = rules.deck
     return 0 if deck == 24 else 1 if deck == 36 else 2
 
@@ -103,7 +106,7 @@ def legal_indices(g: Game, slot: int = -1) -> list[int]:
 def _remember(a: Action, rules: Rules, slot: int) -> int:
     """``a``'s number in ``rules``' encoding, looked up and kept in ``a``."""
     i = encoding(rules).index_of(a)
-    object.__setattr__(a, ("_n24", "_n36", "_n52")[slot], i)  # (Action is immutable)
+    object.__setattr__(a, _NUM_FIELDS[slot], i)  # (Action is immutable)
     return i
 
 
