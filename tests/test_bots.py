@@ -532,3 +532,74 @@ def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
     with pytest.raises(ValueError, match="heads_up must be >= 0"):
         ISMCTSBot(heads_up=-5)
     assert (make("level5").heads_up, make("level5").iterations) == (1000, 500)
+
+
+def test_value_network_adds_the_rows_of_its_inputs() -> None:
+    """durak.bots.value_net: the fast sum over the cards present is the network applied
+    to the very input that training records (inputs()), at every bout start of a deal."""
+    import math
+
+    from durak.bots.expert_policy import expert_action
+    from durak.bots.value_net import inputs, value
+    from durak.bots.value_weights import B1, B2, ROWS, SCALARS, W2
+    from durak.game import OPEN
+
+    rows = list(ROWS) + list(SCALARS)
+    for preset in ("podkidnoy", "perevodnoy"):
+        g = Game(Rules.preset(preset).with_action_limit(), seed=9)
+        seen = 0
+        while not g.is_over:
+            if g._phase == OPEN and not g._att:  # a bout start, nothing laid yet
+                for seat in (0, 1):
+                    x = inputs(g, seat)
+                    h = [b + sum(x[i] * rows[i][j] for i in range(len(x)))
+                         for j, b in enumerate(B1)]
+                    z = B2 + sum(max(v, 0.0) * w for v, w in zip(h, W2, strict=True))
+                    assert value(g, seat) == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-9)
+                seen += 1
+            g._apply(expert_action(g))
+        assert seen > 5
+
+
+def test_value_network_values_trumps_and_shedding() -> None:
+    """The fitted network agrees with what decides a deal between two: the same deal is
+    better for the seat that holds the trumps, and with the talon empty fewer cards in
+    hand is better."""
+    from durak.bots.value_net import value
+
+    g = Game(Rules(), seed=3)
+    trump = g.trump_suit
+    trumps = sum(1 << (r * 4 + trump) for r in (8, 10, 12))  # 10, Q, A of trumps
+    plain = [c for c in range(16, 52) if c & 3 != trump]
+    mine = trumps | sum(1 << c for c in plain[:3])
+    theirs = sum(1 << c for c in plain[3:9])
+    g._hands = [mine, theirs]
+    g._discard = 0
+    holding = value(g, 0)
+    g._hands = [theirs, mine]
+    assert holding > 0.5 > value(g, 0)
+    # The talon empty: one card against six.
+    g._tp = len(g._talon)
+    g._bottom = -1
+    g._discard = int(g._discard) | ~(mine | theirs) & ((1 << 52) - 1) & ~((1 << 16) - 1)
+    g._hands = [1 << plain[0], theirs]
+    few = value(g, 0)
+    g._hands = [theirs, 1 << plain[0]]
+    assert few > 0.5 > value(g, 0)
+
+
+def test_ismcts_value_and_empty_options() -> None:
+    """``value=net`` scores cut rollouts with the network, ``empty=on`` cuts them when a
+    bout begins with the talon empty; both keep the choice legal, an unknown value is
+    refused, and a deck the network does not know (52 cards) plays rollouts out."""
+    g = Game(Rules(), seed=3)
+    obs = g.observation(g.to_act or 0)
+    for spec in ("ismcts:iterations=40,seed=1,empty=on,value=net",
+                 "ismcts:iterations=40,seed=1,cut=1,value=net"):
+        assert make(spec).choose(obs) in obs.legal
+    with pytest.raises(ValueError, match="value"):
+        make("ismcts:value=deep")
+    g52 = Game(Rules(deck=52), seed=3)
+    obs52 = g52.observation(g52.to_act or 0)
+    assert make("ismcts:iterations=40,seed=1,empty=on,value=net").choose(obs52) == make(
+        "ismcts:iterations=40,seed=1").choose(obs52)

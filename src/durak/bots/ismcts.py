@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -54,7 +55,7 @@ from ..actions import Action
 from ..determinize import sample
 from ..game import OPEN, OVER, Game
 from ..observation import Observation
-from .evaluate import value
+from . import evaluate, value_net
 from .expert import ExpertBot
 from .expert_policy import expert_action
 from .heuristic import LOOP_BOUTS, HeuristicBot
@@ -81,6 +82,10 @@ ROLLOUTS = ("rules", "expert")
 EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
+# ``value=``: the learned value that scores a rollout stopped at the cut (``cut=``).
+# ``empty`` without ``cut``: no limit of bouts.
+LONG = 10**6
+VALUES = {"logistic": evaluate.value, "net": value_net.value}
 
 
 def score(g: Game, seat: int) -> float:
@@ -118,6 +123,8 @@ class ISMCTSBot:
         close: float = 1.0,
         rollout: str = "rules",
         heads_up: int = 0,
+        value: str = "logistic",
+        empty: bool = False,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -178,6 +185,15 @@ class ISMCTSBot:
         if cut < 0:
             raise ValueError(f"ismcts: cut must be >= 0 bouts, not {cut}")
         self.cut = int(cut)
+        # The learned value at the cut: the logistic fit of durak.bots.evaluate or the
+        # network of durak.bots.value_net (36 cards).
+        if value not in VALUES:
+            raise ValueError(f"ismcts: value is one of {', '.join(VALUES)}, not {value!r}")
+        self.value = VALUES[value]
+        # Two players: stop a rollout at the first bout that begins with the talon empty
+        # and score it with the learned value (the rules of thumb play endgames
+        # carelessly, the bot exactly); with ``cut`` too, whichever comes first.
+        self.empty = bool(empty)
         # More worlds for close calls: when the budget is spent and a candidate leads
         # the prior's move by more than ``close`` standard errors but not yet ``keep``,
         # go on up to ``extend`` rollouts in all (0: never; needs ``keep``).
@@ -319,7 +335,10 @@ class ISMCTSBot:
         extend_stop = (
             Deadline(cpu=self.cap * EXTEND_SHARE) if self.extend > budget and self.cap > 0 else None
         )
-        cut = self.cut if n == 2 and self.cut else 0
+        # The network knows 36 cards only; other decks play their rollouts out.
+        cut = self.cut or (LONG if self.empty else 0)
+        if n != 2 or (obs.rules.deck != 36 and self.value is value_net.value):
+            cut = 0
         stop = obs.bout + cut
         while True:
             mine = EXPERT if self.expert_rollouts else self.style
@@ -347,7 +366,9 @@ class ISMCTSBot:
                 g = world.clone()
                 g._apply(a)
                 if cut:
-                    results[a].append(_cut_rollout(g, rng, styles, stop, seat))
+                    results[a].append(
+                        _cut_rollout(g, rng, styles, stop, seat, self.value, self.empty)
+                    )
                     rollouts += 1
                     continue
                 if g._phase != OVER:
@@ -445,12 +466,15 @@ def _mixed_action(g: Game, styles: list[int]) -> Action:
     return rollout_action(g, styles)
 
 
-def _cut_rollout(g: Game, rng: random.Random, styles: list[int], stop: int, seat: int) -> float:
+def _cut_rollout(
+    g: Game, rng: random.Random, styles: list[int], stop: int, seat: int,
+    value: Callable[[Game, int], float] = evaluate.value, empty: bool = False,
+) -> float:
     """Play ``g`` with the rules of thumb until bout ``stop`` begins (then the learned
     value of the position for ``seat``) or the deal ends (then its score)."""
     moves = 0
     while g._phase != OVER:
-        if g._phase == OPEN and g.bout >= stop:
+        if g._phase == OPEN and (g.bout >= stop or (empty and g.talon_size == 0)):
             return value(g, seat)
         if moves >= 400:  # a circle of play: finish the deal as rollouts do
             playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
