@@ -101,3 +101,26 @@ nice -n 10 $PY chunked.py pool-v9/i1000-expert-perevodnoy.json --seed 41 --games
     --rules perevodnoy --bots $I9 expert
 nice -n 10 $PY chunked.py pool-v9/i1000-3expert-4p.json --seed 41 --games 400 \
     --rules "podkidnoy(players=4)" --bots $I9 expert expert expert
+# v10 (issue 15, seventh session): the CAREFUL opponent model with more worlds for close
+# calls, and a learned value network at the empty talon (train_value.py); compared
+# paired with pool-v9/ (level 5's 2-player games on the same deals).
+V10=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000
+nice -n 10 $PY chunked.py pool-v10/mc-ext-expert-podkidnoy.json --seed 41 --games 400 \
+    --bots $V10,model=careful,extend=2000 expert
+nice -n 10 $PY chunked.py pool-v10/mc-ext-expert-perevodnoy.json --seed 41 --games 400 \
+    --rules perevodnoy --bots $V10,model=careful,extend=2000 expert
+nice -n 10 $PY chunked.py pool-v10/net-empty-pod.json --seed 41 --deals 0:100 \
+    --bots $V10,empty=on,value=net expert
+nice -n 10 $PY chunked.py pool-v10/net-empty-pod-b.json --seed 41 --deals 100:200 \
+    --bots $V10,empty=on,value=net expert
+nice -n 10 $PY chunked.py pool-v10/net-empty-per.json --seed 41 --deals 0:100 \
+    --rules perevodnoy --bots $V10,empty=on,value=net expert
+nice -n 10 $PY chunked.py pool-v10/level5-2expert-3p.json --seed 41 --games 150 \
+    --rules "podkidnoy(players=3)" --bots level5 expert expert
+for part in a:0:50 b:50:100; do IFS=: read p lo hi <<EOT
+$part
+EOT
+    nice -n 10 $PY chunked.py pool-v10/mc-ext-3expert-4p-$p.json --seed 41 --games 400 \
+        --deals $lo:$hi --rules "podkidnoy(players=4)" \
+        --bots $V10,model=careful,extend=2000 expert expert expert
+done

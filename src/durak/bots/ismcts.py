@@ -23,9 +23,11 @@ rollout style of every seat, ``model`` that of the opponents, and ``read=on`` de
 opponents what a careful player's moves reveal (:class:`~durak.bots.memory.CarefulReader`).
 ``prior`` is the style of the move the search must beat; ``cut=k`` scores two-player
 rollouts ``k`` bouts ahead with the learned value of :mod:`durak.bots.evaluate`
-(measured no gain; benchmarks/bots/README.md, v6). ``extend=n`` samples more worlds,
+(measured no gain; benchmarks/bots/README.md, v6); ``value=net`` scores them with the
+network of :mod:`durak.bots.value_net` instead, and ``empty=on`` cuts them when a bout
+begins with the talon empty (v10: no gain). ``extend=n`` samples more worlds,
 up to ``n`` rollouts, while a candidate leads the prior's move by more than ``close``
-standard errors but not yet ``keep`` (v7: +0.03 ± 0.05, not significant; not in a level).
+standard errors but not yet ``keep`` (level 5: 2,000 with ``model=careful``, v10).
 ``prior=expert`` makes the move to beat the :class:`~durak.bots.expert.ExpertBot`'s
 (its rules without the exact endgame), and ``rollout=expert`` plays every rollout seat
 by those rules (:mod:`durak.bots.expert_policy`; about four times the CPU of a
