@@ -472,8 +472,9 @@ def _cut_rollout(
     g: Game, rng: random.Random, styles: list[int], stop: int, seat: int,
     value: Callable[[Game, int], float] = evaluate.value, empty: bool = False,
 ) -> float:
-    """Play ``g`` with the rules of thumb until bout ``stop`` begins (then the learned
-    value of the position for ``seat``) or the deal ends (then its score)."""
+    """Play ``g`` with the rules of thumb until bout ``stop`` begins, or with ``empty`` a
+    bout begins with the talon empty (then the learned ``value`` of the position for
+    ``seat``), or the deal ends (then its score)."""
     moves = 0
     while g._phase != OVER:
         if g._phase == OPEN and (g.bout >= stop or (empty and g.talon_size == 0)):
