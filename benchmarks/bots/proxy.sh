@@ -124,3 +124,17 @@ EOT
         --deals $lo:$hi --rules "podkidnoy(players=4)" \
         --bots $V10,model=careful,extend=2000 expert expert expert
 done
+# Both together: the careful model with more worlds and the network at the empty talon
+# (deals in two halves on the two cores, merged with chunked.py --merge).
+for part in a:0:100 b:100:200; do IFS=: read p lo hi <<EOT
+$part
+EOT
+    nice -n 10 $PY chunked.py pool-v10/mc-ext-net-pod-$p.json --seed 41 --deals $lo:$hi \
+        --bots $V10,model=careful,extend=2000,empty=on,value=net expert
+    nice -n 10 $PY chunked.py pool-v10/mc-ext-net-per-$p.json --seed 41 --deals $lo:$hi \
+        --rules perevodnoy --bots $V10,model=careful,extend=2000,empty=on,value=net expert
+done
+$PY chunked.py pool-v10/mc-ext-net-expert-podkidnoy.json --merge pool-v10/mc-ext-net-pod-a.json \
+    pool-v10/mc-ext-net-pod-b.json
+$PY chunked.py pool-v10/mc-ext-net-expert-perevodnoy.json --merge pool-v10/mc-ext-net-per-a.json \
+    pool-v10/mc-ext-net-per-b.json
