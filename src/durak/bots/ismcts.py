@@ -58,6 +58,7 @@ from ..determinize import sample
 from ..game import OPEN, OVER, Game
 from ..observation import Observation
 from . import evaluate, value_net
+from .belief import Belief
 from .expert import ExpertBot
 from .expert_policy import expert_action
 from .heuristic import LOOP_BOUTS, HeuristicBot
@@ -127,6 +128,8 @@ class ISMCTSBot:
         heads_up: int = 0,
         value: str = "logistic",
         empty: bool = False,
+        belief: int = 0,
+        eps: float = 0.1,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -217,6 +220,13 @@ class ISMCTSBot:
         if heads_up < 0:
             raise ValueError(f"ismcts: heads_up must be >= 0 rollouts, not {heads_up}")
         self.heads_up = int(heads_up)
+        # Deal worlds from a particle filter over the other seats' hidden cards, weighted
+        # by how likely their moves were for a careful player (durak.bots.belief; 0: off).
+        if belief < 0:
+            raise ValueError(f"ismcts: belief must be >= 0 particles, not {belief}")
+        self.belief: Belief | None = (
+            Belief(belief, eps, rng=random.Random(seed)) if belief else None
+        )
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -226,6 +236,8 @@ class ISMCTSBot:
         self.reader.reset()
         if self.careful is not None:
             self.careful.reset()
+        if self.belief is not None:
+            self.belief.reset()
         self._solver = None
 
     def observe(self, obs: Observation) -> None:
@@ -233,6 +245,8 @@ class ISMCTSBot:
         self.reader.update(obs)
         if self.careful is not None:
             self.careful.update(obs)
+        if self.belief is not None:
+            self.belief.observe(obs)
 
     def choose(self, obs: Observation) -> Action:
         if not obs.legal:
@@ -342,6 +356,9 @@ class ISMCTSBot:
         if n != 2 or (obs.rules.deck != 36 and self.value is value_net.value):
             cut = 0
         stop = obs.bout + cut
+        belief = self.belief
+        if belief is not None:
+            belief.sync()
         while True:
             mine = EXPERT if self.expert_rollouts else self.style
             styles = [mine] * n
@@ -362,7 +379,7 @@ class ISMCTSBot:
                     b | (plain_gaps[s] if styles[s] == PLAIN else careful_gaps[s])
                     for s, b in enumerate(base)
                 ]
-            world = sample(obs, rng, ex)
+            world = belief.world(obs, rng) if belief is not None else sample(obs, rng, ex)
             worlds += 1
             for a in alive:
                 g = world.clone()
