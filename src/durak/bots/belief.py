@@ -225,19 +225,20 @@ class Belief:
         rng = self.rng
         for hid in self.hidden:
             held = 0
-            for t in range(len(hid)):
-                hid[t] &= unseen
-                held |= hid[t]
             for t, k in enumerate(need):
-                have = hid[t].bit_count()
-                if have < k:
-                    for c in rng.sample(_bits(unseen & ~held), k - have):
+                h = hid[t] & unseen
+                extra = h.bit_count() - k
+                if extra > 0:  # trim first, so the cards go back to the talon's pool
+                    for c in rng.sample(_bits(h), extra):
+                        h ^= 1 << c
+                hid[t] = h
+                held |= h
+            for t, k in enumerate(need):
+                short = k - hid[t].bit_count()
+                if short > 0:
+                    for c in rng.sample(_bits(unseen & ~held), short):
                         hid[t] |= 1 << c
                         held |= 1 << c
-                elif have > k:
-                    for c in rng.sample(_bits(hid[t]), have - k):
-                        hid[t] ^= 1 << c
-                        held ^= 1 << c
 
     def _resample_if_needed(self) -> None:
         w = self.weights

@@ -1,0 +1,136 @@
+"""The particle filter over hidden hands (:mod:`durak.bots.belief`) and the searcher's
+``belief=`` option that deals its worlds from it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak import Card, Game, Rules
+from durak.bots import make
+from durak.bots.belief import Belief
+from durak.bots.ismcts import ISMCTSBot
+from durak.bots.policy import rollout_action
+
+VARIANTS = [
+    "podkidnoy",
+    "perevodnoy",
+    "perevodnoy-proezdnoy",
+    "prostoy(players=3)",
+    "pogonny(players=3)",
+    "pagony(players=4)",
+    "podkidnoy(players=4,teams=2x2)",
+    "perevodnoy(players=6,teams=3x3,deck=52)",
+    "podkidnoy(deck=24)",
+    "perevodnoy(players=5,deck=52)",
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_every_world_agrees_with_what_the_seat_sees(rules: str) -> None:
+    """Through whole deals of every preset and player count (transfers, shown trumps,
+    takes, draws, teams), each world the belief deals shows the seat exactly its own
+    observation, and every particle keeps the right number of hidden cards."""
+    r = Rules.parse(rules)
+    checked = 0
+    for seed in range(4):
+        g = Game(r.with_action_limit(), seed=seed)
+        rng = random.Random(seed)
+        belief = Belief(particles=24, rng=random.Random(seed))
+        while not g.is_over:
+            obs = g.observation(0)
+            belief.observe(obs)
+            if g.to_act == 0 and rng.random() < 0.3:
+                belief.sync()
+                w = belief.world(obs, rng)
+                assert w.observation(0) == obs, (rules, seed, len(g.history))
+                for hid in belief.hidden:
+                    for s, h in enumerate(hid):
+                        want = 0 if s == 0 else obs.hand_sizes[s] - int(obs.known[s]).bit_count()
+                        assert h.bit_count() == want
+                        assert h & ~int(obs.unseen) == 0
+                checked += 1
+            legal = g.legal_actions()
+            g.apply(rollout_action(g) if rng.random() < 0.7 else rng.choice(legal))
+    assert checked > 10
+
+
+def _lead_game() -> Game:
+    # Dealt one card at a time from the dealer's left (seat 1 first with dealer 0), the
+    # next card the trump: seat 1 holds 9♠ 10♥ J♣ Q♠ K♦ A♥, seat 0 the small spades and
+    # hearts, trumps are diamonds.
+    return Game(Rules(), deck="9S 6S 10H 7S JC 8S QS 6H KD 7H AH 8H 10D", dealer=0)
+
+
+def test_a_careful_lead_tells_that_no_cheaper_plain_card_is_held() -> None:
+    """Rule of inference pinned: a careful player leads its cheapest plain card, so after
+    the opponent leads the 9♠ the belief all but rules out the plain cards below a nine
+    it cannot see (6♣ 7♣ 8♣): each of them had 5/28 of a uniform deal."""
+    g = _lead_game()
+    assert g.to_act == 1 and "9♠" in [str(a) for a in g.legal_actions()]
+    belief = Belief(particles=400, eps=0.1, rng=random.Random(3))
+    belief.observe(g.observation(0))
+    g.apply("9♠")
+    belief.observe(g.observation(0))
+    belief.sync()
+    assert belief.moves_read == 1
+    odds = belief.card_odds(1)
+    uniform = 5 / 28
+    assert sum(odds.values()) == pytest.approx(5.0)
+    for name in ("6C", "7C", "8C"):
+        assert odds.get(Card.parse(name).index, 0.0) < uniform / 3, name
+    # ... while the cards it may well keep are at least as likely as before.
+    higher = [Card.parse(n).index for n in ("QC", "KC", "AC", "QH", "KH")]
+    assert sum(odds.get(c, 0.0) for c in higher) / len(higher) > uniform
+
+
+def test_the_lead_is_read_only_when_the_model_would_not_have_made_it() -> None:
+    """With eps = 1 a move costs no particle anything: the belief stays uniform."""
+    g = _lead_game()
+    belief = Belief(particles=400, eps=1.0, rng=random.Random(3))
+    belief.observe(g.observation(0))
+    g.apply("9♠")
+    belief.observe(g.observation(0))
+    belief.sync()
+    odds = belief.card_odds(1)
+    low = [odds.get(Card.parse(n).index, 0.0) for n in ("6C", "7C", "8C")]
+    assert sum(low) / 3 > 5 / 28 / 2
+
+
+def test_the_played_card_is_placed_in_every_guess() -> None:
+    """A card the opponent lays came from its hand: no particle may have put it in the
+    talon before (each is repaired), and after the move it is in no hidden hand."""
+    g = _lead_game()
+    belief = Belief(particles=50, rng=random.Random(1))
+    belief.observe(g.observation(0))
+    belief.sync()
+    nine = Card.parse("9S").index
+    assert any(not hid[1] >> nine & 1 for hid in belief.hidden)  # guessed uniformly
+    g.apply("9♠")
+    belief.observe(g.observation(0))
+    belief.sync()
+    assert all(not hid[1] >> nine & 1 for hid in belief.hidden)
+    assert all(hid[1].bit_count() == 5 for hid in belief.hidden)
+
+
+def test_the_belief_option_is_checked_and_used() -> None:
+    bot = make("ismcts:iterations=30,belief=16,eps=0.2,seed=1")
+    assert isinstance(bot, ISMCTSBot) and bot.belief is not None
+    assert bot.belief.n == 16 and bot.belief.eps == 0.2
+    assert make("ismcts:iterations=30").belief is None  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="belief"):
+        make("ismcts:belief=-1")
+    with pytest.raises(ValueError, match="eps"):
+        make("ismcts:belief=8,eps=0")
+    # A whole deal with it: every move legal, the filter read the opponent's moves.
+    g = Game(Rules(), seed=5)
+    bots = [bot, make("expert")]
+    bot.reset()
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        if s != 0:
+            bot.observe(g.observation(0))
+        g.apply(bots[s].choose(g.observation(s)))
+    assert bot.belief.moves_read > 3
