@@ -32,6 +32,10 @@ standard errors but not yet ``keep`` (level 5: 2,000 with ``model=careful``, v10
 (its rules without the exact endgame), and ``rollout=expert`` plays every rollout seat
 by those rules (:mod:`durak.bots.expert_policy`; about four times the CPU of a
 rules-of-thumb rollout); v8 in benchmarks/bots/README.md measures both.
+``belief=n`` deals the worlds from a particle filter of ``n`` guesses of the hidden
+hands, weighted by how likely each opponent's moves were for a careful player
+(:class:`~durak.bots.belief.Belief`, a move off the model costing a guess ``eps`` of
+its weight; level 5: 256, v11). It replaces the uniform deal and the gaps above.
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
