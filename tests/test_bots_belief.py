@@ -134,3 +134,29 @@ def test_the_belief_option_is_checked_and_used() -> None:
             bot.observe(g.observation(0))
         g.apply(bots[s].choose(g.observation(s)))
     assert bot.belief.moves_read > 3
+
+
+def test_level5_reads_moves_in_games_of_two_only() -> None:
+    """Level 5 deals from the belief with two players; with more (where it measured
+    worse, v11) it keeps the uniform deal and queues nothing."""
+    bot = make("level5", seed=1)
+    assert isinstance(bot, ISMCTSBot) and bot.belief is not None
+    assert bot.belief_players == 2
+    g = Game(Rules(players=3), seed=2)
+    bot.reset()
+    for _ in range(6):
+        bot.observe(g.observation(0))
+        g.apply(rollout_action(g))
+    assert bot.belief._queue == []
+    with pytest.raises(ValueError, match="belief_players"):
+        make("ismcts:belief=8,belief_players=-1")
+
+
+def test_the_queue_holds_one_deal_at_most() -> None:
+    belief = Belief(particles=8)
+    for seed in range(3):
+        g = Game(Rules(), seed=seed)
+        for _ in range(5):
+            belief.observe(g.observation(0))
+            g.apply(rollout_action(g))
+    assert len(belief._queue) == 5

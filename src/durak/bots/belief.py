@@ -105,7 +105,10 @@ class Belief:
 
     def observe(self, obs: Observation) -> None:
         """Queue an observation (every one this seat gets, in order)."""
-        self._queue.append(obs)
+        q = self._queue
+        if q and _new_deal(q[-1], obs):
+            q.clear()  # an earlier deal's moves tell nothing now
+        q.append(obs)
 
     # -- the filter ------------------------------------------------------------------
     def sync(self) -> None:
