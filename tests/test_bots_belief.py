@@ -160,3 +160,24 @@ def test_the_queue_holds_one_deal_at_most() -> None:
             belief.observe(g.observation(0))
             g.apply(rollout_action(g))
     assert len(belief._queue) == 5
+
+
+@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy"])
+def test_every_opponent_move_of_a_game_of_two_is_read(rules: str) -> None:
+    """Each move is identified from what the seat sees of its result (a lead, a beat, a
+    transfer, a shown trump, a take, a pass), so every one is weighed."""
+    r = Rules.parse(rules)
+    for seed in range(3):
+        g = Game(r.with_action_limit(), seed=seed)
+        belief = Belief(particles=8, rng=random.Random(seed))
+        rng = random.Random(seed)
+        opponent_moves = 0
+        while not g.is_over:
+            belief.observe(g.observation(0))
+            if g.to_act != 0:
+                opponent_moves += 1
+            legal = g.legal_actions()
+            g.apply(rollout_action(g) if rng.random() < 0.7 else rng.choice(legal))
+        belief.observe(g.observation(0))
+        belief.sync()
+        assert belief.moves_read == opponent_moves > 10

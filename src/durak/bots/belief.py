@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -129,8 +130,16 @@ class Belief:
         revealed = int(p.unseen) & ~int(obs.unseen) & ~int(obs.hand)
         drawn = int(p.unseen) & int(obs.hand)
         if s is not None and s != obs.seat:
+            saved = [list(h) for h in self.hidden]
             self._repair(p, s, revealed, drawn)
-            self._weigh(p, obs, s)
+            moves = self._identify(p, obs, s)
+            if not moves and drawn:
+                # A card laid and taken by this seat in the same move (a throw-in that
+                # ended the bout) looks like a card it drew: try such cards as laid.
+                self.hidden = saved
+                moves, revealed, drawn = self._laid_and_taken(p, obs, s, revealed, drawn)
+                self._repair(p, s, revealed, drawn)
+            self._weigh(p, s, moves)
         else:
             self._repair(p, -1, 0, drawn)
         self._advance(obs)
@@ -189,9 +198,32 @@ class Belief:
                 if other >= 0:
                     hid[other] ^= bit | xb
 
-    def _weigh(self, p: Observation, obs: Observation, s: int) -> None:
-        """Multiply each particle's weight by how likely seat ``s``'s move was there."""
-        moves = self._identify(p, obs, s)
+    def _laid_and_taken(
+        self, p: Observation, obs: Observation, s: int, revealed: int, drawn: int
+    ) -> tuple[list[Action], int, int]:
+        """The move, if some of the cards this seat got from the unseen ones were laid by
+        seat ``s`` (of a rank on the table) rather than drawn; and the cards so read as
+        revealed and as drawn. No move found: ``[]`` and the cards as given."""
+        ranks = 0
+        for a, b in p.table:
+            ranks |= 1 << (a.index >> 2)
+            if b is not None:
+                ranks |= 1 << (b.index >> 2)
+        maybe = [c for c in _bits(drawn) if ranks >> (c >> 2) & 1]
+        for k in range(1, min(4, len(maybe)) + 1):
+            for laid in itertools.combinations(maybe, k):
+                extra = sum(1 << c for c in laid)
+                trial = Belief(1, self.eps, self.style, random.Random(0))
+                trial.hidden = [list(self.hidden[0])]
+                trial._repair(p, s, revealed | extra, drawn & ~extra)
+                moves = trial._identify(p, obs, s)
+                if moves:
+                    return moves, revealed | extra, drawn & ~extra
+        return [], revealed, drawn
+
+    def _weigh(self, p: Observation, s: int, moves: list[Action]) -> None:
+        """Multiply each particle's weight by how likely seat ``s``'s move (one of
+        ``moves``) was there."""
         if not moves:
             return  # not one move apart (an observation was missed): nothing to read
         self.moves_read += 1
