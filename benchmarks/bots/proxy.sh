@@ -138,3 +138,41 @@ $PY chunked.py pool-v10/mc-ext-net-expert-podkidnoy.json --merge pool-v10/mc-ext
     pool-v10/mc-ext-net-pod-b.json
 $PY chunked.py pool-v10/mc-ext-net-expert-perevodnoy.json --merge pool-v10/mc-ext-net-per-a.json \
     pool-v10/mc-ext-net-per-b.json
+# v11 (issue 15, eighth session): the search given the true game (oracle.py), the
+# belief (level 5 + belief=256 before it became level 5), and level 5 against the pool.
+# Results in pool-v11/.
+V10=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000
+for r in podkidnoy perevodnoy; do
+    $PY oracle.py $r "ismcts:iterations=20,heads_up=20,plain=0,keep=2,nodes=60000,model=careful" 0:50 \
+        > pool-v11/oracle-full-club-$r.log
+    $PY oracle.py $r "ismcts:iterations=20,heads_up=20,plain=0,keep=2,nodes=60000,style=careful,model=careful" \
+        0:50 > pool-v11/oracle-full-careful-$r.log
+    $PY oracle.py $r "ismcts:iterations=20,heads_up=20,plain=0,keep=2,nodes=60000,rollout=expert" 0:50 \
+        > pool-v11/oracle-full-expert-rollouts-$r.log
+    $PY oracle.py $r "ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful" 0:50 \
+        --mode hands > pool-v11/oracle-hands-$r.log
+    # (run in two parts, 0:50 and 50:200, merged with chunked.py --merge)
+    nice -n 5 $PY chunked.py pool-v11/belief-expert-$r.json --seed 41 --rules $r \
+        --bots $V10,belief=256 expert
+    for opp in greedy heuristic level4; do
+        nice -n 5 $PY chunked.py pool-v11/level5-$opp-$r.json --seed 41 --games 200 --rules $r \
+            --bots level5 $opp
+    done
+    nice -n 5 $PY chunked.py pool-v11/level5-random-$r.json --seed 41 --games 100 --rules $r \
+        --bots level5 random
+done
+nice -n 5 $PY chunked.py pool-v11/nobelief-greedy-podkidnoy.json --seed 41 --games 200 \
+    --bots level5:belief=0 greedy
+# The belief for every player count (level 5 of commit d00228f), kept as belief-all-*:
+nice -n 5 $PY chunked.py pool-v11/belief-all-3expert-4p.json --seed 41 --games 400 \
+    --rules "podkidnoy(players=4)" --bots $V10,belief=256 expert expert expert
+nice -n 5 $PY chunked.py pool-v11/belief-all-expert-2x2.json --seed 41 --games 200 \
+    --rules "podkidnoy(players=4,teams=2x2)" --bots $V10,belief=256 expert
+nice -n 5 $PY chunked.py pool-v11/belief-all-2expert-3p.json --seed 41 --games 150 \
+    --rules "podkidnoy(players=3)" --bots $V10,belief=256 expert expert
+for a in "podkidnoy 256 0.3 20" "podkidnoy 256 0.1 20" "podkidnoy 512 0.1 20" \
+        "podkidnoy 256 0.03 20" "perevodnoy 256 0.1 20" "podkidnoy 256 0.1 20 --model expert" \
+        "podkidnoy 256 0.02 20 --model expert"; do
+    $PY belief_accuracy.py $a
+done > pool-v11/belief-accuracy.txt
+$PY careful_agreement.py podkidnoy 100 > pool-v11/careful-agreement.txt
