@@ -181,3 +181,27 @@ def test_every_opponent_move_of_a_game_of_two_is_read(rules: str) -> None:
         belief.observe(g.observation(0))
         belief.sync()
         assert belief.moves_read == opponent_moves > 10
+
+
+@pytest.mark.parametrize("style", ["plain", "careful"])
+def test_the_belief_tells_a_careless_player_from_a_careful_one(style: str) -> None:
+    """With ``plain`` the belief weighs each seat's moves under both models: an opponent
+    who plays PLAIN (the cheapest card, beats whenever it can) ends its deals judged
+    more likely careless than the prior, one who plays CAREFUL less likely."""
+    from durak.bots.policy import CAREFUL, CLUB, PLAIN
+
+    theirs = PLAIN if style == "plain" else CAREFUL
+    odds = []
+    for seed in range(6):
+        g = Game(Rules(), seed=seed)
+        belief = Belief(particles=64, rng=random.Random(seed), plain=0.5)
+        while not g.is_over and g.talon_size > 0:
+            belief.observe(g.observation(0))
+            g.apply(rollout_action(g, [CLUB, theirs]))
+        belief.observe(g.observation(0))
+        belief.sync()
+        odds.append(belief.plain_odds(1))
+    mean = sum(odds) / len(odds)
+    assert (mean > 0.65) if style == "plain" else (mean < 0.45), odds
+    with pytest.raises(ValueError, match="plain"):
+        Belief(plain=1.0)

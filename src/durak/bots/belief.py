@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from ..actions import Action
 from ..game import Game
 from ..observation import Observation
-from .policy import CAREFUL, CLUB, rollout_action
+from .policy import CAREFUL, CLUB, PLAIN, rollout_action
 
 # A move the model would not have made in a particle's world multiplies its weight by
 # this (the CAREFUL style agrees with the pool's expert on 87-97% of its choices).
@@ -85,6 +85,7 @@ class Belief:
         eps: float = EPS,
         style: int = CAREFUL,
         rng: random.Random | None = None,
+        plain: float = 0.0,
     ) -> None:
         if particles < 1:
             raise ValueError(f"belief: particles must be >= 1, not {particles}")
@@ -93,6 +94,11 @@ class Belief:
         self.n = int(particles)
         self.eps = float(eps)
         self.style = style
+        # The prior share of careless players: each seat is then either ``style`` or PLAIN,
+        # and each guess keeps the likelihood of the seat's moves under both (0: ``style``).
+        if not 0.0 <= plain < 1.0:
+            raise ValueError(f"belief: plain must be in [0, 1), not {plain}")
+        self.plain = float(plain)
         self.rng = rng or random.Random(0)
         self.reset()
 
@@ -102,6 +108,9 @@ class Belief:
         self._prev: Observation | None = None
         self.hidden: list[list[int]] = []  # per particle, per seat: its hidden cards
         self.weights: list[float] = []
+        # With ``plain``: per guess, per seat, the likelihood of its moves if careful and
+        # if plain (a guess's weight is the product over seats of their mixtures).
+        self.mix: list[list[list[float]]] = []
         self.moves_read = 0
 
     def observe(self, obs: Observation) -> None:
@@ -150,6 +159,7 @@ class Belief:
         self.hidden = []
         self.weights = [1.0] * self.n
         need = _need(obs)
+        self.mix = [[[1.0, 1.0] for _ in need] for _ in range(self.n)] if self.plain else []
         unseen = _bits(int(obs.unseen))
         rng = self.rng
         for _ in range(self.n):
@@ -229,7 +239,10 @@ class Belief:
         self.moves_read += 1
         styles = [CLUB] * p.rules.players
         styles[s] = self.style
+        plain_styles = list(styles)
+        plain_styles[s] = PLAIN
         eps = self.eps
+        q = self.plain
         for i, hid in enumerate(self.hidden):
             if self.weights[i] <= 0.0:
                 continue
@@ -237,8 +250,17 @@ class Belief:
             legal = g._generate()
             if len(legal) <= 1:
                 continue
+            if not q:
+                if rollout_action(g, styles) not in moves:
+                    self.weights[i] *= eps
+                continue
+            pair = self.mix[i][s]
+            before = (1.0 - q) * pair[0] + q * pair[1]
             if rollout_action(g, styles) not in moves:
-                self.weights[i] *= eps
+                pair[0] *= eps
+            if rollout_action(g, plain_styles) not in moves:
+                pair[1] *= eps
+            self.weights[i] *= ((1.0 - q) * pair[0] + q * pair[1]) / before
 
     def _identify(self, p: Observation, obs: Observation, s: int) -> list[Action]:
         """The moves of seat ``s`` that lead from ``p`` to what ``obs`` shows, found in the
@@ -288,6 +310,7 @@ class Belief:
         step = total / self.n
         u = self.rng.random() * step
         out = []
+        mix_out: list[list[list[float]]] = []
         acc = 0.0
         i = 0
         for k in range(self.n):
@@ -296,8 +319,34 @@ class Belief:
                 acc += w[i]
                 i += 1
             out.append(list(self.hidden[i]))
+            if self.plain:
+                mix_out.append(self._normalized(i))
         self.hidden = out
+        self.mix = mix_out
         self.weights = [1.0] * self.n
+
+    def _normalized(self, i: int) -> list[list[float]]:
+        """Guess ``i``'s per-seat likelihoods scaled so that each seat's mixture is 1: its
+        weight is spent by resampling, the evidence between the two models is kept."""
+        q = self.plain
+        out = []
+        for c, p in self.mix[i]:
+            m = (1.0 - q) * c + q * p
+            out.append([c / m, p / m])
+        return out
+
+    def plain_odds(self, seat: int) -> float:
+        """How likely ``seat`` plays PLAIN rather than carefully, by its moves so far."""
+        q = self.plain
+        if not q:
+            return 0.0
+        num = den = 0.0
+        for w, seats in zip(self.weights, self.mix, strict=True):
+            c, p = seats[seat]
+            m = (1.0 - q) * c + q * p
+            num += w * q * p / m
+            den += w
+        return num / den if den else q
 
     # -- use -------------------------------------------------------------------------
     def world(self, obs: Observation, rng: random.Random) -> Game:

@@ -136,6 +136,7 @@ class ISMCTSBot:
         belief: int = 0,
         eps: float = 0.1,
         belief_players: int = 0,
+        belief_plain: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -231,7 +232,7 @@ class ISMCTSBot:
         if belief < 0:
             raise ValueError(f"ismcts: belief must be >= 0 particles, not {belief}")
         self.belief: Belief | None = (
-            Belief(belief, eps, rng=random.Random(seed)) if belief else None
+            Belief(belief, eps, rng=random.Random(seed), plain=belief_plain) if belief else None
         )
         # ... only in games of at most this many players (0: any). With three and four
         # players it measured worse than the uniform deal with the suit gaps (v11).
