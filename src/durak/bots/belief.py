@@ -43,6 +43,7 @@ import random
 from collections.abc import Sequence
 
 from ..actions import Action
+from ..cards import iter_bits
 from ..game import Game
 from ..observation import Observation
 from .policy import CAREFUL, CLUB, PLAIN, rollout_action
@@ -53,12 +54,7 @@ EPS = 0.1
 
 
 def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    return list(iter_bits(m))
 
 
 def _signature(obs: Observation) -> tuple[object, ...]:
