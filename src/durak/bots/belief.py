@@ -49,7 +49,7 @@ from ..observation import Observation
 from .policy import CAREFUL, CLUB, PLAIN, rollout_action
 
 # A move the model would not have made in a particle's world multiplies its weight by
-# this (the CAREFUL style agrees with the pool's expert on 87-97% of its choices).
+# this (the CAREFUL style makes the pool's expert's choice at 87-100% of its moves).
 EPS = 0.1
 
 
