@@ -176,3 +176,18 @@ for a in "podkidnoy 256 0.3 20" "podkidnoy 256 0.1 20" "podkidnoy 512 0.1 20" \
     $PY belief_accuracy.py $a
 done > pool-v11/belief-accuracy.txt
 $PY careful_agreement.py podkidnoy 100 > pool-v11/careful-agreement.txt
+# The belief's cost and the variants tried (v11):
+nice -n 5 $PY chunked.py pool-v11/nobelief-level4-podkidnoy.json --seed 41 --games 200 \
+    --bots level5:belief=0 level4
+nice -n 5 $PY chunked.py pool-v11/nobelief-level4-perevodnoy.json --seed 41 --games 200 \
+    --rules perevodnoy --bots level5:belief=0 level4
+nice -n 5 $PY chunked.py pool-v11/mix-greedy-podkidnoy.json --seed 41 --games 200 \
+    --bots level5:belief_plain=0.5 greedy
+nice -n 5 $PY chunked.py pool-v11/mix-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+    --bots level5:belief_plain=0.5 expert
+nice -n 5 $PY chunked.py pool-v11/eps03-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+    --bots level5:eps=0.03 expert
+nice -n 5 $PY chunked.py pool-v11/level5-expert-podkidnoy-fixcheck.json --seed 41 --deals 0:50 \
+    --bots level5 expert
+nice -n 5 $PY chunked.py pool-v11/level5-3expert-4p-check.json --seed 41 --games 400 --deals 0:20 \
+    --rules "podkidnoy(players=4)" --bots level5 expert expert expert
