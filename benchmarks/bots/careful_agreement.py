@@ -1,9 +1,9 @@
 """How often the rules-of-thumb styles make the expert's choice: the belief reads moves
 with the CAREFUL style, so this is how good a model of a careful player it is.
 
-    python benchmarks/bots/careful_agreement.py RULES DEALS
+    python benchmarks/bots/careful_agreement.py RULES DEALS [BOT]
 
-Plays DEALS games of ``expert`` against itself (seeds 1000...) and, at every move with
+Plays DEALS games of ``BOT`` (default ``expert``) against itself (seeds 1000...) and, at every move with
 a choice while the talon lasts, asks each style (and the expert's rules without its
 endgame, as a check) what it would play in the true position. Prints the share that
 agree, by phase (0 lead, 1 defence, 2 throw-in, 3 pile-on after a take).
@@ -27,7 +27,8 @@ def main() -> None:
     total: Counter[tuple[str, int]] = Counter()
     for d in range(int(sys.argv[2])):
         g = Game(rules.with_action_limit(), seed=1000 + d)
-        bots = [make("expert", seed=d + i) for i in range(rules.players)]
+        spec = sys.argv[3] if len(sys.argv) > 3 else "expert"
+        bots = [make(spec, seed=d + i) for i in range(rules.players)]
         while not g.is_over:
             s = g.to_act
             assert s is not None

@@ -191,3 +191,5 @@ nice -n 5 $PY chunked.py pool-v11/level5-expert-podkidnoy-fixcheck.json --seed 4
     --bots level5 expert
 nice -n 5 $PY chunked.py pool-v11/level5-3expert-4p-check.json --seed 41 --games 400 --deals 0:20 \
     --rules "podkidnoy(players=4)" --bots level5 expert expert expert
+for b in level4 greedy; do echo "== $b"; $PY careful_agreement.py podkidnoy 100 $b | grep careful
+done > pool-v11/careful-agreement-others.txt
