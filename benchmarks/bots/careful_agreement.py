@@ -3,9 +3,9 @@ with the CAREFUL style, so this is how good a model of a careful player it is.
 
     python benchmarks/bots/careful_agreement.py RULES DEALS [BOT]
 
-Plays DEALS games of ``BOT`` (default ``expert``) against itself (seeds 1000...) and, at every move with
-a choice while the talon lasts, asks each style (and the expert's rules without its
-endgame, as a check) what it would play in the true position. Prints the share that
+Plays DEALS games of ``BOT`` (default ``expert``) against itself (seeds 1000...)
+and, at every move with a choice while the talon lasts, asks each style (and the
+expert's rules without its endgame) what it would play in the true position. Prints the share that
 agree, by phase (0 lead, 1 defence, 2 throw-in, 3 pile-on after a take).
 """
 
