@@ -108,6 +108,7 @@ class Belief:
         # if plain (a guess's weight is the product over seats of their mixtures).
         self.mix: list[list[list[float]]] = []
         self.moves_read = 0
+        self._fit: dict[int, list[float]] = {}  # seat -> [moves read, sum of their odds]
 
     def observe(self, obs: Observation) -> None:
         """Queue an observation (every one this seat gets, in order)."""
@@ -152,6 +153,7 @@ class Belief:
 
     def _start(self, obs: Observation) -> None:
         self._prev = obs
+        self._fit = {}
         self.hidden = []
         self.weights = [1.0] * self.n
         need = _need(obs)
@@ -239,24 +241,40 @@ class Belief:
         plain_styles[s] = PLAIN
         eps = self.eps
         q = self.plain
+        total = hit = 0.0
         for i, hid in enumerate(self.hidden):
-            if self.weights[i] <= 0.0:
+            w = self.weights[i]
+            if w <= 0.0:
                 continue
             g = _world(p, hid)
             legal = g._generate()
             if len(legal) <= 1:
                 continue
+            ok = rollout_action(g, styles) in moves
+            total += w
+            if ok:
+                hit += w
             if not q:
-                if rollout_action(g, styles) not in moves:
+                if not ok:
                     self.weights[i] *= eps
                 continue
             pair = self.mix[i][s]
             before = (1.0 - q) * pair[0] + q * pair[1]
-            if rollout_action(g, styles) not in moves:
+            if not ok:
                 pair[0] *= eps
             if rollout_action(g, plain_styles) not in moves:
                 pair[1] *= eps
             self.weights[i] *= ((1.0 - q) * pair[0] + q * pair[1]) / before
+        if total > 0.0:
+            f = self._fit.setdefault(s, [0, 0.0])
+            f[0] += 1
+            f[1] += hit / total
+
+    def model_fit(self, seat: int) -> tuple[int, float]:
+        """How well the model predicts ``seat`` this deal: its moves read with a choice,
+        and the mean weight the guesses gave the move it made (1.0 when none read)."""
+        n, total = self._fit.get(seat, (0, 0.0))
+        return int(n), (total / n if n else 1.0)
 
     def _identify(self, p: Observation, obs: Observation, s: int) -> list[Action]:
         """The moves of seat ``s`` that lead from ``p`` to what ``obs`` shows, found in the

@@ -90,6 +90,8 @@ ROLLOUTS = ("rules", "expert")
 EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
+# ``fit``: how many of an opponent's moves must be read before its fit is judged.
+FIT_MOVES = 8
 # ``value=``: the learned value that scores a rollout stopped at the cut (``cut=``).
 # ``empty`` without ``cut``: no limit of bouts.
 LONG = 10**6
@@ -137,6 +139,7 @@ class ISMCTSBot:
         eps: float = 0.1,
         belief_players: int = 0,
         belief_plain: float = 0.0,
+        fit: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -239,6 +242,11 @@ class ISMCTSBot:
         if belief_players < 0:
             raise ValueError(f"ismcts: belief_players must be >= 0, not {belief_players}")
         self.belief_players = int(belief_players)
+        # Deal uniformly again when the model predicted an opponent's moves this deal at
+        # less than ``fit`` on average (after FIT_MOVES of them): it misreads that player.
+        if not 0.0 <= fit <= 1.0:
+            raise ValueError(f"ismcts: fit must be in [0, 1], not {fit}")
+        self.fit = float(fit)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -373,6 +381,11 @@ class ISMCTSBot:
             belief = None
         if belief is not None:
             belief.sync()
+            if self.fit > 0 and any(
+                team(s) != team(seat) and _misread(belief.model_fit(s), self.fit)
+                for s in range(n)
+            ):
+                belief = None
         while True:
             mine = EXPERT if self.expert_rollouts else self.style
             styles = [mine] * n
@@ -487,6 +500,12 @@ class ISMCTSBot:
                 continue
             keep.append(a)
         return keep
+
+
+def _misread(fit: tuple[int, float], least: float) -> bool:
+    """Whether a seat's moves read so far (``Belief.model_fit``) say the model misreads it."""
+    moves, odds = fit
+    return moves >= FIT_MOVES and odds < least
 
 
 def _mixed_action(g: Game, styles: list[int]) -> Action:
