@@ -205,3 +205,37 @@ def test_the_belief_tells_a_careless_player_from_a_careful_one(style: str) -> No
     assert (mean > 0.65) if style == "plain" else (mean < 0.45), odds
     with pytest.raises(ValueError, match="plain"):
         Belief(plain=1.0)
+
+
+def test_model_fit_tells_a_careful_player_from_one_the_model_misreads() -> None:
+    """``model_fit`` is the mean weight the guesses gave each move the seat made: about
+    0.6 for a seat that plays the CAREFUL rules, 0.2-0.3 for one that plays at random; the
+    searcher's ``fit=x`` deals uniformly again below ``x``."""
+    from durak.bots.ismcts import FIT_MOVES, _misread
+    from durak.bots.policy import CAREFUL, CLUB
+
+    def fit_of(random_moves: bool, seed: int) -> tuple[int, float]:
+        g = Game(Rules(), seed=seed)
+        rng = random.Random(seed)
+        belief = Belief(particles=64, rng=random.Random(seed))
+        while not g.is_over and g.talon_size > 0:
+            belief.observe(g.observation(0))
+            if g.to_act == 1 and random_moves:
+                g.apply(rng.choice(g.legal_actions()))
+            else:
+                g.apply(rollout_action(g, [CLUB, CAREFUL]))
+        belief.observe(g.observation(0))
+        belief.sync()
+        return belief.model_fit(1)
+
+    careful = [fit_of(False, s) for s in range(4)]
+    wild = [fit_of(True, s) for s in range(4)]
+    assert all(moves >= FIT_MOVES for moves, _ in careful + wild)
+    # Even the model's own play is not predicted every time: the guesses are not the hand.
+    assert min(f for _, f in careful) > 0.55 > 0.5 > 0.4 > max(f for _, f in wild)
+    assert not any(_misread(f, 0.5) for f in careful)
+    assert all(_misread(f, 0.5) for f in wild)
+    assert not _misread((FIT_MOVES - 1, 0.0), 0.5)  # too few moves to judge
+    assert Belief().model_fit(1) == (0, 1.0)
+    with pytest.raises(ValueError, match="fit"):
+        make("ismcts:belief=8,fit=1.5")
