@@ -193,3 +193,7 @@ nice -n 5 $PY chunked.py pool-v11/level5-3expert-4p-check.json --seed 41 --games
     --rules "podkidnoy(players=4)" --bots level5 expert expert expert
 for b in level4 greedy; do echo "== $b"; $PY careful_agreement.py podkidnoy 100 $b | grep careful
 done > pool-v11/careful-agreement-others.txt
+nice -n 5 $PY chunked.py pool-v11/fit05-level4-perevodnoy.json --seed 41 --games 200 \
+    --rules perevodnoy --bots level5:fit=0.5 level4
+nice -n 5 $PY chunked.py pool-v11/fit05-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+    --bots level5:fit=0.5 expert

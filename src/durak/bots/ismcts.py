@@ -36,7 +36,10 @@ rules-of-thumb rollout); v8 in benchmarks/bots/README.md measures both.
 hands, weighted by how likely each opponent's moves were for a careful player
 (:class:`~durak.bots.belief.Belief`, a move off the model costing a guess ``eps`` of
 its weight; level 5: 256, v11). It replaces the uniform deal and the gaps above;
-``belief_players=k`` keeps it to games of at most ``k`` players (level 5: two).
+``belief_players=k`` keeps it to games of at most ``k`` players (level 5: two);
+``belief_plain=q`` reads moves under the PLAIN model too, and ``fit=x`` deals uniformly
+once the model predicts an opponent's moves at less than ``x`` (both measured in v11,
+neither used by level 5).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
