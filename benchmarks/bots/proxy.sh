@@ -197,3 +197,7 @@ nice -n 5 $PY chunked.py pool-v11/fit05-level4-perevodnoy.json --seed 41 --games
     --rules perevodnoy --bots level5:fit=0.5 level4
 nice -n 5 $PY chunked.py pool-v11/fit05-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
     --bots level5:fit=0.5 expert
+nice -n 5 $PY chunked.py pool-v11/fit04-level4-perevodnoy.json --seed 41 --games 200 \
+    --rules perevodnoy --bots level5:fit=0.4 level4
+nice -n 5 $PY chunked.py pool-v11/fit04-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+    --bots level5:fit=0.4 expert
