@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import random
+from typing import Any
 
+import durak.arena as arena
 import durak.bots.ismcts as ism
-from durak.arena import make_bot
 from durak.game import Game
 from durak.observation import Observation
 from durak.rules import Rules
@@ -36,20 +37,10 @@ def true_world(obs: Observation, rng: random.Random, exclude: object = None) -> 
     return Game._from_view(obs, hands, talon)
 
 
-def play(rules: Rules, seats: tuple[str, str], deal_seed: int, bot_seed: int) -> Game:
-    bots = [make_bot(s, bot_seed * 7919 + i) for i, s in enumerate(seats)]
-    for b in bots:
-        if hasattr(b, "reset"):
-            b.reset()
-    g = Game(rules.with_action_limit(), seed=deal_seed)
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        for i, b in enumerate(bots):
-            if i != s and hasattr(b, "observe"):
-                b.observe(g.observation(i))
-        CURRENT[:] = [g]
-        g.apply(bots[s].choose(g.observation(s)))
+def recorded_game(*args: Any, **kwargs: Any) -> Game:
+    """The arena's game, kept where :func:`true_world` finds it (it changes in place)."""
+    g = Game(*args, **kwargs)
+    CURRENT[:] = [g]
     return g
 
 
@@ -63,6 +54,7 @@ def main() -> None:
     args = ap.parse_args()
     MODE[0] = args.mode
     ism.sample = true_world  # type: ignore[assignment]
+    arena.Game = recorded_game  # type: ignore[assignment,misc]
     rules = Rules.parse(args.rules)
     lo, hi = map(int, args.deals.split(":"))
     total = 0.0
@@ -71,7 +63,7 @@ def main() -> None:
         ds = (args.seed * 1_000_003 + d) % 2**63
         deal = 0.0
         for k, seats in enumerate([(args.spec, "expert"), ("expert", args.spec)]):
-            g = play(rules, seats, ds, ds + k)
+            g = arena.play_game(rules, seats, ds, ds + k)
             me = seats.index(args.spec)
             o = g.outcome
             assert o is not None

@@ -170,14 +170,18 @@ class Belief:
                 i += k
             self.hidden.append(hid)
 
-    def _repair(self, p: Observation, s: int, revealed: int, drawn: int) -> None:
-        """Make every particle hold what seat ``s`` just showed from its hidden hand, and
-        no other seat hold what this seat drew (both came out of ``p.unseen``)."""
+    def _repair(
+        self, p: Observation, s: int, revealed: int, drawn: int,
+        guesses: list[list[int]] | None = None, rng: random.Random | None = None,
+    ) -> None:
+        """Make every particle (or ``guesses``) hold what seat ``s`` just showed from its
+        hidden hand, and no other seat hold what this seat drew (both came out of
+        ``p.unseen``)."""
         if not revealed and not drawn:
             return
         unseen = int(p.unseen)
-        rng = self.rng
-        for hid in self.hidden:
+        rng = rng or self.rng
+        for hid in self.hidden if guesses is None else guesses:
             held = 0
             for h in hid:
                 held |= h
@@ -221,10 +225,9 @@ class Belief:
         for k in range(1, min(4, len(maybe)) + 1):
             for laid in itertools.combinations(maybe, k):
                 extra = sum(1 << c for c in laid)
-                trial = Belief(1, self.eps, self.style, random.Random(0))
-                trial.hidden = [list(self.hidden[0])]
-                trial._repair(p, s, revealed | extra, drawn & ~extra)
-                moves = trial._identify(p, obs, s)
+                guess = [list(self.hidden[0])]
+                self._repair(p, s, revealed | extra, drawn & ~extra, guess, random.Random(0))
+                moves = self._identify(p, obs, s, guess[0])
                 if moves:
                     return moves, revealed | extra, drawn & ~extra
         return [], revealed, drawn
@@ -276,11 +279,14 @@ class Belief:
         n, total = self._fit.get(seat, (0, 0.0))
         return int(n), (total / n if n else 1.0)
 
-    def _identify(self, p: Observation, obs: Observation, s: int) -> list[Action]:
+    def _identify(
+        self, p: Observation, obs: Observation, s: int, guess: list[int] | None = None
+    ) -> list[Action]:
         """The moves of seat ``s`` that lead from ``p`` to what ``obs`` shows, found in the
-        first particle's world (the moves are public, the same in every world)."""
+        world of ``guess`` (default the first particle's; the moves are public, the same
+        in every world)."""
         want = _signature(obs)
-        g = _world(p, self.hidden[0])
+        g = _world(p, self.hidden[0] if guess is None else guess)
         found = []
         for a in g._generate():
             h = g.clone()

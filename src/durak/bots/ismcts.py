@@ -268,8 +268,15 @@ class ISMCTSBot:
         self.reader.update(obs)
         if self.careful is not None:
             self.careful.update(obs)
-        if self.belief is not None and not 0 < self.belief_players < obs.rules.players:
-            self.belief.observe(obs)
+        belief = self._belief_for(obs.rules.players)
+        if belief is not None:
+            belief.observe(obs)
+
+    def _belief_for(self, players: int) -> Belief | None:
+        """The belief, if it deals the worlds of a game of ``players`` (``belief_players``)."""
+        if self.belief is None or 0 < self.belief_players < players:
+            return None
+        return self.belief
 
     def choose(self, obs: Observation) -> Action:
         if not obs.legal:
@@ -379,9 +386,7 @@ class ISMCTSBot:
         if n != 2 or (obs.rules.deck != 36 and self.value is value_net.value):
             cut = 0
         stop = obs.bout + cut
-        belief = self.belief
-        if belief is not None and 0 < self.belief_players < n:
-            belief = None
+        belief = self._belief_for(n)
         if belief is not None:
             belief.sync()
             if self.fit > 0 and any(
