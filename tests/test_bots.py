@@ -412,6 +412,31 @@ def test_ismcts_keeps_the_prior_unless_the_best_is_significantly_better() -> Non
         ISMCTSBot(style="reckless")
 
 
+def test_ismcts_dear_leads_need_their_own_margin() -> None:
+    """``dear=z`` (v12): a king, an ace or a trump led while the talon lasts and the hand
+    keeps a cheaper plain card replaces the prior's move only by ``z`` standard errors.
+    Seed 3 deals the leader 8♣ 10♠ J♦ Q♠ Q♦ K♥ with spades trumps; seed 17 deals
+    7♠ 7♦ 8♣ 9♦ K♦ A♦, where the search at a small margin leads the king of diamonds."""
+    from durak.bots.ismcts import _dear_lead
+
+    g = Game(Rules(), seed=3)
+    obs = g.observation(g.to_act or 0)
+    assert str(obs.hand) == "8♣ 10♠ J♦ Q♠ Q♦ K♥" and obs.trump_suit == Card.parse("2S").suit
+    dear = {str(a) for a in obs.legal if _dear_lead(a, obs)}
+    assert dear == {"10♠", "Q♠", "Q♠+Q♦", "K♥"}  # trumps, a pair with a trump, the king
+    g.apply("8♣")  # a defence or a throw-in is never a lead
+    assert not any(_dear_lead(a, g.observation(g.to_act or 0)) for a in g.legal_actions())
+
+    g = Game(Rules(), seed=17)
+    obs = g.observation(g.to_act or 0)
+    assert str(obs.hand) == "7♠ 7♦ 8♣ 9♦ K♦ A♦"
+    assert str(ISMCTSBot(iterations=200, seed=1, keep=0.1).choose(obs)) == "K♦"
+    # With the dear margin out of reach, the search leads no dear card here.
+    assert not _dear_lead(ISMCTSBot(iterations=200, seed=1, keep=0.1, dear=1e9).choose(obs), obs)
+    with pytest.raises(ValueError, match="dear"):
+        ISMCTSBot(dear=-1)
+
+
 def test_careful_reader_infers_only_what_a_careful_player_holds() -> None:
     """The careful reading (a careful player led its cheapest plain card, beat with the
     cheapest card that does, passed with nothing cheap to throw in) is true of the

@@ -239,3 +239,37 @@ def test_model_fit_tells_a_careful_player_from_one_the_model_misreads() -> None:
     assert Belief().model_fit(1) == (0, 1.0)
     with pytest.raises(ValueError, match="fit"):
         make("ismcts:belief=8,fit=1.5")
+
+
+def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
+    """Level 5's ``fit`` check (v12): against a player the CAREFUL model reads (here the
+    CAREFUL rules themselves) its worlds come from the belief all deal; against one who
+    plays at random, whose moves the model misreads, they come from the uniform deal
+    once enough moves were read (``FIT_MOVES``)."""
+    from durak.bots.ismcts import FIT_MOVES
+    from durak.bots.policy import CAREFUL, CLUB
+
+    def sources(random_moves: bool, seed: int) -> list[bool]:
+        bot = make("level5:heads_up=40,iterations=40,extend=0", seed=seed)
+        assert isinstance(bot, ISMCTSBot) and bot.fit > 0
+        g = Game(Rules(), seed=seed)
+        rng = random.Random(seed)
+        bot.reset()
+        used = []
+        while not g.is_over and g.talon_size > 0:
+            if g.to_act == 0:
+                bot.choose(g.observation(0))
+                if "belief" in bot.last_stats:
+                    used.append(bool(bot.last_stats["belief"]))
+                g.apply(rollout_action(g, [CLUB, CAREFUL]))
+                continue
+            bot.observe(g.observation(0))
+            g.apply(rng.choice(g.legal_actions()) if random_moves
+                    else rollout_action(g, [CLUB, CAREFUL]))
+        return used
+
+    for seed in range(2):
+        careful, wild = sources(False, seed), sources(True, seed)
+        assert careful and all(careful)
+        assert wild[0] and not wild[-1]  # read at first, misread once judged
+        assert sum(wild) >= FIT_MOVES // 2  # not before its moves were judged

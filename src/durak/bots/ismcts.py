@@ -37,9 +37,13 @@ hands, weighted by how likely each opponent's moves were for a careful player
 (:class:`~durak.bots.belief.Belief`, a move off the model costing a guess ``eps`` of
 its weight; level 5: 256, v11). It replaces the uniform deal and the gaps above;
 ``belief_players=k`` keeps it to games of at most ``k`` players (level 5: two);
-``belief_plain=q`` reads moves under the PLAIN model too, and ``fit=x`` deals uniformly
-once the model predicts an opponent's moves at less than ``x`` (both measured in v11,
-neither used by level 5).
+``belief_plain=q`` reads moves under the PLAIN model too (measured in v11, not used by
+level 5), and ``fit=x`` deals uniformly once the model predicts an opponent's moves at
+less than ``x`` (level 5: 0.4, v12: it seldom judges a careful player misread, and it
+wins back what the belief cost against players who are not careful). ``dear=z`` lets
+a dear lead (a king, an ace or a trump led while the talon lasts and the hand keeps a
+cheaper plain card) replace the prior's move only by ``z`` standard errors (v12:
+no gain, not used by level 5).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -61,7 +65,8 @@ from functools import partial
 from typing import Any
 
 from .. import playout
-from ..actions import Action
+from ..actions import ATTACK, Action
+from ..cards import SUIT_MASK, iter_bits
 from ..determinize import sample
 from ..game import OPEN, OVER, Game
 from ..observation import Observation
@@ -93,6 +98,8 @@ ROLLOUTS = ("rules", "expert")
 EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
+# ``dear``: the rank index of a king (a dear lead is a king or higher, or a trump).
+KING = 11
 # ``fit``: how many of an opponent's moves must be read before its fit is judged.
 FIT_MOVES = 8
 # ``value=``: the learned value that scores a rollout stopped at the cut (``cut=``).
@@ -143,6 +150,7 @@ class ISMCTSBot:
         belief_players: int = 0,
         belief_plain: float = 0.0,
         fit: float = 0.0,
+        dear: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -250,6 +258,12 @@ class ISMCTSBot:
         if not 0.0 <= fit <= 1.0:
             raise ValueError(f"ismcts: fit must be in [0, 1], not {fit}")
         self.fit = float(fit)
+        # A dear lead (a king, an ace or a trump led while the talon lasts and the hand
+        # holds a cheaper plain card) replaces the prior's move only by ``dear`` standard
+        # errors, if that is more than ``keep`` (0: ``keep`` as for any move).
+        if dear < 0:
+            raise ValueError(f"ismcts: dear must be >= 0 standard errors, not {dear}")
+        self.dear = float(dear)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -456,8 +470,11 @@ class ISMCTSBot:
             key=lambda a: (a not in n_alive, -mean(a), order.index(a)),
         )
         best = ranked[0]
-        if self.keep > 0 and best is not first and first in n_alive and not _significant(
-            results[best], results[first], self.keep
+        margin = self.keep
+        if self.dear > margin and _dear_lead(best, obs):
+            margin = self.dear
+        if margin > 0 and best is not first and first in n_alive and not _significant(
+            results[best], results[first], margin
         ):
             ranked.remove(first)
             ranked.insert(0, first)
@@ -465,6 +482,7 @@ class ISMCTSBot:
             "solver": False,
             "worlds": worlds,
             "rollouts": rollouts,
+            "belief": belief is not None,
             "seconds": _time.perf_counter() - start,
         }
         return [(a, mean(a)) for a in ranked]
@@ -508,6 +526,21 @@ class ISMCTSBot:
                 continue
             keep.append(a)
         return keep
+
+
+def _dear_lead(a: Action, obs: Observation) -> bool:
+    """A king, an ace or a trump led at the start of a bout while the talon lasts and
+    the hand keeps a plain card cheaper than it (the searcher's habit the issue found)."""
+    if a.k != ATTACK or obs.phase != "attack" or obs.talon_size == 0 or obs.table:
+        return False
+    trumps = SUIT_MASK[obs.trump_suit]
+    plain = [c >> 2 for c in iter_bits(int(obs.hand) & ~a.mask & ~trumps)]
+    if not plain:
+        return False
+    if a.mask & trumps:
+        return True
+    top = max(c >> 2 for c in iter_bits(a.mask))
+    return top >= KING and min(plain) < top
 
 
 def _misread(fit: tuple[int, float], least: float) -> bool:
