@@ -273,3 +273,31 @@ def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
         assert careful and all(careful)
         assert wild[0] and not wild[-1]  # read at first, misread once judged
         assert sum(wild) >= FIT_MOVES // 2  # not before its moves were judged
+
+
+def test_hold_keeps_the_uniform_deal_for_the_rest_of_the_deal() -> None:
+    """``hold=on`` (v12): once the model misread an opponent this deal, the search deals
+    uniformly until the deal ends, though the running fit climbs back over the line;
+    without it the belief comes back. A new deal starts afresh."""
+    from durak.bots.ismcts import FIT_MOVES
+
+    class Scripted:
+        deal = 1
+        fit = 0.3
+
+        def model_fit(self, seat: int) -> tuple[int, float]:
+            return (FIT_MOVES, self.fit) if seat == 1 else (0, 1.0)
+
+    def team(s: int) -> int:
+        return s
+
+    held = make("level5:hold=on")
+    loose = make("level5")
+    assert isinstance(held, ISMCTSBot) and isinstance(loose, ISMCTSBot)
+    b = Scripted()
+    seen = []
+    for fit, deal in [(0.3, 1), (0.6, 1), (0.6, 2)]:
+        b.fit, b.deal = fit, deal
+        seen.append((held._misreads(b, 0, 2, team),  # type: ignore[arg-type]
+                     loose._misreads(b, 0, 2, team)))  # type: ignore[arg-type]
+    assert seen == [(True, True), (True, False), (False, False)]

@@ -109,6 +109,7 @@ class Belief:
         self.mix: list[list[list[float]]] = []
         self.moves_read = 0
         self._fit: dict[int, list[float]] = {}  # seat -> [moves read, sum of their odds]
+        self.deal = 0  # deals begun: tells a reader of model_fit when a new one starts
 
     def observe(self, obs: Observation) -> None:
         """Queue an observation (every one this seat gets, in order)."""
@@ -154,6 +155,7 @@ class Belief:
     def _start(self, obs: Observation) -> None:
         self._prev = obs
         self._fit = {}
+        self.deal += 1
         self.hidden = []
         self.weights = [1.0] * self.n
         need = _need(obs)

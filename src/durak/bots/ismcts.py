@@ -150,6 +150,7 @@ class ISMCTSBot:
         belief_players: int = 0,
         belief_plain: float = 0.0,
         fit: float = 0.0,
+        hold: bool = False,
         dear: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
@@ -258,6 +259,10 @@ class ISMCTSBot:
         if not 0.0 <= fit <= 1.0:
             raise ValueError(f"ismcts: fit must be in [0, 1], not {fit}")
         self.fit = float(fit)
+        # ... and with ``hold``, for the rest of the deal once it misread one (a running
+        # mean that climbs back over the line would turn the belief on again).
+        self.hold = bool(hold)
+        self._misread: tuple[int, set[int]] = (-1, set())  # (the belief's deal, seats)
         # A dear lead (a king, an ace or a trump led while the talon lasts and the hand
         # holds a cheaper plain card) replaces the prior's move only by ``dear`` standard
         # errors, if that is more than ``keep`` (0: ``keep`` as for any move).
@@ -403,10 +408,7 @@ class ISMCTSBot:
         belief = self._belief_for(n)
         if belief is not None:
             belief.sync()
-            if self.fit > 0 and any(
-                team(s) != team(seat) and _misread(belief.model_fit(s), self.fit)
-                for s in range(n)
-            ):
+            if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
         while True:
             mine = EXPERT if self.expert_rollouts else self.style
@@ -486,6 +488,24 @@ class ISMCTSBot:
             "seconds": _time.perf_counter() - start,
         }
         return [(a, mean(a)) for a in ranked]
+
+    def _misreads(
+        self, belief: Belief, seat: int, players: int, team: Callable[[int], int]
+    ) -> bool:
+        """Whether the belief's model misreads an opponent of ``seat`` (``fit``): now, or
+        with ``hold`` at any move of this deal so far."""
+        now = {
+            s for s in range(players)
+            if team(s) != team(seat) and _misread(belief.model_fit(s), self.fit)
+        }
+        if not self.hold:
+            return bool(now)
+        deal, seen = self._misread
+        if deal != belief.deal:
+            seen = set()
+        seen |= now
+        self._misread = (belief.deal, seen)
+        return bool(seen)
 
     def _close(
         self, alive: list[Action], results: dict[Action, list[float]], first: Action
