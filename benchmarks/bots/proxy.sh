@@ -201,3 +201,50 @@ nice -n 5 $PY chunked.py pool-v11/fit04-level4-perevodnoy.json --seed 41 --games
     --rules perevodnoy --bots level5:fit=0.4 level4
 nice -n 5 $PY chunked.py pool-v11/fit04-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
     --bots level5:fit=0.4 expert
+# v12 (issue 15, ninth session): level 5 is v11 plus fit=0.4. Settings tried on podkidnoy
+# deals 0-99 against expert, and a replay of v11's level 5 there as the control:
+for v in "keep=1.5 keep15" "keep=3 keep3" "prior=careful priorc" "heads_up=1500 hu1500" \
+        "fit=0,dear=4 dear4"; do
+    set -- $v
+    nice -n 5 $PY chunked.py pool-v12/$2-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+        --bots level5:$1 expert
+done
+nice -n 5 $PY chunked.py pool-v12/level5-expert-podkidnoy-a.json --seed 41 --deals 0:100 \
+    --bots level5:fit=0 expert   # run as "level5" before fit=0.4 was added
+# Where games are decided: the exact value of the first empty-talon position.
+$PY endgame_split.py podkidnoy level5 100:130 --nodes 1000000 \
+    > pool-v12/endgame-split-podkidnoy.txt
+# The search given the opponent's hand on the rest of the deals.
+$PY oracle.py podkidnoy "ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful" \
+    50:200 --mode hands > pool-v12/oracle-hands-podkidnoy-50-200.log
+# Level 5 (fit=0.4) against expert: deals 0-99 of podkidnoy are v11's fit04 run (renamed
+# "level5" in pool-v12/fit04-expert-podkidnoy-a.json), then 100-199, perevodnoy 0-199
+# (run as level5:fit=0.4) and the fresh deals 200-399 of both.
+nice -n 5 $PY chunked.py pool-v12/fit04-expert-podkidnoy-b.json --seed 41 --deals 100:200 \
+    --bots level5 expert
+$PY chunked.py pool-v12/fit04-expert-podkidnoy.json \
+    --merge pool-v12/fit04-expert-podkidnoy-a.json pool-v12/fit04-expert-podkidnoy-b.json
+nice -n 5 $PY chunked.py pool-v12/fit04-expert-perevodnoy.json --seed 41 --deals 0:200 \
+    --rules perevodnoy --bots level5:fit=0.4 expert
+for r in podkidnoy perevodnoy; do
+    nice -n 5 $PY chunked.py pool-v12/level5-expert-$r-c.json --seed 41 --games 800 \
+        --deals 200:400 --rules $r --bots level5 expert
+done
+# The rest of the pool (level 4 in perevodnoy: v11's pool-v11/fit04-level4-perevodnoy.json).
+for r in podkidnoy perevodnoy; do
+    for b in greedy heuristic; do
+        nice -n 5 $PY chunked.py pool-v12/level5-$b-$r.json --seed 41 --games 200 \
+            --rules $r --bots level5 $b
+    done
+    nice -n 5 $PY chunked.py pool-v12/level5-random-$r.json --seed 41 --games 100 \
+        --rules $r --bots level5 random
+done
+nice -n 5 $PY chunked.py pool-v12/level5-level4-podkidnoy.json --seed 41 --games 200 \
+    --bots level5 level4
+# hold=on: the uniform deal for the rest of the deal once an opponent is misread.
+for r in podkidnoy perevodnoy; do
+    nice -n 5 $PY chunked.py pool-v12/hold-level4-$r.json --seed 41 --games 200 \
+        --rules $r --bots level5:hold=on level4
+done
+$PY fit_check.py podkidnoy expert greedy heuristic level4 > pool-v12/fit-check.txt
+$PY fit_check.py perevodnoy expert level4 >> pool-v12/fit-check.txt

@@ -38,12 +38,14 @@ hands, weighted by how likely each opponent's moves were for a careful player
 its weight; level 5: 256, v11). It replaces the uniform deal and the gaps above;
 ``belief_players=k`` keeps it to games of at most ``k`` players (level 5: two);
 ``belief_plain=q`` reads moves under the PLAIN model too (measured in v11, not used by
-level 5), and ``fit=x`` deals uniformly once the model predicts an opponent's moves at
-less than ``x`` (level 5: 0.4, v12: it seldom judges a careful player misread, and it
-wins back what the belief cost against players who are not careful). ``dear=z`` lets
-a dear lead (a king, an ace or a trump led while the talon lasts and the hand keeps a
-cheaper plain card) replace the prior's move only by ``z`` standard errors (v12:
-no gain, not used by level 5).
+level 5). ``fit=x`` deals uniformly while the model predicts an opponent's moves this
+deal at less than ``x`` (level 5: 0.4, v12: it fires at one move in three hundred
+against the careful ``expert``; against level 4 it won back the belief's cost in
+perevodnoy, little of it in podkidnoy), and with ``hold=on`` for the rest of the deal
+once it fired (v12: measured against level 4 only, not used by level 5). ``dear=z``
+lets a dear lead (a king, an ace or a trump led while the talon lasts and the hand
+keeps a cheaper plain card) replace the prior's move only by ``z`` standard errors
+(v12: no gain, not used by level 5).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
