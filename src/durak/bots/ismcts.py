@@ -42,7 +42,7 @@ level 5). ``fit=x`` deals uniformly while the model predicts an opponent's moves
 deal at less than ``x`` (level 5: 0.4, v12: it fires at one move in three hundred
 against the careful ``expert``; against level 4 it won back the belief's cost in
 perevodnoy, little of it in podkidnoy), and with ``hold=on`` for the rest of the deal
-once it fired (v12: measured against level 4 only, not used by level 5). ``dear=z``
+once it fired (v12: no measurable gain, not used by level 5). ``dear=z``
 lets a dear lead (a king, an ace or a trump led while the talon lasts and the hand
 keeps a cheaper plain card) replace the prior's move only by ``z`` standard errors
 (v12: no gain, not used by level 5).
