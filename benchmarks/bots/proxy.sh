@@ -248,3 +248,4 @@ for r in podkidnoy perevodnoy; do
 done
 $PY fit_check.py podkidnoy expert greedy heuristic level4 > pool-v12/fit-check.txt
 $PY fit_check.py perevodnoy expert level4 >> pool-v12/fit-check.txt
+$PY dear_overrides.py 15 > pool-v12/dear-overrides.txt
