@@ -301,3 +301,15 @@ def test_hold_keeps_the_uniform_deal_for_the_rest_of_the_deal() -> None:
         seen.append((held._misreads(b, 0, 2, team),  # type: ignore[arg-type]
                      loose._misreads(b, 0, 2, team)))  # type: ignore[arg-type]
     assert seen == [(True, True), (True, False), (False, False)]
+    # A new game after reset starts afresh even if its deal count were the same.
+    b.fit, b.deal = 0.3, 5
+    assert held._misreads(b, 0, 2, team)  # type: ignore[arg-type]
+    b.fit = 0.6
+    held.reset()
+    assert not held._misreads(b, 0, 2, team)  # type: ignore[arg-type]
+    real = Belief(particles=4)
+    before = real.deal
+    real.reset()
+    real.observe(Game(Rules(), seed=1).observation(0))
+    real.sync()
+    assert real.deal == before + 1  # counted across resets, never back to a seen number

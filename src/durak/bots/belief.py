@@ -96,6 +96,8 @@ class Belief:
             raise ValueError(f"belief: plain must be in [0, 1), not {plain}")
         self.plain = float(plain)
         self.rng = rng or random.Random(0)
+        # Deals begun, never reset: tells a reader of model_fit when a new one starts.
+        self.deal = 0
         self.reset()
 
     def reset(self) -> None:
@@ -109,7 +111,6 @@ class Belief:
         self.mix: list[list[list[float]]] = []
         self.moves_read = 0
         self._fit: dict[int, list[float]] = {}  # seat -> [moves read, sum of their odds]
-        self.deal = 0  # deals begun: tells a reader of model_fit when a new one starts
 
     def observe(self, obs: Observation) -> None:
         """Queue an observation (every one this seat gets, in order)."""

@@ -282,6 +282,7 @@ class ISMCTSBot:
             self.careful.reset()
         if self.belief is not None:
             self.belief.reset()
+        self._misread = (-1, set())
         self._solver = None
 
     def observe(self, obs: Observation) -> None:
