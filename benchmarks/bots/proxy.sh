@@ -249,3 +249,7 @@ done
 $PY fit_check.py podkidnoy expert greedy heuristic level4 > pool-v12/fit-check.txt
 $PY fit_check.py perevodnoy expert level4 >> pool-v12/fit-check.txt
 $PY dear_overrides.py 15 > pool-v12/dear-overrides.txt
+for r in podkidnoy perevodnoy; do
+    nice -n 5 $PY chunked.py pool-v12/hold-expert-$r.json --seed 41 --deals 0:200 --rules $r \
+        --bots level5:hold=on expert
+done
