@@ -7,15 +7,10 @@ few candidates with their estimated scores, and the worlds sampled.
 
 from __future__ import annotations
 
-import sys
-
 from durak import Game, Rules
 from durak.actions import ATTACK
 from durak.bots import make
-from durak.bots.ismcts import ISMCTSBot
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from stats import _dear_lead  # noqa: E402
+from durak.bots.ismcts import ISMCTSBot, dear_cards
 
 for seed in range(100, 106):
     g = Game(Rules(), seed=seed)
@@ -30,11 +25,10 @@ for seed in range(100, 106):
             other.observe(g.observation(1 - s))
         obs = g.observation(s)
         if s == 0 and obs.phase == "attack" and g.talon_size > 0 and len(obs.legal) > 1:
-            searcher.tracker.update(obs)
-            searcher.reader.update(obs)
+            searcher.observe(obs)
             ranked = searcher.evaluate(obs, every_value=True)
             a = ranked[0][0]
-            if a.k == ATTACK and _dear_lead(a.mask, int(obs.hand), g.trump_suit):
+            if a.k == ATTACK and dear_cards(a.mask, int(obs.hand), g.trump_suit):
                 print(f"seed {seed} talon {g.talon_size} trump {g.trump} hand {obs.hand} "
                       f"opp {g.hand(1)}")
                 print("   ", [(str(x), round(v, 3)) for x, v in ranked[:6]],

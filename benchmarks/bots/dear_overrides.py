@@ -15,41 +15,48 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from durak.actions import ATTACK, TAKE
+from durak.actions import ATTACK, TAKE, Action
+from durak.arena import play_game
 from durak.bots import make
 from durak.bots.ismcts import ISMCTSBot, _dear_lead
-from durak.game import Game
+from durak.observation import Observation
 from durak.rules import Rules
+
+
+class Counting:
+    """Level 5, counting into ``count`` whose each of its moves was while the talon lasts."""
+
+    def __init__(self, bot: ISMCTSBot, count: Counter[str]) -> None:
+        self.bot = bot
+        self.count = count
+
+    def reset(self) -> None:
+        self.bot.reset()
+
+    def observe(self, obs: Observation) -> None:
+        self.bot.observe(obs)
+
+    def choose(self, obs: Observation) -> Action:
+        a = self.bot.choose(obs)
+        if obs.talon_size > 0:
+            prior = self.bot.prior.choose(obs)
+            whose = "prior" if a is prior else "override"
+            lead = a.k == ATTACK and obs.phase == "attack"
+            kind = "take" if a.k == TAKE else ("lead" if lead else "other")
+            self.count[f"{kind} {whose}"] += 1
+            if lead and _dear_lead(a, obs):
+                self.count[f"dear lead {whose}"] += 1
+            if _dear_lead(prior, obs):
+                self.count["prior-dear"] += 1
+        return a
 
 
 def main(deals: int) -> None:
     count: Counter[str] = Counter()
     for d in range(deals):
-        g = Game(Rules(), seed=900 + d)
-        me, other = make("level5", seed=d), make("expert", seed=d)
+        me = make("level5", seed=d)
         assert isinstance(me, ISMCTSBot)
-        bots = [me, other]
-        for b in bots:
-            getattr(b, "reset", lambda: None)()
-        while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            watcher = bots[1 - s]
-            if hasattr(watcher, "observe"):
-                watcher.observe(g.observation(1 - s))
-            obs = g.observation(s)
-            a = bots[s].choose(obs)
-            if s == 0 and g.talon_size > 0:
-                prior = me.prior.choose(obs)
-                whose = "prior" if a is prior else "override"
-                lead = a.k == ATTACK and obs.phase == "attack"
-                kind = "take" if a.k == TAKE else ("lead" if lead else "other")
-                count[f"{kind} {whose}"] += 1
-                if lead and _dear_lead(a, obs):
-                    count[f"dear lead {whose}"] += 1
-                if _dear_lead(prior, obs):
-                    count["prior-dear"] += 1
-            g.apply(a)
+        play_game(Rules(), [Counting(me, count), make("expert", seed=d)], 900 + d, 0)
     for k in sorted(count):
         print(f"{k:20s} {count[k]}")
 

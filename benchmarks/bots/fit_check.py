@@ -15,14 +15,48 @@ from __future__ import annotations
 import random
 import sys
 
-from durak.bots import make
+from durak.actions import Action
+from durak.arena import play_game
+from durak.bots import Bot, make
 from durak.bots.belief import Belief
 from durak.bots.ismcts import _misread
-from durak.game import Game
+from durak.observation import Observation
 from durak.rules import Rules
 
 LINES = (0.4, 0.45, 0.5)
 DEALS = 12
+
+
+class Watching:
+    """Seat 0's bot, with a belief following its view: at each of its moves the check
+    is asked of the opponent's fit so far, at every line."""
+
+    def __init__(self, bot: Bot, belief: Belief) -> None:
+        self.bot = bot
+        self.belief = belief
+        self.moves = 0
+        self.misread = dict.fromkeys(LINES, 0)
+        self.first: dict[float, int | None] = dict.fromkeys(LINES)
+
+    def reset(self) -> None:
+        getattr(self.bot, "reset", lambda: None)()
+
+    def observe(self, obs: Observation) -> None:
+        self.belief.observe(obs)
+        if hasattr(self.bot, "observe"):
+            self.bot.observe(obs)
+
+    def choose(self, obs: Observation) -> Action:
+        self.belief.observe(obs)
+        self.belief.sync()
+        fit = self.belief.model_fit(1)
+        self.moves += 1
+        for t in LINES:
+            if _misread(fit, t):
+                self.misread[t] += 1
+                if self.first[t] is None:
+                    self.first[t] = self.moves
+        return self.bot.choose(obs)
 
 
 def main() -> None:
@@ -32,34 +66,14 @@ def main() -> None:
         misread = dict.fromkeys(LINES, 0)
         first: dict[float, list[int]] = {t: [] for t in LINES}
         for d in range(DEALS):
-            g = Game(rules.with_action_limit(), seed=700 + d)
-            bots = [make("expert", seed=d), make(opponent, seed=d + 1)]
-            for b in bots:
-                getattr(b, "reset", lambda: None)()
-            belief = Belief(256, 0.1, rng=random.Random(d))
-            at: dict[float, int | None] = dict.fromkeys(LINES)
-            mine = 0
-            while not g.is_over:
-                s = g.to_act
-                assert s is not None
-                belief.observe(g.observation(0))
-                for i, b in enumerate(bots):
-                    if i != s and hasattr(b, "observe"):
-                        b.observe(g.observation(i))
-                if s == 0:
-                    belief.sync()
-                    fit = belief.model_fit(1)
-                    moves += 1
-                    mine += 1
-                    for t in LINES:
-                        if _misread(fit, t):
-                            misread[t] += 1
-                            if at[t] is None:
-                                at[t] = mine
-                g.apply(bots[s].choose(g.observation(s)))
+            me = Watching(make("expert", seed=d), Belief(256, 0.1, rng=random.Random(d)))
+            play_game(rules, [me, make(opponent, seed=d + 1)], 700 + d, 0)
+            moves += me.moves
             for t in LINES:
-                if at[t] is not None:
-                    first[t].append(at[t])  # type: ignore[arg-type]
+                misread[t] += me.misread[t]
+                at = me.first[t]
+                if at is not None:
+                    first[t].append(at)
         for t in LINES:
             print(f"{sys.argv[1]} {opponent:10s} line {t}: misread at {misread[t]} of {moves} "
                   f"moves, in {len(first[t])} of {DEALS} games, first at move "

@@ -19,22 +19,8 @@ from typing import Any
 from durak import Game, Rules
 from durak.actions import ATTACK, TAKE
 from durak.arena import lineups, make_bot
-from durak.cards import SUIT_MASK, iter_bits
-
-KING = 11  # rank index
-
-
-def _dear_lead(mask: int, hand: int, trump: int) -> bool:
-    """A king, an ace or a trump led while the hand holds a cheaper plain card."""
-    tm = SUIT_MASK[trump]
-    cards = list(iter_bits(mask))
-    plain_left = [c >> 2 for c in iter_bits(hand & ~mask & ~tm)]
-    if not plain_left:
-        return False
-    if mask & tm:
-        return True
-    top = max(c >> 2 for c in cards)
-    return top >= KING and min(plain_left) < top
+from durak.bots.ismcts import dear_cards
+from durak.cards import SUIT_MASK
 
 
 def play(task: tuple[str, list[str], int, int]) -> list[dict[str, Any]]:
@@ -64,7 +50,7 @@ def play(task: tuple[str, list[str], int, int]) -> list[dict[str, Any]]:
             a = bots[s].choose(obs)
             if a.k == TAKE:
                 takes[s] += 1
-            elif a.k == ATTACK and obs.phase == "attack" and g.talon_size > 0 and _dear_lead(
+            elif a.k == ATTACK and obs.phase == "attack" and g.talon_size > 0 and dear_cards(
                 a.mask, int(obs.hand), g.trump_suit
             ):
                 dear[s] += 1

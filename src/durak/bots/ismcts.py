@@ -74,7 +74,7 @@ from ..game import OPEN, OVER, Game
 from ..observation import Observation
 from . import evaluate, value_net
 from .belief import Belief
-from .expert import ExpertBot
+from .expert import KING, ExpertBot
 from .expert_policy import expert_action
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import CarefulReader, PlainReader, Tracker
@@ -100,8 +100,6 @@ ROLLOUTS = ("rules", "expert")
 EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
-# ``dear``: the rank index of a king (a dear lead is a king or higher, or a trump).
-KING = 11
 # ``fit``: how many of an opponent's moves must be read before its fit is judged.
 FIT_MOVES = 8
 # ``value=``: the learned value that scores a rollout stopped at the cut (``cut=``).
@@ -556,13 +554,19 @@ def _dear_lead(a: Action, obs: Observation) -> bool:
     the hand keeps a plain card cheaper than it (the searcher's habit the issue found)."""
     if a.k != ATTACK or obs.phase != "attack" or obs.talon_size == 0 or obs.table:
         return False
-    trumps = SUIT_MASK[obs.trump_suit]
-    plain = [c >> 2 for c in iter_bits(int(obs.hand) & ~a.mask & ~trumps)]
+    return dear_cards(a.mask, int(obs.hand), obs.trump_suit)
+
+
+def dear_cards(mask: int, hand: int, trump_suit: int) -> bool:
+    """Whether laying the cards ``mask`` out of ``hand`` gives away a trump or a king or
+    an ace while a cheaper plain card stays in the hand."""
+    trumps = SUIT_MASK[trump_suit]
+    plain = [c >> 2 for c in iter_bits(hand & ~mask & ~trumps)]
     if not plain:
         return False
-    if a.mask & trumps:
+    if mask & trumps:
         return True
-    top = max(c >> 2 for c in iter_bits(a.mask))
+    top = max(c >> 2 for c in iter_bits(mask))
     return top >= KING and min(plain) < top
 
 
