@@ -313,3 +313,17 @@ def test_hold_keeps_the_uniform_deal_for_the_rest_of_the_deal() -> None:
     real.observe(Game(Rules(), seed=1).observation(0))
     real.sync()
     assert real.deal == before + 1  # counted across resets, never back to a seen number
+
+
+def test_a_searcher_with_a_belief_evaluates_a_position_it_was_never_shown() -> None:
+    """``evaluate`` called alone (``durak hint``, no ``choose`` before it) starts the
+    belief from that position instead of drawing from an empty one."""
+    from durak.bots.hint import hint
+
+    g = Game(Rules(), seed=4)
+    ranked = hint(g, iterations=40, seed=1, belief=8)
+    assert sorted(str(a) for a, _ in ranked) == sorted(str(a) for a in g.legal_actions())
+    bot = make("level5:heads_up=40,extend=0", seed=1)
+    assert isinstance(bot, ISMCTSBot)
+    bot.evaluate(g.observation(g.to_act or 0))
+    assert bot.last_stats["belief"]

@@ -408,6 +408,9 @@ class ISMCTSBot:
         stop = obs.bout + cut
         belief = self._belief_for(n)
         if belief is not None:
+            # ``choose`` queued ``obs`` already (a repeat is skipped); ``evaluate`` called
+            # alone (``durak hint``) has only this one.
+            belief.observe(obs)
             belief.sync()
             if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
