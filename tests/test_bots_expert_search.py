@@ -13,8 +13,9 @@ from durak import Game, Rules
 from durak.bots import make
 from durak.bots.expert import ExpertBot
 from durak.bots.expert_policy import expert_action, expert_rollout
-from durak.bots.ismcts import ISMCTSBot
-from durak.bots.policy import rollout_action
+import durak.bots.ismcts as ism
+from durak.bots.ismcts import EXPERT, ISMCTSBot
+from durak.bots.policy import CAREFUL, rollout_action
 
 VARIANTS = [
     "podkidnoy",
@@ -82,6 +83,7 @@ def test_prior_expert_plays_the_experts_move_unless_the_search_can_tell() -> Non
         "ismcts:iterations=30,plain=0,keep=2,prior=expert",
         "ismcts:iterations=30,plain=0,keep=2,rollout=expert",
         "ismcts:iterations=30,plain=0.5,rollout=expert,prior=expert,cut=2",
+        "ismcts:iterations=30,plain=0,keep=2,rollout=own,model=careful,prior=expert",
     ],
 )
 @pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy(players=3)",
@@ -97,6 +99,37 @@ def test_the_searcher_with_expert_choices_plays_legal_moves(spec: str, rules: st
         a = bots[s].choose(obs)
         assert a in obs.legal
         g.apply(a)
+
+
+@pytest.mark.parametrize(
+    ("rollout", "side"),
+    [
+        # ``own``: this seat's side by the expert's rules, the opponents by ``model``.
+        ("own", (EXPERT, CAREFUL)),
+        ("expert", (EXPERT, EXPERT)),
+        ("rules", None),  # the rules of thumb alone never reach the expert's rules
+    ],
+)
+def test_who_plays_the_rollouts_by_the_experts_rules(
+    monkeypatch: pytest.MonkeyPatch, rollout: str, side: tuple[int, int] | None
+) -> None:
+    seen: set[tuple[int, ...]] = set()
+    mixed = ism._mixed_action
+
+    def spy(g: Game, styles: list[int]) -> object:
+        seen.add(tuple(styles))
+        return mixed(g, styles)
+
+    monkeypatch.setattr(ism, "_mixed_action", spy)
+    g = Game(Rules.parse("podkidnoy(players=4,teams=2x2)"), seed=3)
+    seat = g.to_act or 0
+    bot = ISMCTSBot(iterations=8, seed=1, plain=0, model="careful", rollout=rollout)
+    assert bot.choose(g.observation(seat)) in g.legal_actions()
+    if side is None:
+        assert not seen
+    else:  # 2x2: the seats two apart are this seat's side
+        mine, theirs = side
+        assert seen == {tuple(mine if (s - seat) % 2 == 0 else theirs for s in range(4))}
 
 
 def test_expert_rollouts_respect_the_cap() -> None:

@@ -31,7 +31,9 @@ standard errors but not yet ``keep`` (level 5: 2,000 with ``model=careful``, v10
 ``prior=expert`` makes the move to beat the :class:`~durak.bots.expert.ExpertBot`'s
 (its rules without the exact endgame), and ``rollout=expert`` plays every rollout seat
 by those rules (:mod:`durak.bots.expert_policy`; about four times the CPU of a
-rules-of-thumb rollout); v8 in benchmarks/bots/README.md measures both.
+rules-of-thumb rollout); v8 in benchmarks/bots/README.md measures both. ``rollout=own``
+plays only this seat's side by them, the opponents by ``model`` (v13: with
+``prior=expert`` both measured worse than level 5's rules-of-thumb rollouts).
 ``belief=n`` deals the worlds from a particle filter of ``n`` guesses of the hidden
 hands, weighted by how likely each opponent's moves were for a careful player
 (:class:`~durak.bots.belief.Belief`, a move off the model costing a guess ``eps`` of
@@ -96,7 +98,7 @@ NODES_PER_SECOND = 150_000
 SOLVE_SHARE = 0.6
 # ``rollout=``: who plays the rollouts. EXPERT marks a seat that plays by
 # expert_policy.expert_action (not a policy.py style).
-ROLLOUTS = ("rules", "expert")
+ROLLOUTS = ("rules", "expert", "own")
 EXPERT = -1
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
@@ -230,12 +232,14 @@ class ISMCTSBot:
         self.close = float(close)
         # Who plays the rollouts: ``rules`` the styles above (policy.py), ``expert`` every
         # seat by the expert's rules without its exact endgame (expert_policy.py), except
-        # the opponents ``plain``/``mixed`` make PLAIN or SIMPLE in a world.
+        # the opponents ``plain``/``mixed`` make PLAIN or SIMPLE in a world; ``own`` this
+        # seat's side by the expert's rules and the opponents by ``model`` (v13).
         if rollout not in ROLLOUTS:
             raise ValueError(
                 f"ismcts: rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}"
             )
         self.expert_rollouts = rollout == "expert"
+        self.own_rollouts = rollout in ("expert", "own")
         # Rollouts a move in a two-player game, in place of ``iterations`` (0: the same):
         # a game of two spends less CPU a rollout, so it can afford more within the mean
         # a move (v9, benchmarks/bots/README.md).
@@ -415,7 +419,7 @@ class ISMCTSBot:
             if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
         while True:
-            mine = EXPERT if self.expert_rollouts else self.style
+            mine = EXPERT if self.own_rollouts else self.style
             styles = [mine] * n
             for s in range(n):
                 if team(s) != team(seat):
@@ -446,7 +450,7 @@ class ISMCTSBot:
                     rollouts += 1
                     continue
                 if g._phase != OVER:
-                    if self.expert_rollouts:
+                    if self.own_rollouts:
                         playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
                     else:
                         rollout(g, rng, styles=styles)
