@@ -9,11 +9,11 @@ import time
 
 import pytest
 
+import durak.bots.ismcts as ism
 from durak import Game, Rules
 from durak.bots import make
 from durak.bots.expert import ExpertBot
 from durak.bots.expert_policy import expert_action, expert_rollout
-import durak.bots.ismcts as ism
 from durak.bots.ismcts import EXPERT, ISMCTSBot
 from durak.bots.policy import CAREFUL, rollout_action
 
