@@ -133,7 +133,7 @@ def score_game(task: tuple[str, str, dict[str, Any], int]) -> list[int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=("collect", "oracle", "score"))
+    ap.add_argument("cmd", choices=("collect", "oracle", "score", "phases"))
     ap.add_argument("file")
     ap.add_argument("specs", nargs="*")
     ap.add_argument("--rules", default="podkidnoy")
@@ -164,6 +164,9 @@ def main() -> None:
         for x in games:
             x["values"] = [next(it) for _ in x["positions"]]
         data["worlds"] = args.worlds
+    if args.cmd == "phases":
+        by_phase(data, args.specs)
+        return
     if args.cmd == "score":
         data.setdefault("choices", {})
         for spec in args.specs:
@@ -193,6 +196,26 @@ def played(data: dict[str, Any], spec: str) -> float:
             same += c == x["moves"][p]
             total += 1
     return same / max(1, total)
+
+
+def by_phase(data: dict[str, Any], specs: list[str]) -> None:
+    """Each spec's regret a move (x1000) by the phase of the position (from its replay)."""
+    rules = Rules.parse(data["rules"])
+    phases: list[str] = []
+    for x in data["games"]:
+        for p in x["positions"]:
+            phases.append(replay(rules, deal_seed(x["deal"]), x["moves"][:p]).observation(
+                x["seat"]).phase)
+    names = sorted(set(phases))
+    print(f"{data['rules']}: regret a move (x1000) by phase; positions "
+          + ", ".join(f"{k} {phases.count(k)}" for k in names))
+    for spec in specs:
+        r = regrets(data, spec)
+        cells = []
+        for k in names:
+            v = [x for x, ph in zip(r, phases, strict=True) if ph == k]
+            cells.append(f"{k} {1000 * sum(v) / len(v):5.1f}")
+        print(f"  {spec[:60]:60s} " + "  ".join(cells))
 
 
 def report(data: dict[str, Any], specs: list[str]) -> None:
