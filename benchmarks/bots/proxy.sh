@@ -253,3 +253,33 @@ for r in podkidnoy perevodnoy; do
     nice -n 5 $PY chunked.py pool-v12/hold-expert-$r.json --seed 41 --deals 0:200 --rules $r \
         --bots level5:hold=on expert
 done
+
+# v13: regret on fixed positions (regret.py), other rollouts, keep=1 on 800 games.
+L5=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000,belief=256,belief_players=2,fit=0.4
+for r in podkidnoy perevodnoy; do
+    $PY regret.py collect pool-v13/pos-$r.json --rules $r --deals 400:440
+    $PY regret.py oracle pool-v13/pos-$r.json --worlds 1000
+    $PY regret.py score pool-v13/pos-$r.json level5 heuristic expert ${L5/keep=2/keep=1} \
+        ${L5/keep=2/keep=3} ${L5/belief=256/belief=0} ${L5/fit=0.4/fit=0.4,eps=0.03} \
+        ${L5/heads_up=1000/heads_up=3000} > pool-v13/score-$r-1.txt
+    $PY regret.py phases pool-v13/pos-$r.json level5 heuristic expert ${L5/keep=2/keep=1} \
+        ${L5/belief=256/belief=0} > pool-v13/phases-$r.txt
+done
+$PY regret.py score pool-v13/pos-podkidnoy.json level5 \
+    ${L5/heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000/heads_up=500,plain=0,keep=2,nodes=60000,model=careful,extend=1000} \
+    ${L5/heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000/heads_up=250,plain=0,keep=2,nodes=60000,model=careful,extend=500} \
+    --procs 1 > pool-v13/score-podkidnoy-2.txt
+nice -n 5 $PY chunked.py pool-v13/exexp-expert-podkidnoy-a.json --seed 41 --deals 0:100 --rules podkidnoy \
+    --bots ismcts:iterations=300,plain=0,keep=2,nodes=60000,prior=expert,rollout=expert,belief=256,belief_players=2,fit=0.4,extend=800 expert
+nice -n 5 $PY chunked.py pool-v13/exown-expert-podkidnoy-a.json --seed 41 --deals 0:100 --rules podkidnoy \
+    --bots ismcts:iterations=400,plain=0,keep=2,nodes=60000,prior=expert,rollout=own,model=careful,belief=256,belief_players=2,fit=0.4,extend=1000 expert
+for r in podkidnoy perevodnoy; do
+    nice -n 5 $PY chunked.py pool-v13/stylec-expert-$r-a.json --seed 41 --deals 0:100 --rules $r \
+        --bots $L5,style=careful expert
+    nice -n 5 $PY chunked.py pool-v13/keep1-expert-$r-a.json --seed 41 --deals 0:100 --rules $r \
+        --bots ${L5/keep=2/keep=1} expert
+    nice -n 5 $PY chunked.py pool-v13/keep1-expert-$r-b.json --seed 41 --deals 100:400 --games 800 \
+        --rules $r --bots ${L5/keep=2/keep=1} expert
+    $PY chunked.py pool-v13/keep1-expert-$r-800.json --rules $r --games 800 \
+        --merge pool-v13/keep1-expert-$r-a.json pool-v13/keep1-expert-$r-b.json
+done

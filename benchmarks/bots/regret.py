@@ -170,9 +170,9 @@ def main() -> None:
     if args.cmd == "score":
         data.setdefault("choices", {})
         for spec in args.specs:
-            tasks = [(rules_text, spec, x, 7 * x["deal"] + x["seat"]) for x in games]
+            jobs = [(rules_text, spec, x, 7 * x["deal"] + x["seat"]) for x in games]
             c0 = time.perf_counter()
-            data["choices"][spec] = pool.map(score_game, tasks)
+            data["choices"][spec] = pool.map(score_game, jobs)
             print(f"{spec}: {time.perf_counter() - c0:.0f} s", flush=True)
         report(data, args.specs)
     with open(args.file, "w", encoding="utf-8") as f:
