@@ -53,7 +53,7 @@ def main() -> None:
     lo, hi = map(int, args.deals.split(":"))
     table: Counter[tuple[str, str]] = Counter()
     for d in range(lo, hi):
-        ds = (args.seed * 1_000_003 + d) % 2**63
+        ds = arena.deal_seed(args.seed, d)
         for k, seats in enumerate([(args.spec, "expert"), ("expert", args.spec)]):
             g = arena.play_game(rules, seats, ds, ds + k)
             me = seats.index(args.spec)

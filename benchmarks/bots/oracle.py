@@ -31,6 +31,11 @@ def true_world(obs: Observation, rng: random.Random, exclude: object = None) -> 
     g = CURRENT[0]
     if MODE[0] == "full":
         return g.clone()
+    return hands_world(g, obs, rng)
+
+
+def hands_world(g: Game, obs: Observation, rng: random.Random) -> Game:
+    """``g`` as ``obs``'s seat would search it knowing every hand: the talon reshuffled."""
     hands = [int(h) for h in g._hands]
     talon = list(g._talon[g._tp:])
     rng.shuffle(talon)
@@ -60,7 +65,7 @@ def main() -> None:
     total = 0.0
     games = 0
     for d in range(lo, hi):
-        ds = (args.seed * 1_000_003 + d) % 2**63
+        ds = arena.deal_seed(args.seed, d)
         deal = 0.0
         for k, seats in enumerate([(args.spec, "expert"), ("expert", args.spec)]):
             g = arena.play_game(rules, seats, ds, ds + k)

@@ -29,6 +29,8 @@ import random
 import time
 from typing import Any
 
+from oracle import hands_world
+
 import durak.arena as arena
 from durak.bots.ismcts import score as final_score
 from durak.bots.policy import CAREFUL, CLUB, rollout
@@ -41,7 +43,7 @@ SEARCHER = "level5"
 
 
 def deal_seed(deal: int) -> int:
-    return (SEED * 1_000_003 + deal) % 2**63
+    return arena.deal_seed(SEED, deal)
 
 
 def replay(rules: Rules, ds: int, moves: list[int]) -> Game:
@@ -72,11 +74,8 @@ def collect_deal(task: tuple[str, int]) -> list[dict[str, Any]]:
                 positions.append(len(moves))
             moves.append(legal.index(a))
             r.apply(a)
-        o = g.outcome
-        assert o is not None
-        result = 0.5 if o.durak is None else (0.0 if o.durak == me else 1.0)
         games.append({"deal": deal, "seat": me, "moves": moves, "positions": positions,
-                      "result": result})
+                      "result": final_score(g, me)})
     return games
 
 
@@ -94,11 +93,8 @@ def oracle_position(task: tuple[str, int, list[int], int, int]) -> list[float]:
     rng = random.Random(seed)
     sums = [0.0] * len(legal)
     obs = g.observation(me)
-    hands = [int(h) for h in g._hands]
-    rest = list(g._talon[g._tp:])
     for _ in range(worlds):
-        rng.shuffle(rest)
-        world = Game._from_view(obs, list(hands), rest)
+        world = hands_world(g, obs, rng)
         for i, a in enumerate(legal):
             w = world.clone()
             w._apply(a)

@@ -107,19 +107,24 @@ def lineups(specs: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return out
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The game seed of deal number ``deal`` of a match seeded ``seed``."""
+    return (seed * 1_000_003 + deal) % 2**63
+
+
 def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict[str, Any]]:
     rules, ups, deal, seed = task
-    deal_seed = (seed * 1_000_003 + deal) % 2**63
+    ds = deal_seed(seed, deal)
     results = []
     for k, seats in enumerate(ups):
         t0 = time.perf_counter()
         clock = [[0, 0.0, 0.0, 0.0, 0.0] for _ in seats]
-        g = play_game(rules, seats, deal_seed, deal_seed + k, clock)
+        g = play_game(rules, seats, ds, ds + k, clock)
         o = g.outcome
         assert o is not None
         results.append({
             "deal": deal,
-            "deal_seed": deal_seed,
+            "deal_seed": ds,
             "seats": list(seats),
             "durak": o.durak,
             "draw": o.draw,
