@@ -154,6 +154,9 @@ class ISMCTSBot:
         fit: float = 0.0,
         hold: bool = False,
         dear: float = 0.0,
+        tree: int = 0,
+        explore: float = 0.5,
+        warm: int = 8,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -273,6 +276,17 @@ class ISMCTSBot:
         if dear < 0:
             raise ValueError(f"ismcts: dear must be >= 0 standard errors, not {dear}")
         self.dear = float(dear)
+        # Search this seat's own next ``tree`` choices in the current bout (throw-ins,
+        # passes, beats, takes after the candidate) with a tree over the public moves
+        # since the root, UCB1 with ``explore``, the rules of thumb's choice for a node's
+        # first ``warm`` visits (0: off; v14). PIMC alone judges a candidate by the rules
+        # of thumb's play after it: one step of improvement on them; the tree lets the
+        # rest of the bout be played as the search would play it.
+        if tree < 0 or warm < 0 or explore < 0:
+            raise ValueError("ismcts: tree, warm and explore must be >= 0")
+        self.tree = int(tree)
+        self.explore = float(explore)
+        self.warm = int(warm)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -400,6 +414,9 @@ class ISMCTSBot:
         n = obs.rules.players
         rollouts = 0
         worlds = 0
+        trees: dict[Action, dict[tuple[Action, ...], dict[Action, list[float]]]] = {
+            a: {} for a in order
+        }
         # The extension of close calls stops at half the cap (one measured move ran to
         # 0.503 s when it could go on to the move's own deadline).
         extend_stop = (
@@ -449,6 +466,10 @@ class ISMCTSBot:
                     )
                     rollouts += 1
                     continue
+                if self.tree and g._phase != OVER:
+                    results[a].append(self._tree_rollout(g, trees[a], styles, seat, obs.bout))
+                    rollouts += 1
+                    continue
                 if g._phase != OVER:
                     if self.own_rollouts:
                         playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
@@ -496,6 +517,43 @@ class ISMCTSBot:
             "seconds": _time.perf_counter() - start,
         }
         return [(a, mean(a)) for a in ranked]
+
+    def _tree_rollout(
+        self,
+        g: Game,
+        tree: dict[tuple[Action, ...], dict[Action, list[float]]],
+        styles: list[int],
+        seat: int,
+        bout: int,
+    ) -> float:
+        """Play ``g`` to its end: this seat's first ``tree`` choices of bout ``bout`` by
+        the tree (keyed by the moves since the candidate, all public), the rest by the
+        rules of thumb; back the score up the tree's choices."""
+        path: tuple[Action, ...] = ()
+        chosen: list[tuple[dict[Action, list[float]], Action]] = []
+        while g._phase != OVER and g.bout == bout and len(chosen) < self.tree:
+            if g.to_act == seat:
+                legal = g._generate()
+                a = rollout_action(g, styles)
+                if len(legal) > 1:
+                    node = tree.setdefault(path, {})
+                    a = _ucb(node, legal, a, self.explore, self.warm)
+                    chosen.append((node, a))
+            else:
+                a = _mixed_action(g, styles) if self.own_rollouts else rollout_action(g, styles)
+            g._apply(a)
+            path += (a,)
+        if g._phase != OVER:
+            if self.own_rollouts:
+                playout.rollout(g, partial(_mixed_action, styles=styles), self.rng, 400)
+            else:
+                rollout(g, self.rng, styles=styles)
+        r = score(g, seat)
+        for node, a in chosen:
+            st = node.setdefault(a, [0.0, 0.0])
+            st[0] += r
+            st[1] += 1.0
+        return r
 
     def _misreads(
         self, belief: Belief, seat: int, players: int, team: Callable[[int], int]
@@ -575,6 +633,27 @@ def dear_cards(mask: int, hand: int, trump_suit: int) -> bool:
         return True
     top = max(c >> 2 for c in iter_bits(mask))
     return top >= KING and min(plain) < top
+
+
+def _ucb(
+    node: dict[Action, list[float]], legal: list[Action], default: Action, c: float, warm: int
+) -> Action:
+    """The tree's choice at ``node``: ``default`` (the rules of thumb's) for the first
+    ``warm`` visits, then every untried action once, then UCB1 with constant ``c``."""
+    total = sum(st[1] for st in node.values())
+    if total < warm:
+        return default
+    best = default
+    best_u = -1.0
+    log_n = math.log(total + 1.0)
+    for a in legal:
+        st = node.get(a)
+        if st is None or st[1] == 0:
+            return a
+        u = st[0] / st[1] + c * math.sqrt(log_n / st[1])
+        if u > best_u:
+            best, best_u = a, u
+    return best
 
 
 def _misread(fit: tuple[int, float], least: float) -> bool:
