@@ -122,3 +122,25 @@ def test_without_the_tree_no_tree_rollout_is_played(monkeypatch: pytest.MonkeyPa
     obs = g.observation(g.to_act or 0)
     ISMCTSBot(iterations=30, seed=1).choose(obs)
     assert not calls
+
+
+def test_noise_changes_the_rollouts_and_stays_legal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``noise=p``: a random legal move with probability ``p`` in every rollout."""
+    calls: list[int] = []
+    noisy = ism._noisy_action
+
+    def spy(g: Game, styles: list[int], rng: object, p: float) -> Action:
+        a = noisy(g, styles, rng, p)  # type: ignore[arg-type]
+        assert a in g.legal_actions()
+        calls.append(1)
+        return a
+
+    monkeypatch.setattr(ism, "_noisy_action", spy)
+    g = Game(Rules(), seed=8)
+    obs = g.observation(g.to_act or 0)
+    quiet = ISMCTSBot(iterations=100, seed=4, plain=0).evaluate(obs)
+    assert not calls
+    loud = ISMCTSBot(iterations=100, seed=4, plain=0, noise=1.0).evaluate(obs)
+    assert calls and loud != quiet
+    with pytest.raises(ValueError, match="noise"):
+        ISMCTSBot(noise=1.5)

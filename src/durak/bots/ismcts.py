@@ -47,7 +47,12 @@ perevodnoy, little of it in podkidnoy), and with ``hold=on`` for the rest of the
 once it fired (v12: no measurable gain, not used by level 5). ``dear=z``
 lets a dear lead (a king, an ace or a trump led while the talon lasts and the hand
 keeps a cheaper plain card) replace the prior's move only by ``z`` standard errors
-(v12: no gain, not used by level 5).
+(v12: no gain, not used by level 5). ``tree=k`` plays this seat's next ``k`` choices
+of the current bout after a candidate by a tree over the public moves since the root
+(UCB1 with ``explore``, the rules of thumb's choice for a node's first ``warm``
+visits), so a candidate is judged by the rest of its bout as the search would play it;
+``noise=p`` makes each rollout move a random legal one with probability ``p`` (v14:
+neither measured better, not used by level 5).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -157,6 +162,7 @@ class ISMCTSBot:
         tree: int = 0,
         explore: float = 0.5,
         warm: int = 8,
+        noise: float = 0.0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -287,6 +293,11 @@ class ISMCTSBot:
         self.tree = int(tree)
         self.explore = float(explore)
         self.warm = int(warm)
+        # Every rollout move is a uniformly random legal one with probability ``noise``
+        # (0: off; v14): a judge that averages over nearby lines of play, not one.
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"ismcts: noise must be in [0, 1], not {noise}")
+        self.noise = float(noise)
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -471,7 +482,10 @@ class ISMCTSBot:
                     rollouts += 1
                     continue
                 if g._phase != OVER:
-                    if self.own_rollouts:
+                    if self.noise:
+                        playout.rollout(g, partial(_noisy_action, styles=styles, rng=rng,
+                                                   p=self.noise), rng, 400)
+                    elif self.own_rollouts:
                         playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
                     else:
                         rollout(g, rng, styles=styles)
@@ -670,6 +684,14 @@ def _mixed_action(g: Game, styles: list[int]) -> Action:
     if styles[seat] == EXPERT:
         return expert_action(g)
     return rollout_action(g, styles)
+
+
+def _noisy_action(g: Game, styles: list[int], rng: random.Random, p: float) -> Action:
+    """A uniformly random legal action with probability ``p``, else :func:`_mixed_action`."""
+    if rng.random() < p:
+        legal = g._generate()
+        return legal[int(rng.random() * len(legal))]
+    return _mixed_action(g, styles)
 
 
 def _cut_rollout(
