@@ -283,3 +283,26 @@ for r in podkidnoy perevodnoy; do
     $PY chunked.py pool-v13/keep1-expert-$r-800.json --rules $r --games 800 \
         --merge pool-v13/keep1-expert-$r-a.json pool-v13/keep1-expert-$r-b.json
 done
+
+# v14 (issue 15, eleventh session): pool-v14/
+L5=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000,belief=256,belief_players=2,fit=0.4
+for r in podkidnoy perevodnoy; do
+    for part in 0:50 50:100; do  # two processes, merged into -a
+        nice -n 5 $PY chunked.py pool-v14/tree3-expert-$r-${part/:/-}.json --seed 41 --deals $part \
+            --rules $r --bots $L5,tree=3 expert
+    done
+    $PY chunked.py pool-v14/tree3-expert-$r-a.json --rules $r --games 200 \
+        --merge pool-v14/tree3-expert-$r-0-50.json pool-v14/tree3-expert-$r-50-100.json
+    nice -n 5 $PY chunked.py pool-v14/tree3-expert-$r-b.json --seed 41 --deals 100:200 --games 400 \
+        --rules $r --bots $L5,tree=3 expert
+    nice -n 5 $PY chunked.py pool-v14/noise05-expert-$r-a.json --seed 41 --deals 0:100 --rules $r \
+        --bots $L5,noise=0.05 expert
+    # stopped after 54 (podkidnoy) and 44 (perevodnoy) deals
+    nice -n 5 $PY chunked.py pool-v14/cut2net-expert-$r-a.json --seed 41 --deals 0:100 --rules $r \
+        --bots $L5,cut=2,value=net expert
+    $PY distill_leads.py collect pool-v14/leads-$r.json --rules $r --deals 0:300  # stopped: 180, 120 deals
+done
+$PY regret.py score pool-v13/pos-podkidnoy.json level5 $L5,tree=3 $L5,tree=6,warm=4 --procs 1 \
+    > pool-v14/score-podkidnoy-tree.txt
+$PY distill_leads.py fit pool-v14/leads-podkidnoy.json
+$PY distill_leads.py fit pool-v14/leads-perevodnoy.json
