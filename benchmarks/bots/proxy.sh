@@ -306,3 +306,8 @@ $PY regret.py score pool-v13/pos-podkidnoy.json level5 $L5,tree=3 $L5,tree=6,war
     > pool-v14/score-podkidnoy-tree.txt
 $PY distill_leads.py fit pool-v14/leads-podkidnoy.json
 $PY distill_leads.py fit pool-v14/leads-perevodnoy.json
+# The search given the opponent's hand, perevodnoy deals 50-199 (two processes).
+for part in 50:125 125:200; do
+    $PY oracle.py perevodnoy "ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful" \
+        $part --mode hands > pool-v14/oracle-hands-perevodnoy-$(echo $part | tr : -).log
+done
