@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from durak import Game, Rules, RulesError
 from durak.cards import deck_mask
@@ -51,3 +52,19 @@ def assert_cards_conserved(g: Game) -> None:
         seen |= m
     assert seen == deck_mask(g.rules.deck), "a card is missing"
     assert g.talon_size == len(g._talon) - g._tp + (g._bottom >= 0)
+
+
+def play(rules: Rules, bots: Sequence[Any], seed: int) -> Game:
+    """One deal of ``rules`` with ``bots[i]`` in seat ``i``, asserting every move legal."""
+    g = Game(rules, seed=seed)
+    for b in bots:
+        if hasattr(b, "reset"):
+            b.reset()
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        obs = g.observation(s)
+        a = bots[s].choose(obs)
+        assert a in obs.legal
+        g.apply(a)
+    return g

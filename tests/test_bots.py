@@ -15,6 +15,8 @@ from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
 
+from .helpers import play
+
 FAST = {"ismcts": {"iterations": 8}, "ismcts:cut=2": {"iterations": 8}}
 
 VARIANTS = [
@@ -29,19 +31,6 @@ VARIANTS = [
 ]
 
 
-def play(rules: Rules, bots: list, seed: int) -> Game:
-    g = Game(rules, seed=seed)
-    for b in bots:
-        if hasattr(b, "reset"):
-            b.reset()
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        obs = g.observation(s)
-        a = bots[s].choose(obs)
-        assert a in obs.legal
-        g.apply(a)
-    return g
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)

@@ -17,6 +17,8 @@ from durak.bots.expert_policy import expert_action, expert_rollout
 from durak.bots.ismcts import EXPERT, ISMCTSBot
 from durak.bots.policy import CAREFUL, rollout_action
 
+from .helpers import play
+
 VARIANTS = [
     "podkidnoy",
     "perevodnoy",
@@ -90,15 +92,7 @@ def test_prior_expert_plays_the_experts_move_unless_the_search_can_tell() -> Non
                                    "podkidnoy(players=4,teams=2x2)"])
 def test_the_searcher_with_expert_choices_plays_legal_moves(spec: str, rules: str) -> None:
     r = Rules.parse(rules)
-    g = Game(r, seed=7)
-    bots = [make(spec, seed=s) if s == 0 else make("expert") for s in range(r.players)]
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        obs = g.observation(s)
-        a = bots[s].choose(obs)
-        assert a in obs.legal
-        g.apply(a)
+    play(r, [make(spec, seed=s) if s == 0 else make("expert") for s in range(r.players)], 7)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ from durak.actions import Action
 from durak.bots import make
 from durak.bots.ismcts import ISMCTSBot, _ucb
 
+from .helpers import play
+
 
 def _acts(g: Game) -> list[Action]:
     return g.legal_actions()
@@ -94,16 +96,8 @@ def test_the_tree_holds_only_this_seats_choices_in_the_current_bout(
                                    "podkidnoy(players=4,teams=2x2)"])
 def test_the_searcher_with_a_tree_plays_legal_moves_to_the_end(rules: str) -> None:
     r = Rules.parse(rules)
-    g = Game(r, seed=5)
-    bots = [make("ismcts:iterations=40,plain=0,keep=2,tree=4,warm=2", seed=1) if s == 0
-            else make("heuristic") for s in range(r.players)]
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        obs = g.observation(s)
-        a = bots[s].choose(obs)
-        assert a in obs.legal
-        g.apply(a)
+    play(r, [make("ismcts:iterations=40,plain=0,keep=2,tree=4,warm=2", seed=1) if s == 0
+             else make("heuristic") for s in range(r.players)], 5)
 
 
 def test_tree_options_are_checked() -> None:

@@ -34,7 +34,7 @@ import durak.arena as arena
 from durak.actions import ATTACK, Action
 from durak.bots import make
 from durak.bots.policy import rollout_action
-from durak.cards import SUIT_MASK
+from durak.cards import SUIT_MASK, iter_bits
 from durak.game import OPEN, Game
 from durak.rules import Rules
 
@@ -73,13 +73,13 @@ def features(g: Game, a: Action, club: Action | None = None) -> list[float]:
     hand = int(g._hands[seat])
     m = a.mask
     left = hand & ~m
-    ranks = [c >> 2 for c in _bits(m)]
+    ranks = [c >> 2 for c in iter_bits(m)]
     top = max(ranks)
     is_trump = 1.0 if m & tmask else 0.0
     value = top + (13 if is_trump else 0)
     share = g.talon_size / max(1, len(g.deck) - 2 * g.hand_size)
-    cheaper = sum(1 for c in _bits(left & ~tmask) if (c >> 2) < value)
-    rank_cards = sum(1 for c in _bits(left) if c >> 2 == top)
+    cheaper = sum(1 for c in iter_bits(left & ~tmask) if (c >> 2) < value)
+    rank_cards = sum(1 for c in iter_bits(left) if c >> 2 == top)
     seen = hand | g._discard
     unseen = 4 - sum(1 for s in range(4) if seen >> (top * 4 + s) & 1)
     defender = g.defender
@@ -99,15 +99,6 @@ def features(g: Game, a: Action, club: Action | None = None) -> list[float]:
         unseen / 4.0,
         behind / 6.0,
     ]
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def collect_deal(task: tuple[str, int]) -> list[dict[str, Any]]:
