@@ -311,3 +311,4 @@ for part in 50:125 125:200; do
     $PY oracle.py perevodnoy "ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful" \
         $part --mode hands > pool-v14/oracle-hands-perevodnoy-$(echo $part | tr : -).log
 done
+$PY self_agreement.py > pool-v14/self-agreement.txt
