@@ -31,8 +31,6 @@ VARIANTS = [
 ]
 
 
-
-
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 def test_every_bot_finishes_every_variant(rules: Rules) -> None:
     kinds = ["random", "greedy", "heuristic", "ismcts", "expert"]

@@ -14,13 +14,9 @@ from durak.bots.ismcts import ISMCTSBot, _ucb
 from .helpers import play
 
 
-def _acts(g: Game) -> list[Action]:
-    return g.legal_actions()
-
-
 def test_ucb_plays_the_default_while_warm_then_tries_the_rest_then_the_best() -> None:
     g = Game(Rules(), seed=1)
-    legal = _acts(g)
+    legal = g.legal_actions()
     assert len(legal) >= 3
     a, b, c = legal[:3]
     node: dict[Action, list[float]] = {}

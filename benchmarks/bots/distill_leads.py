@@ -135,13 +135,6 @@ def collect_deal(task: tuple[str, int]) -> list[dict[str, Any]]:
     return out
 
 
-def replay(rules: Rules, ds: int, moves: list[int]) -> Game:
-    g = Game(rules.with_action_limit(), seed=ds)
-    for i in moves:
-        g.apply(g.legal_actions()[i])
-    return g
-
-
 def examples(path: str) -> list[tuple[np.ndarray, int, int]]:
     """Per kept lead: the features of every legal lead, level 5's choice among them and
     the rules of thumb's."""
@@ -223,6 +216,7 @@ def main() -> None:
               f"rules of thumb's lead: {club:.3f}); the learned lead is the rules of "
               f"thumb's in {same:.3f}")
         print("    " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(NAMES, w, strict=True)))
+
 
 if __name__ == "__main__":
     main()

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 
+from distill_leads import is_lead
 from regret import deal_seed
 
-from durak.game import OPEN, Game
+from durak.game import Game
 from durak.rules import Rules
 
 
@@ -30,8 +31,7 @@ def main() -> None:
             for n, i in enumerate(x["moves"]):
                 if n in kept:
                     k = kept[n]
-                    lead = g._phase == OPEN and g.talon_size > 0
-                    t = tally.setdefault("leads" if lead else "other", [0, 0, 0, 0])
+                    t = tally.setdefault("leads" if is_lead(g) else "other", [0, 0, 0, 0])
                     t[0] += 1
                     t[1] += ch["level5"][gi][k] == i
                     t[2] += ch["heuristic"][gi][k] == i

@@ -425,9 +425,9 @@ class ISMCTSBot:
         n = obs.rules.players
         rollouts = 0
         worlds = 0
-        trees: dict[Action, dict[tuple[Action, ...], dict[Action, list[float]]]] = {
-            a: {} for a in order
-        }
+        trees: dict[Action, dict[tuple[Action, ...], dict[Action, list[float]]]] = (
+            {a: {} for a in order} if self.tree else {}
+        )
         # The extension of close calls stops at half the cap (one measured move ran to
         # 0.503 s when it could go on to the move's own deadline).
         extend_stop = (
@@ -482,13 +482,7 @@ class ISMCTSBot:
                     rollouts += 1
                     continue
                 if g._phase != OVER:
-                    if self.noise:
-                        playout.rollout(g, partial(_noisy_action, styles=styles, rng=rng,
-                                                   p=self.noise), rng, 400)
-                    elif self.own_rollouts:
-                        playout.rollout(g, partial(_mixed_action, styles=styles), rng, 400)
-                    else:
-                        rollout(g, rng, styles=styles)
+                    self._rollout(g, styles)
                 results[a].append(score(g, seat))
                 rollouts += 1
             if deadline is not None and deadline.passed():
@@ -532,6 +526,17 @@ class ISMCTSBot:
         }
         return [(a, mean(a)) for a in ranked]
 
+    def _rollout(self, g: Game, styles: list[int]) -> None:
+        """Play ``g`` to its end: the rules of thumb of ``styles``, the expert's rules for
+        ``EXPERT`` seats, a random move with probability ``noise``."""
+        if self.noise:
+            policy = partial(_noisy_action, styles=styles, rng=self.rng, p=self.noise)
+            playout.rollout(g, policy, self.rng, 400)
+        elif self.own_rollouts:
+            playout.rollout(g, partial(_mixed_action, styles=styles), self.rng, 400)
+        else:
+            rollout(g, self.rng, styles=styles)
+
     def _tree_rollout(
         self,
         g: Game,
@@ -546,22 +551,17 @@ class ISMCTSBot:
         path: tuple[Action, ...] = ()
         chosen: list[tuple[dict[Action, list[float]], Action]] = []
         while g._phase != OVER and g.bout == bout and len(chosen) < self.tree:
+            a = _mixed_action(g, styles)
             if g.to_act == seat:
                 legal = g._generate()
-                a = rollout_action(g, styles)
                 if len(legal) > 1:
                     node = tree.setdefault(path, {})
                     a = _ucb(node, legal, a, self.explore, self.warm)
                     chosen.append((node, a))
-            else:
-                a = _mixed_action(g, styles) if self.own_rollouts else rollout_action(g, styles)
             g._apply(a)
             path += (a,)
         if g._phase != OVER:
-            if self.own_rollouts:
-                playout.rollout(g, partial(_mixed_action, styles=styles), self.rng, 400)
-            else:
-                rollout(g, self.rng, styles=styles)
+            self._rollout(g, styles)
         r = score(g, seat)
         for node, a in chosen:
             st = node.setdefault(a, [0.0, 0.0])
