@@ -52,7 +52,9 @@ of the current bout after a candidate by a tree over the public moves since the 
 (UCB1 with ``explore``, the rules of thumb's choice for a node's first ``warm``
 visits), so a candidate is judged by the rest of its bout as the search would play it;
 ``noise=p`` makes each rollout move a random legal one with probability ``p`` (v14:
-neither measured better, not used by level 5).
+neither measured better, not used by level 5). ``switch=careful`` (styles joined by
+``+``) judges each candidate by the best of several continuations of this seat's side
+(policy switching, v15).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -163,6 +165,7 @@ class ISMCTSBot:
         explore: float = 0.5,
         warm: int = 8,
         noise: float = 0.0,
+        switch: str = "",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -298,6 +301,25 @@ class ISMCTSBot:
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"ismcts: noise must be in [0, 1], not {noise}")
         self.noise = float(noise)
+        # Policy switching (v15): judge a candidate by the best of several continuations
+        # of this seat's side, ``style`` and each style of ``switch`` (names joined by
+        # ``+``, ``expert`` for the expert's rules). Every world plays each candidate once
+        # a continuation; a candidate's value is its best continuation's mean, chosen over
+        # all the worlds (not per world, which would use what the world hides). PIMC with
+        # one continuation improves on that one policy; the best of several is at least
+        # as good as each, so the step starts higher where they differ.
+        self.switch: list[int] = []
+        for name in filter(None, switch.split("+")) if switch else ():
+            if name != "expert" and name not in STYLES:
+                raise ValueError(
+                    f"ismcts: switch names styles ({', '.join(STYLES)}, expert) joined "
+                    f"by '+', not {name!r}"
+                )
+            self.switch.append(EXPERT if name == "expert" else STYLES[name])
+        if self.switch and (self.tree or cut or empty):
+            raise ValueError(
+                "ismcts: switch plays rollouts to the end: not with tree, cut or empty"
+            )
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
         self.last_stats: dict[str, Any] = {}
@@ -446,6 +468,10 @@ class ISMCTSBot:
             belief.sync()
             if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
+        # ``switch``: every candidate's results under each continuation of this side.
+        series: dict[Action, list[list[float]]] = {
+            a: [[] for _ in range(1 + len(self.switch))] for a in order
+        }
         while True:
             mine = EXPERT if self.own_rollouts else self.style
             styles = [mine] * n
@@ -468,23 +494,28 @@ class ISMCTSBot:
                 ]
             world = belief.world(obs, rng) if belief is not None else sample(obs, rng, ex)
             worlds += 1
-            for a in alive:
-                g = world.clone()
-                g._apply(a)
-                if cut:
-                    results[a].append(
-                        _cut_rollout(g, rng, styles, stop, seat, self.value, self.empty)
-                    )
+            if self.switch:
+                rollouts += self._switch_world(world, alive, styles, seat, series)
+                for a in alive:
+                    results[a] = max(series[a], key=_mean)
+            else:
+                for a in alive:
+                    g = world.clone()
+                    g._apply(a)
+                    if cut:
+                        results[a].append(
+                            _cut_rollout(g, rng, styles, stop, seat, self.value, self.empty)
+                        )
+                        rollouts += 1
+                        continue
+                    if self.tree and g._phase != OVER:
+                        results[a].append(self._tree_rollout(g, trees[a], styles, seat, obs.bout))
+                        rollouts += 1
+                        continue
+                    if g._phase != OVER:
+                        self._rollout(g, styles)
+                    results[a].append(score(g, seat))
                     rollouts += 1
-                    continue
-                if self.tree and g._phase != OVER:
-                    results[a].append(self._tree_rollout(g, trees[a], styles, seat, obs.bout))
-                    rollouts += 1
-                    continue
-                if g._phase != OVER:
-                    self._rollout(g, styles)
-                results[a].append(score(g, seat))
-                rollouts += 1
             if deadline is not None and deadline.passed():
                 break
             if rollouts >= budget and (
@@ -500,8 +531,7 @@ class ISMCTSBot:
         n_alive = {a: i for i, a in enumerate(alive)}
 
         def mean(a: Action) -> float:
-            r = results[a]
-            return sum(r) / len(r) if r else 0.0
+            return _mean(results[a])
 
         # Survivors first (by mean, ties to the prior's order), then the dropped ones.
         ranked = sorted(
@@ -532,7 +562,7 @@ class ISMCTSBot:
         if self.noise:
             policy = partial(_noisy_action, styles=styles, rng=self.rng, p=self.noise)
             playout.rollout(g, policy, self.rng, 400)
-        elif self.own_rollouts:
+        elif self.own_rollouts or EXPERT in styles:
             playout.rollout(g, partial(_mixed_action, styles=styles), self.rng, 400)
         else:
             rollout(g, self.rng, styles=styles)
@@ -568,6 +598,29 @@ class ISMCTSBot:
             st[0] += r
             st[1] += 1.0
         return r
+
+    def _switch_world(
+        self,
+        world: Game,
+        alive: list[Action],
+        styles: list[int],
+        seat: int,
+        series: dict[Action, list[list[float]]],
+    ) -> int:
+        """One rollout of every candidate in ``alive`` for each continuation of this
+        seat's side (``style``, then ``switch``), appended to ``series``; the rollouts."""
+        team = world.rules.team_of
+        done = 0
+        for i, own in enumerate([styles[seat], *self.switch]):
+            st = [own if team(s) == team(seat) else x for s, x in enumerate(styles)]
+            for a in alive:
+                g = world.clone()
+                g._apply(a)
+                if g._phase != OVER:
+                    self._rollout(g, st)
+                series[a][i].append(score(g, seat))
+                done += 1
+        return done
 
     def _misreads(
         self, belief: Belief, seat: int, players: int, team: Callable[[int], int]
@@ -711,6 +764,10 @@ def _cut_rollout(
         g._apply(_mixed_action(g, styles))
         moves += 1
     return score(g, seat)
+
+
+def _mean(r: list[float]) -> float:
+    return sum(r) / len(r) if r else 0.0
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float] | None:

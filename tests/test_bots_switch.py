@@ -1,0 +1,102 @@
+"""Policy switching in the searcher (``ismcts:switch=careful``, benchmarks/bots/README.md,
+v15): every candidate is played on in every world by each continuation of this seat's
+side, and judged by its best continuation's mean over the worlds."""
+
+from __future__ import annotations
+
+import pytest
+
+import durak.bots.ismcts as ism
+from durak import Game, Rules
+from durak.bots import make
+from durak.bots.ismcts import EXPERT, ISMCTSBot
+from durak.bots.policy import CAREFUL, CLUB, PLAIN
+from durak.game import Game as GameT
+
+from .helpers import play
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, value: dict[tuple[object, int], float]
+         ) -> list[tuple[object, list[int]]]:
+    """Replace the rollouts by a record of (candidate, styles) and the score by
+    ``value[(candidate, this seat's style)]`` (default 0.5)."""
+    seen: list[tuple[object, list[int]]] = []
+    style_of: dict[int, int] = {}
+
+    def rollout(self: ISMCTSBot, g: GameT, styles: list[int]) -> None:
+        seen.append((g.history[-1], list(styles)))
+        style_of[id(g)] = styles[self._seat]
+
+    def score(g: GameT, seat: int) -> float:
+        return value.get((g.history[-1], style_of[id(g)]), 0.5)
+
+    monkeypatch.setattr(ISMCTSBot, "_rollout", rollout)
+    monkeypatch.setattr(ism, "score", score)
+    return seen
+
+
+def test_each_world_plays_every_candidate_once_a_continuation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pins the sampling: with ``switch=careful`` every world plays each live candidate
+    once with this seat's side on the CLUB rules and once on the CAREFUL ones, the
+    opponent on its model's style (PLAIN here) in both."""
+    g = Game(Rules.preset("podkidnoy"), seed=11)
+    seat = g.to_act
+    assert seat is not None
+    seen = _spy(monkeypatch, {})
+    bot = ISMCTSBot(iterations=60, seed=2, plain=1.0, switch="careful")
+    bot._seat = seat  # type: ignore[attr-defined]
+    obs = g.observation(seat)
+    bot.choose(obs)
+    assert len(seen) == bot.last_stats["rollouts"] >= 60
+    other = 1 - seat
+    for _, styles in seen:
+        assert styles[other] == PLAIN
+    mine = [styles[seat] for _, styles in seen]
+    assert set(mine) == {CLUB, CAREFUL} and mine.count(CLUB) == mine.count(CAREFUL)
+    # the first world: every legal action, first under CLUB, then under CAREFUL
+    n = len(obs.legal)
+    assert [s[seat] for _, s in seen[: 2 * n]] == [CLUB] * n + [CAREFUL] * n
+    assert {a for a, _ in seen[:n]} == set(obs.legal)
+
+
+def test_a_candidate_is_judged_by_its_best_continuation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pins the choice: one candidate wins only if this side plays CAREFULLY after it (1
+    against 0 under CLUB), every other scores 0.6 under CLUB and 0.5 under CAREFUL. With
+    one continuation (CLUB) the search avoids that candidate; switching picks it."""
+    g = Game(Rules.preset("podkidnoy"), seed=11)
+    seat = g.to_act
+    assert seat is not None
+    obs = g.observation(seat)
+    target = obs.legal[-1]
+    value: dict[tuple[object, int], float] = {(target, CAREFUL): 1.0, (target, CLUB): 0.0}
+    for a in obs.legal:
+        if a != target:
+            value[(a, CLUB)] = 0.6
+            value[(a, CAREFUL)] = 0.5
+    _spy(monkeypatch, value)
+    for switch, want_target in (("careful", True), ("", False)):
+        bot = ISMCTSBot(iterations=200, seed=2, plain=0, switch=switch)
+        bot._seat = seat  # type: ignore[attr-defined]
+        ranked = bot.evaluate(g.observation(seat))
+        assert (ranked[0][0] == target) is want_target
+        if want_target:
+            assert ranked[0][1] == 1.0 and all(v == 0.6 for a, v in ranked[1:] if v)
+
+
+@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)",
+                                   "podkidnoy(players=4,teams=2x2)"])
+def test_the_switching_searcher_plays_legal_moves_to_the_end(rules: str) -> None:
+    r = Rules.parse(rules)
+    play(r, [make("ismcts:iterations=40,plain=0,keep=2,switch=careful+expert", seed=1)
+             if s == 0 else make("heuristic") for s in range(r.players)], 4)
+
+
+def test_switch_options_are_checked() -> None:
+    bot = make("ismcts:switch=careful+expert")
+    assert bot.switch == [CAREFUL, EXPERT]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="switch names styles"):
+        make("ismcts:switch=carefull")
+    with pytest.raises(ValueError, match="not with tree"):
+        make("ismcts:switch=careful,tree=2")
