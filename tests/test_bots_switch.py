@@ -4,31 +4,33 @@ side, and judged by its best continuation's mean over the worlds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import durak.bots.ismcts as ism
 from durak import Game, Rules
 from durak.bots import make
-from durak.bots.ismcts import EXPERT, ISMCTSBot
+from durak.bots.ismcts import EXPERT, ISMCTSBot, _max_min
 from durak.bots.policy import CAREFUL, CLUB, PLAIN
 from durak.game import Game as GameT
 
 from .helpers import play
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, value: dict[tuple[object, int], float]
+def _spy(monkeypatch: pytest.MonkeyPatch, value: Callable[[object, list[int]], float]
          ) -> list[tuple[object, list[int]]]:
     """Replace the rollouts by a record of (candidate, styles) and the score by
-    ``value[(candidate, this seat's style)]`` (default 0.5)."""
+    ``value(candidate, styles)``."""
     seen: list[tuple[object, list[int]]] = []
-    style_of: dict[int, int] = {}
+    styles_of: dict[int, list[int]] = {}
 
     def rollout(self: ISMCTSBot, g: GameT, styles: list[int]) -> None:
         seen.append((g.history[-1], list(styles)))
-        style_of[id(g)] = styles[self._seat]
+        styles_of[id(g)] = list(styles)
 
     def score(g: GameT, seat: int) -> float:
-        return value.get((g.history[-1], style_of[id(g)]), 0.5)
+        return value(g.history[-1], styles_of[id(g)])
 
     monkeypatch.setattr(ISMCTSBot, "_rollout", rollout)
     monkeypatch.setattr(ism, "score", score)
@@ -44,9 +46,8 @@ def test_each_world_plays_every_candidate_once_a_continuation(
     g = Game(Rules.preset("podkidnoy"), seed=11)
     seat = g.to_act
     assert seat is not None
-    seen = _spy(monkeypatch, {})
+    seen = _spy(monkeypatch, lambda a, st: 0.5)
     bot = ISMCTSBot(iterations=60, seed=2, plain=1.0, switch="careful")
-    bot._seat = seat  # type: ignore[attr-defined]
     obs = g.observation(seat)
     bot.choose(obs)
     assert len(seen) == bot.last_stats["rollouts"] >= 60
@@ -70,32 +71,70 @@ def test_a_candidate_is_judged_by_its_best_continuation(monkeypatch: pytest.Monk
     assert seat is not None
     obs = g.observation(seat)
     target = obs.legal[-1]
-    value: dict[tuple[object, int], float] = {(target, CAREFUL): 1.0, (target, CLUB): 0.0}
-    for a in obs.legal:
-        if a != target:
-            value[(a, CLUB)] = 0.6
-            value[(a, CAREFUL)] = 0.5
+
+    def value(a: object, st: list[int]) -> float:
+        if a == target:
+            return 1.0 if st[seat] == CAREFUL else 0.0
+        return 0.6 if st[seat] == CLUB else 0.5
+
     _spy(monkeypatch, value)
     for switch, want_target in (("careful", True), ("", False)):
         bot = ISMCTSBot(iterations=200, seed=2, plain=0, switch=switch)
-        bot._seat = seat  # type: ignore[attr-defined]
         ranked = bot.evaluate(g.observation(seat))
         assert (ranked[0][0] == target) is want_target
         if want_target:
             assert ranked[0][1] == 1.0 and all(v == 0.6 for a, v in ranked[1:] if v)
 
 
+def test_a_candidate_is_judged_by_the_worst_reply_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pins ``guard``: one candidate wins 0.9 against the opponents' model (CAREFUL) but
+    0.1 against the CLUB rules, every other 0.5 against both. Judged against the model
+    alone the search plays it; with ``guard=club`` it does not, and its value is 0.1.
+    With ``switch`` too, this side's best continuation is taken against the worst reply."""
+    g = Game(Rules.preset("podkidnoy"), seed=11)
+    seat = g.to_act
+    assert seat is not None
+    obs = g.observation(seat)
+    target = obs.legal[-1]
+    other = 1 - seat
+
+    def value(a: object, st: list[int]) -> float:
+        if a != target:
+            return 0.5
+        if st[seat] == CAREFUL:  # this side's other continuation beats either reply
+            return 0.8 if st[other] == CLUB else 0.95
+        return 0.9 if st[other] == CAREFUL else 0.1
+
+    _spy(monkeypatch, value)
+    for opts, want in (({}, 0.9), ({"guard": "club"}, 0.1),
+                       ({"guard": "club", "switch": "careful"}, 0.8)):
+        bot = ISMCTSBot(iterations=200, seed=2, plain=0, model="careful", **opts)  # type: ignore[arg-type]
+        ranked = dict(bot.evaluate(g.observation(seat)))
+        assert ranked[target] == want
+        best = max(ranked, key=lambda a: ranked[a])
+        assert (best == target) is (want > 0.5)
+
+
+def test_max_min_takes_the_best_row_of_worst_replies() -> None:
+    rows = [[1.0], [0.0], [0.4, 0.4], [0.6]]  # row 1: 1.0 / 0.0; row 2: 0.4 / 0.6
+    assert _max_min(rows, 2) == [0.4, 0.4]
+    assert _max_min(rows, 1) == [1.0]
+
+
 @pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)",
                                    "podkidnoy(players=4,teams=2x2)"])
 def test_the_switching_searcher_plays_legal_moves_to_the_end(rules: str) -> None:
     r = Rules.parse(rules)
-    play(r, [make("ismcts:iterations=40,plain=0,keep=2,switch=careful+expert", seed=1)
+    play(r, [make("ismcts:iterations=40,plain=0,keep=2,switch=careful+expert,guard=club", seed=1)
              if s == 0 else make("heuristic") for s in range(r.players)], 4)
 
 
 def test_switch_options_are_checked() -> None:
-    bot = make("ismcts:switch=careful+expert")
+    bot = make("ismcts:switch=careful+expert,guard=club")
     assert bot.switch == [CAREFUL, EXPERT]  # type: ignore[attr-defined]
+    assert bot.guard == [CLUB]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="guard names styles"):
+        make("ismcts:guard=clubs")
     with pytest.raises(ValueError, match="switch names styles"):
         make("ismcts:switch=carefull")
     with pytest.raises(ValueError, match="not with tree"):

@@ -54,7 +54,7 @@ visits), so a candidate is judged by the rest of its bout as the search would pl
 ``noise=p`` makes each rollout move a random legal one with probability ``p`` (v14:
 neither measured better, not used by level 5). ``switch=careful`` (styles joined by
 ``+``) judges each candidate by the best of several continuations of this seat's side
-(policy switching, v15).
+(policy switching, v15); ``guard=club`` by the worst for it of several opponents' replies.
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
@@ -166,6 +166,7 @@ class ISMCTSBot:
         warm: int = 8,
         noise: float = 0.0,
         switch: str = "",
+        guard: str = "",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -303,22 +304,18 @@ class ISMCTSBot:
         self.noise = float(noise)
         # Policy switching (v15): judge a candidate by the best of several continuations
         # of this seat's side, ``style`` and each style of ``switch`` (names joined by
-        # ``+``, ``expert`` for the expert's rules). Every world plays each candidate once
-        # a continuation; a candidate's value is its best continuation's mean, chosen over
-        # all the worlds (not per world, which would use what the world hides). PIMC with
-        # one continuation improves on that one policy; the best of several is at least
-        # as good as each, so the step starts higher where they differ.
-        self.switch: list[int] = []
-        for name in filter(None, switch.split("+")) if switch else ():
-            if name != "expert" and name not in STYLES:
-                raise ValueError(
-                    f"ismcts: switch names styles ({', '.join(STYLES)}, expert) joined "
-                    f"by '+', not {name!r}"
-                )
-            self.switch.append(EXPERT if name == "expert" else STYLES[name])
-        if self.switch and (self.tree or cut or empty):
+        # ``+``, ``expert`` for the expert's rules), each against the worst for it of the
+        # opponents' model and each style of ``guard``. Every world plays each candidate
+        # once a pair; a candidate's value is its best pair's mean, chosen over all the
+        # worlds (not per world, which would use what the world hides). PIMC with one
+        # continuation improves on that one policy; the best of several is at least as
+        # good as each, and the worst of several replies keeps a candidate from looking
+        # good only against a careless one.
+        self.switch = _styles("switch", switch)
+        self.guard = _styles("guard", guard)
+        if (self.switch or self.guard) and (self.tree or cut or empty):
             raise ValueError(
-                "ismcts: switch plays rollouts to the end: not with tree, cut or empty"
+                "ismcts: switch and guard play rollouts to the end: not with tree, cut or empty"
             )
         self._solver: Solver | None = None
         self._solver_for: tuple[object, ...] | None = None
@@ -468,10 +465,9 @@ class ISMCTSBot:
             belief.sync()
             if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
-        # ``switch``: every candidate's results under each continuation of this side.
-        series: dict[Action, list[list[float]]] = {
-            a: [[] for _ in range(1 + len(self.switch))] for a in order
-        }
+        # ``switch``/``guard``: every candidate's results under each pair of continuations.
+        pairs = [(o, p) for o in [None, *self.switch] for p in [None, *self.guard]]
+        series: dict[Action, list[list[float]]] = {a: [[] for _ in pairs] for a in order}
         while True:
             mine = EXPERT if self.own_rollouts else self.style
             styles = [mine] * n
@@ -494,10 +490,10 @@ class ISMCTSBot:
                 ]
             world = belief.world(obs, rng) if belief is not None else sample(obs, rng, ex)
             worlds += 1
-            if self.switch:
-                rollouts += self._switch_world(world, alive, styles, seat, series)
+            if len(pairs) > 1:
+                rollouts += self._switch_world(world, alive, styles, seat, pairs, series)
                 for a in alive:
-                    results[a] = max(series[a], key=_mean)
+                    results[a] = _max_min(series[a], 1 + len(self.guard))
             else:
                 for a in alive:
                     g = world.clone()
@@ -605,14 +601,20 @@ class ISMCTSBot:
         alive: list[Action],
         styles: list[int],
         seat: int,
+        pairs: list[tuple[int | None, int | None]],
         series: dict[Action, list[list[float]]],
     ) -> int:
-        """One rollout of every candidate in ``alive`` for each continuation of this
-        seat's side (``style``, then ``switch``), appended to ``series``; the rollouts."""
+        """One rollout of every candidate in ``alive`` for each pair of styles (this
+        seat's side, its opponents; None: as ``styles`` has it), appended to ``series``;
+        the rollouts played."""
         team = world.rules.team_of
         done = 0
-        for i, own in enumerate([styles[seat], *self.switch]):
-            st = [own if team(s) == team(seat) else x for s, x in enumerate(styles)]
+        for i, (own, opp) in enumerate(pairs):
+            st = [
+                (x if own is None else own) if team(s) == team(seat)
+                else (x if opp is None else opp)
+                for s, x in enumerate(styles)
+            ]
             for a in alive:
                 g = world.clone()
                 g._apply(a)
@@ -768,6 +770,26 @@ def _cut_rollout(
 
 def _mean(r: list[float]) -> float:
     return sum(r) / len(r) if r else 0.0
+
+
+def _max_min(series: list[list[float]], width: int) -> list[float]:
+    """The results of the best row's worst entry: ``series`` holds rows of ``width``
+    (this side's continuations by the opponents' replies), best by mean."""
+    rows = [series[i:i + width] for i in range(0, len(series), width)]
+    return max((min(row, key=_mean) for row in rows), key=_mean)
+
+
+def _styles(option: str, text: str) -> list[int]:
+    """The styles an option names, joined by ``+`` (``expert``: the expert's rules)."""
+    out = []
+    for name in filter(None, text.split("+")):
+        if name != "expert" and name not in STYLES:
+            raise ValueError(
+                f"ismcts: {option} names styles ({', '.join(STYLES)}, expert) joined "
+                f"by '+', not {name!r}"
+            )
+        out.append(EXPERT if name == "expert" else STYLES[name])
+    return out
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float] | None:
