@@ -6,12 +6,15 @@ import argparse
 import json
 from pathlib import Path
 
+import pytest
+
 from durak import Game, Rules
 from durak.arena import (
     add_arguments,
     bradley_terry,
     clustered_ci,
     lineups,
+    replay_game,
     run,
     run_match,
     wilson,
@@ -20,6 +23,7 @@ from durak.bots import hint as hint_cmd
 from durak.bots import make
 from durak.bots import parse as parse_spec
 from durak.bots.hint import hint
+from durak.record import RecordError
 
 
 def test_lineups_rotate_every_bot_through_every_seat() -> None:
@@ -54,6 +58,27 @@ def test_paired_deals_replay_the_same_cards() -> None:
     assert h.score > rnd.score and h.rating > rnd.rating
     assert h.durak_ci[0] <= h.durak_rate <= h.durak_ci[1]
     assert abs(h.score + rnd.score - 1) < 1e-9  # two players: one's loss is the other's win
+
+
+def test_every_record_replays_its_game_exactly() -> None:
+    """An arena record keeps every action: replayed on its deal it ends the same way
+    (durak, order out, length), two- and four-player, transfers included."""
+    for rules, bots in ((Rules(), ["heuristic", "random"]),
+                        (Rules.preset("perevodnoy", players=4), ["greedy", "random"])):
+        r = run_match(rules, bots, games=8, seed=3, jobs=1)
+        for rec in r.records:
+            g = replay_game(rules, rec)
+            o = g.outcome
+            assert o is not None and g.is_over
+            assert (o.durak, list(o.out_order), len(g.history)) == (
+                rec["durak"], rec["out_order"], rec["moves"])
+    bad = dict(r.records[0])
+    tokens = bad["play"].split()
+    assert tokens[0] == "1." and ":" in tokens[1]
+    tokens[1] = tokens[1].split(":")[0] + ":take"  # the leader cannot take
+    bad["play"] = " ".join(tokens)
+    with pytest.raises(RecordError, match="take"):
+        replay_game(rules, bad)
 
 
 def test_multiplayer_match_on_two_processes() -> None:

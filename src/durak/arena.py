@@ -37,6 +37,7 @@ from .bots import make, parse
 from .dist import runlog
 from .dist.executors import BACKENDS, Batcher, executor
 from .game import Game
+from .record import moves_text, replay_moves
 from .rules import Rules, RulesError
 
 # -- bot specs -----------------------------------------------------------------------
@@ -130,11 +131,27 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
             "draw": o.draw,
             "out_order": list(o.out_order),
             "moves": len(g.history),
+            # every action, seat by seat (record.moves_text): with the deal seed it
+            # replays the game exactly (replay_game)
+            "play": moves_text(g),
             "seconds": round(time.perf_counter() - t0, 4),
             # per seat: moves; seconds choosing them and the longest, wall clock and CPU
             "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
         })
     return results
+
+
+def replay_game(rules: Rules, rec: dict[str, Any]) -> Game:
+    """The game an arena record played (its ``deal_seed`` and ``play``), move by move.
+
+    >>> r = run_match(Rules(), ["greedy", "random"], games=2, seed=1, jobs=1)
+    >>> g = replay_game(Rules(), r.records[0])
+    >>> g.is_over and len(g.history) == r.records[0]["moves"]
+    True
+    """
+    g = Game(rules.with_action_limit(), seed=rec["deal_seed"])
+    replay_moves(g, [rec["play"]])
+    return g
 
 
 def _play_deals(
