@@ -139,3 +139,23 @@ def test_switch_options_are_checked() -> None:
         make("ismcts:switch=carefull")
     with pytest.raises(ValueError, match="not with tree"):
         make("ismcts:switch=careful,tree=2")
+
+
+def test_model_expert_plays_the_opponents_by_the_experts_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``model=expert`` (a diagnostic, v15): every rollout's opponents are EXPERT seats,
+    this side keeps its style; the rollouts then go through the expert's rules."""
+    g = Game(Rules.preset("podkidnoy"), seed=5)
+    seat = g.to_act
+    assert seat is not None
+    seen = _spy(monkeypatch, lambda a, st: 0.5)
+    ISMCTSBot(iterations=30, seed=1, plain=0, model="expert").choose(g.observation(seat))
+    assert seen and all(st[1 - seat] == EXPERT and st[seat] == CLUB for _, st in seen)
+    with pytest.raises(ValueError, match="model is one of"):
+        make("ismcts:model=experts")
+
+
+def test_model_expert_plays_legal_games() -> None:
+    play(Rules.preset("perevodnoy"), [make("ismcts:iterations=30,plain=0,model=expert", seed=2),
+                                      make("expert")], 2)

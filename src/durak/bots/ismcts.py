@@ -198,10 +198,15 @@ class ISMCTSBot:
         if style not in STYLES:
             raise ValueError(f"ismcts: style is one of {', '.join(STYLES)}, not {style!r}")
         self.style = STYLES[style]
-        # The style of opponents in the worlds where they are not PLAIN (default: ``style``).
-        if model and model not in STYLES:
-            raise ValueError(f"ismcts: model is one of {', '.join(STYLES)}, not {model!r}")
-        self.model = STYLES[model] if model else self.style
+        # The style of opponents in the worlds where they are not PLAIN (default: ``style``);
+        # ``expert``: the expert's rules, a diagnostic only (v15: what a model that is the
+        # pool's expert itself is worth; a score against ``expert`` then no longer
+        # measures play against an opponent whose habits the search does not know).
+        if model and model != "expert" and model not in STYLES:
+            raise ValueError(
+                f"ismcts: model is one of {', '.join(STYLES)}, expert, not {model!r}"
+            )
+        self.model = EXPERT if model == "expert" else STYLES[model] if model else self.style
         self.tracker = Tracker()
         self.reader = PlainReader()
         # Deal every opponent what its moves reveal if it plays carefully (in every world
