@@ -312,3 +312,30 @@ for part in 50:125 125:200; do
         $part --mode hands > pool-v14/oracle-hands-perevodnoy-$(echo $part | tr : -).log
 done
 $PY self_agreement.py > pool-v14/self-agreement.txt
+
+# v15 (issue 15, twelfth session): pool-v15/, policy switching and a guarded judge
+L5=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=careful,extend=2000,belief=256,belief_players=2,fit=0.4
+L5E=ismcts:iterations=500,heads_up=600,plain=0,keep=2,nodes=60000,model=careful,extend=2000,belief=256,belief_players=2,fit=0.4
+for r in podkidnoy perevodnoy; do
+    nice -n 5 $PY chunked.py pool-v15/switchc-expert-$r-a.json --seed 41 --deals 0:200 --games 400 \
+        --rules $r --bots $L5,switch=careful expert
+    nice -n 5 $PY chunked.py pool-v15/switche-expert-$r-a.json --seed 41 --deals 0:200 --games 400 \
+        --rules $r --bots $L5E,switch=expert expert
+    $PY paired.py pool-v12/level5-expert-$r-800.json pool-v15/switchc-expert-$r-a.json \
+        pool-v15/switche-expert-$r-a.json
+done
+nice -n 5 $PY chunked.py pool-v15/guardc-expert-podkidnoy-a.json --seed 41 --deals 0:200 --games 400 \
+    --rules podkidnoy --bots $L5,guard=club expert
+$PY paired.py pool-v12/level5-expert-podkidnoy-800.json pool-v15/guardc-expert-podkidnoy-a.json
+# The diagnostic model=expert (the opponents of every rollout by the expert's rules).
+LX=ismcts:iterations=500,heads_up=1000,plain=0,keep=2,nodes=60000,model=expert,extend=2000,belief=256,belief_players=2,fit=0.4
+nice -n 5 $PY chunked.py pool-v15/modelx-expert-podkidnoy-a.json --seed 41 --deals 0:200 --games 400 \
+    --rules podkidnoy --bots $LX expert
+nice -n 5 $PY chunked.py pool-v15/modelx-expert-podkidnoy-b.json --seed 41 --deals 200:400 --games 800 \
+    --rules podkidnoy --bots $LX expert
+$PY chunked.py pool-v15/modelx-expert-podkidnoy-800.json --rules podkidnoy --games 800 \
+    --merge pool-v15/modelx-expert-podkidnoy-a.json pool-v15/modelx-expert-podkidnoy-b.json
+nice -n 5 $PY chunked.py pool-v15/modelx-expert-perevodnoy-a.json --seed 41 --deals 0:200 --games 400 \
+    --rules perevodnoy --bots $LX expert
+$PY paired.py pool-v12/level5-expert-podkidnoy-800.json pool-v15/modelx-expert-podkidnoy-800.json
+$PY paired.py pool-v12/level5-expert-perevodnoy-800.json pool-v15/modelx-expert-perevodnoy-a.json

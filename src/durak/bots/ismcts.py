@@ -54,7 +54,9 @@ visits), so a candidate is judged by the rest of its bout as the search would pl
 ``noise=p`` makes each rollout move a random legal one with probability ``p`` (v14:
 neither measured better, not used by level 5). ``switch=careful`` (styles joined by
 ``+``) judges each candidate by the best of several continuations of this seat's side
-(policy switching, v15); ``guard=club`` by the worst for it of several opponents' replies.
+(policy switching, v15); ``guard=club`` by the worst for it of several opponents' replies;
+``model=expert`` plays the opponents of the rollouts by the expert's rules, a diagnostic
+(v15: none of the three measured better, and level 5 uses none).
 
 When two players are left and nothing is hidden (the talon empty, or only the face-up
 trump under it): the :class:`~durak.bots.solver.Solver` plays exactly if it finishes
