@@ -109,6 +109,8 @@ SOLVE_SHARE = 0.6
 # expert_policy.expert_action (not a policy.py style).
 ROLLOUTS = ("rules", "expert", "own")
 EXPERT = -1
+# The styles an option may name: policy.py's and ``expert`` (``model``, ``switch``, ``guard``).
+NAMED = {**STYLES, "expert": EXPERT}
 # ``extend``: more worlds for close calls only until this share of the cap.
 EXTEND_SHARE = 0.5
 # ``fit``: how many of an opponent's moves must be read before its fit is judged.
@@ -204,11 +206,9 @@ class ISMCTSBot:
         # ``expert``: the expert's rules, a diagnostic only (v15: what a model that is the
         # pool's expert itself is worth; a score against ``expert`` then no longer
         # measures play against an opponent whose habits the search does not know).
-        if model and model != "expert" and model not in STYLES:
-            raise ValueError(
-                f"ismcts: model is one of {', '.join(STYLES)}, expert, not {model!r}"
-            )
-        self.model = EXPERT if model == "expert" else STYLES[model] if model else self.style
+        if model and model not in NAMED:
+            raise ValueError(f"ismcts: model is one of {', '.join(NAMED)}, not {model!r}")
+        self.model = NAMED[model] if model else self.style
         self.tracker = Tracker()
         self.reader = PlainReader()
         # Deal every opponent what its moves reveal if it plays carefully (in every world
@@ -441,7 +441,12 @@ class ISMCTSBot:
         first = self.prior.choose(obs)
         order = [first] + [a for a in legal if a is not first]
         alive = list(order)
-        results: dict[Action, list[float]] = {a: [] for a in order}
+        # Every candidate's results under each pair of continuations (this side's style
+        # and ``switch``'s, by the opponents' model and ``guard``'s); without either, one.
+        pairs = [(o, p) for o in [None, *self.switch] for p in [None, *self.guard]]
+        series: dict[Action, list[list[float]]] = {a: [[] for _ in pairs] for a in order}
+        # What a candidate is judged by: its one series, or (switching) its best pair's.
+        results: dict[Action, list[float]] = {a: s[0] for a, s in series.items()}
         exclude = self.tracker.exclude(obs)
         careful = self.careful.exclude(obs) if self.careful is not None else None
         # Worlds where an opponent plays PLAIN also deal it what its PLAIN moves allow.
@@ -472,9 +477,6 @@ class ISMCTSBot:
             belief.sync()
             if self.fit > 0 and self._misreads(belief, seat, n, team):
                 belief = None
-        # ``switch``/``guard``: every candidate's results under each pair of continuations.
-        pairs = [(o, p) for o in [None, *self.switch] for p in [None, *self.guard]]
-        series: dict[Action, list[list[float]]] = {a: [[] for _ in pairs] for a in order}
         while True:
             mine = EXPERT if self.own_rollouts else self.style
             styles = [mine] * n
@@ -497,11 +499,7 @@ class ISMCTSBot:
                 ]
             world = belief.world(obs, rng) if belief is not None else sample(obs, rng, ex)
             worlds += 1
-            if len(pairs) > 1:
-                rollouts += self._switch_world(world, alive, styles, seat, pairs, series)
-                for a in alive:
-                    results[a] = _max_min(series[a], 1 + len(self.guard))
-            else:
+            if cut or self.tree:
                 for a in alive:
                     g = world.clone()
                     g._apply(a)
@@ -509,16 +507,16 @@ class ISMCTSBot:
                         results[a].append(
                             _cut_rollout(g, rng, styles, stop, seat, self.value, self.empty)
                         )
-                        rollouts += 1
-                        continue
-                    if self.tree and g._phase != OVER:
+                    elif g._phase != OVER:
                         results[a].append(self._tree_rollout(g, trees[a], styles, seat, obs.bout))
-                        rollouts += 1
-                        continue
-                    if g._phase != OVER:
-                        self._rollout(g, styles)
-                    results[a].append(score(g, seat))
+                    else:
+                        results[a].append(score(g, seat))
                     rollouts += 1
+            else:
+                rollouts += self._play_world(world, alive, styles, seat, pairs, series)
+                if len(pairs) > 1:
+                    for a in alive:
+                        results[a] = _max_min(series[a], 1 + len(self.guard))
             if deadline is not None and deadline.passed():
                 break
             if rollouts >= budget and (
@@ -602,7 +600,7 @@ class ISMCTSBot:
             st[1] += 1.0
         return r
 
-    def _switch_world(
+    def _play_world(
         self,
         world: Game,
         alive: list[Action],
@@ -788,15 +786,14 @@ def _max_min(series: list[list[float]], width: int) -> list[float]:
 
 def _styles(option: str, text: str) -> list[int]:
     """The styles an option names, joined by ``+`` (``expert``: the expert's rules)."""
-    out = []
-    for name in filter(None, text.split("+")):
-        if name != "expert" and name not in STYLES:
+    names = [name for name in text.split("+") if name]
+    for name in names:
+        if name not in NAMED:
             raise ValueError(
-                f"ismcts: {option} names styles ({', '.join(STYLES)}, expert) joined "
-                f"by '+', not {name!r}"
+                f"ismcts: {option} names styles ({', '.join(NAMED)}) joined by '+', "
+                f"not {name!r}"
             )
-        out.append(EXPERT if name == "expert" else STYLES[name])
-    return out
+    return [NAMED[name] for name in names]
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float] | None:
