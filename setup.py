@@ -52,8 +52,10 @@ class BuildEngine(build_ext):
             super().run()
         except Exception as e:  # no compiler, no Python headers, a compiler error...
             self._remove_outputs()
-            notice(f"could not compile the engine ({type(e).__name__}: {e}); "
-                   "installed the pure-Python engine, about three times slower")
+            notice(
+                f"could not compile the engine ({type(e).__name__}: {e}); "
+                "installed the pure-Python engine, about three times slower"
+            )
 
     def build_extension(self, ext: Any) -> None:
         if ext.name != ARRAYS:
@@ -65,8 +67,10 @@ class BuildEngine(build_ext):
             path = self.get_ext_fullpath(ext.name)
             if os.path.exists(path):
                 os.remove(path)
-            notice(f"could not compile {ARRAYS} ({type(e).__name__}: {e}); the learning "
-                   "environments wrap the encoder's bytes instead (slower)")
+            notice(
+                f"could not compile {ARRAYS} ({type(e).__name__}: {e}); the learning "
+                "environments wrap the encoder's bytes instead (slower)"
+            )
 
     def _remove_outputs(self) -> None:
         # Half a compiled engine would not import: keep none of it.
@@ -119,8 +123,14 @@ def arrays_extension() -> list[Any]:
     except ImportError:
         notice(f"numpy is not available to the build: {ARRAYS} is left out")
         return []
-    return [Extension(ARRAYS, [os.path.join("src", "durak", "envs", "_arrays.c")],
-                      include_dirs=[numpy.get_include()], extra_compile_args=["-O2"])]
+    return [
+        Extension(
+            ARRAYS,
+            [os.path.join("src", "durak", "envs", "_arrays.c")],
+            include_dirs=[numpy.get_include()],
+            extra_compile_args=["-O2"],
+        )
+    ]
 
 
 setup(ext_modules=engine_extensions(), cmdclass={"build_ext": BuildEngine})

@@ -42,21 +42,25 @@ def main(argv: list[str] | None = None) -> float:
     game = pyspiel.load_game(args.game)
     rng = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    searcher = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations,
-                                random_state=rng)
+    searcher = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=args.simulations, random_state=rng
+    )
     n = game.num_players()
     not_durak = 0
     for i in range(args.games):
         seat = i % n  # the searcher takes every seat in turn
-        bots: list[pyspiel.Bot] = [pyspiel.make_uniform_random_bot(s, args.seed + i)
-                                   for s in range(n)]
+        bots: list[pyspiel.Bot] = [
+            pyspiel.make_uniform_random_bot(s, args.seed + i) for s in range(n)
+        ]
         bots[seat] = searcher
         ret = play(game, bots, rng)
         not_durak += ret[seat] >= 0
         print(f"game {i + 1}: ISMCTS in seat {seat}, returns {ret}")
     rate = not_durak / args.games
-    print(f"ISMCTS ({args.simulations} simulations) was not the durak in "
-          f"{not_durak} of {args.games} games ({rate:.0%}) against random play")
+    print(
+        f"ISMCTS ({args.simulations} simulations) was not the durak in "
+        f"{not_durak} of {args.games} games ({rate:.0%}) against random play"
+    )
     return rate
 
 

@@ -38,8 +38,7 @@ def evaluate(model: MaskablePPO | None, games: int, rules: str, seed: int) -> fl
                 legal = mask.nonzero()[0]
                 action = int(legal[env.np_random.integers(len(legal))])
             else:
-                action, _ = model.predict(obs["observation"], action_masks=mask,
-                                          deterministic=True)
+                action, _ = model.predict(obs["observation"], action_masks=mask, deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(int(action))
             done = terminated or truncated
         not_durak += 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
@@ -56,17 +55,29 @@ def main() -> None:
     torch.set_num_threads(1)  # small networks: threads cost more than they give
     base_env = DurakEnv(rules=args.rules, opponents=["random"])
     env = gym.wrappers.TransformObservation(
-        base_env, lambda obs: obs["observation"], base_env.observation_space["observation"])
-    model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0, n_steps=2048,
-                        batch_size=256, learning_rate=3e-4, gamma=0.99, ent_coef=0.01)
+        base_env, lambda obs: obs["observation"], base_env.observation_space["observation"]
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=args.seed,
+        verbose=0,
+        n_steps=2048,
+        batch_size=256,
+        learning_rate=3e-4,
+        gamma=0.99,
+        ent_coef=0.01,
+    )
     start = time.process_time()
     model.learn(total_timesteps=args.steps)
     cpu = time.process_time() - start
     base = evaluate(None, args.games, args.rules, seed=10**6)
     score = evaluate(model, args.games, args.rules, seed=10**6)
     print(f"trained {args.steps} steps in {cpu:.0f} s of CPU")
-    print(f"score against the random bot over {args.games} deals (1 not durak, 1/2 draw): "
-          f"trained policy {score:.3f}, random policy {base:.3f}")
+    print(
+        f"score against the random bot over {args.games} deals (1 not durak, 1/2 draw): "
+        f"trained policy {score:.3f}, random policy {base:.3f}"
+    )
 
 
 if __name__ == "__main__":

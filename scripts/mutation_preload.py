@@ -21,8 +21,12 @@ import pytest
 def main() -> int:
     with open("pyproject.toml", "rb") as f:
         config = tomllib.load(f)["tool"]["mutmut"]
-    args = ["--collect-only", "-q", *config["pytest_add_cli_args"],
-            *config["pytest_add_cli_args_test_selection"]]
+    args = [
+        "--collect-only",
+        "-q",
+        *config["pytest_add_cli_args"],
+        *config["pytest_add_cli_args_test_selection"],
+    ]
     with contextlib.redirect_stdout(io.StringIO()):
         code = pytest.main(args)
     if code != 0:

@@ -13,8 +13,12 @@ import sys
 
 
 def main() -> int:
-    out = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     survivors: list[str] = []
     for line in out.splitlines():
@@ -25,8 +29,10 @@ def main() -> int:
         counts[module][status.strip()] += 1
         if status.strip() not in ("killed", "timeout", "not checked"):
             survivors.append(f"{status.strip():12} {name}")
-    print(f"{'module':16} {'mutants':>8} {'checked':>8} {'killed':>8} {'survived':>9} "
-          f"{'no tests':>9} {'rate':>7}")
+    print(
+        f"{'module':16} {'mutants':>8} {'checked':>8} {'killed':>8} {'survived':>9} "
+        f"{'no tests':>9} {'rate':>7}"
+    )
     total = collections.Counter[str]()
     for module, c in sorted(counts.items()):
         total.update(c)
@@ -43,8 +49,9 @@ def _row(module: str, c: collections.Counter[str]) -> None:
     checked = n - c["not checked"]
     killed = c["killed"] + c["timeout"]
     rate = 100 * killed / checked if checked else 0.0
-    print(f"{module:16} {n:8} {checked:8} {killed:8} {c['survived']:9} {c['no tests']:9} "
-          f"{rate:6.1f}%")
+    print(
+        f"{module:16} {n:8} {checked:8} {killed:8} {c['survived']:9} {c['no tests']:9} {rate:6.1f}%"
+    )
 
 
 if __name__ == "__main__":

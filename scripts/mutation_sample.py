@@ -33,8 +33,12 @@ import tomllib
 import pytest
 
 TIMEOUT = int(os.environ.get("MUTATION_TIMEOUT", "300"))  # seconds of wall time per mutant
-OWN = {"durak.match": "tests/test_match.py", "durak.rules": "tests/test_rules.py",
-       "durak.actions": "tests/test_actions.py", "durak.game": "tests/test_conformance.py"}
+OWN = {
+    "durak.match": "tests/test_match.py",
+    "durak.rules": "tests/test_rules.py",
+    "durak.actions": "tests/test_actions.py",
+    "durak.game": "tests/test_conformance.py",
+}
 
 
 def main() -> int:
@@ -43,8 +47,12 @@ def main() -> int:
     with open("pyproject.toml", "rb") as f:
         config = tomllib.load(f)["tool"]["mutmut"]
     args, selection = config["pytest_add_cli_args"], config["pytest_add_cli_args_test_selection"]
-    listing = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", *args,
-                              *selection], capture_output=True, text=True, check=True).stdout
+    listing = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", *args, *selection],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     all_ids = [x.strip() for x in listing.splitlines() if "::" in x]
     with open("mutants/mutmut-stats.json") as stats_file:
         stats = json.load(stats_file)

@@ -19,8 +19,14 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 OPTED_OUT = os.environ.get("DURAK_NO_BROWSER") == "1"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Screenshots in docs/ are remade only when asked (or missing), so that running the
 # tests leaves the tree as it was: DURAK_SCREENSHOT=1 pytest tests/test_browser*.py
@@ -39,7 +45,8 @@ def need_browser() -> None:
         pytest.skip("DURAK_NO_BROWSER=1: browser tests skipped on request")
     assert CHROMIUM.exists(), (
         "Debian's Chromium is missing at /usr/bin/chromium: run scripts/ensure-browser.sh "
-        "(make test does), or set DURAK_NO_BROWSER=1 to skip the browser tests on purpose")
+        "(make test does), or set DURAK_NO_BROWSER=1 to skip the browser tests on purpose"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +84,8 @@ def browser() -> Iterator[Any]:
 
 def state_of(page: Any) -> str | None:
     value: str | None = page.evaluate(
-        "() => document.querySelector('.table-view')?.dataset.state ?? null")
+        "() => document.querySelector('.table-view')?.dataset.state ?? null"
+    )
     return value
 
 
@@ -99,8 +107,11 @@ def move(page: Any) -> bool:
                 page.locator("#actions .act.option").first.click()
     else:
         page.locator('#actions [data-action="pass"], #actions [data-action="take"]').first.click()
-    page.wait_for_function("s => document.querySelector('.table-view')?.dataset.state !== s",
-                           arg=before, timeout=10_000)
+    page.wait_for_function(
+        "s => document.querySelector('.table-view')?.dataset.state !== s",
+        arg=before,
+        timeout=10_000,
+    )
     return True
 
 

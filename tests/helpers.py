@@ -39,7 +39,7 @@ def card_places(g: Game) -> list[int]:
     """Masks of every place a card can be: discard, hands, table, talon."""
     places = [g.discard, *g.hands]
     places += [1 << c for c in g._att] + [1 << c for c in g._beat if c >= 0]
-    places += [1 << c for c in g._talon[g._tp:]]
+    places += [1 << c for c in g._talon[g._tp :]]
     if g._bottom >= 0:
         places.append(1 << g._bottom)
     return places

@@ -58,8 +58,9 @@ def test_register_login_logout(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["code"] == "short_password"
     r = client.post("/api/accounts", json={"name": "  ", "password": "123456"})
     assert r.json()["code"] == "need_name"
-    assert client.post("/api/login", json={"name": "ВЕРА", "password": "wrong!!"}
-                       ).status_code == 401
+    assert (
+        client.post("/api/login", json={"name": "ВЕРА", "password": "wrong!!"}).status_code == 401
+    )
     r = client.post("/api/login", json={"name": "ВЕРА", "password": "secret-1"})
     assert r.status_code == 200 and r.json()["id"] == me["id"]
     token = r.json()["token"]
@@ -84,16 +85,23 @@ def test_rating_model_one_scale() -> None:
     assert teams[0] == teams[2] and teams[1] == teams[3] and teams[0][0] > teams[1][0]
 
 
-def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1
-                     ) -> dict[str, Any]:
+def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1) -> dict[str, Any]:
     """Create a table against ``bots`` level-1 bots, link the seat to an account if
     ``token``, and play the first legal action until the deal ends; the final state."""
-    t = c.post("/api/tables", json={"rules": rules, "name": "x",
-                                    "seats": [{"kind": "human"}]
-                                    + [{"kind": "bot", "level": 1}] * bots}).json()
+    t = c.post(
+        "/api/tables",
+        json={
+            "rules": rules,
+            "name": "x",
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": 1}] * bots,
+        },
+    ).json()
     if token is not None:
-        r = c.post("/api/seat-account", json={"table": t["table"], "token": t["token"]},
-                   headers=auth(token))
+        r = c.post(
+            "/api/seat-account",
+            json={"table": t["table"], "token": t["token"]},
+            headers=auth(token),
+        )
         assert r.status_code == 200, r.text
     with c.websocket_connect("/ws") as ws:
         ws.send_json({"type": "hello", "v": 1, "table": t["table"], "token": t["token"]})
@@ -152,15 +160,14 @@ def test_unsigned_people_make_a_deal_unrated(client: TestClient) -> None:
 
 def test_seat_account_needs_the_seat_token_and_a_session(client: TestClient) -> None:
     me = register(client, "Борис")
-    t = client.post("/api/tables", json={"name": "Борис", "seats": [
-        {"kind": "human"}, {"kind": "human"}]}).json()
+    t = client.post(
+        "/api/tables", json={"name": "Борис", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
     body = {"table": t["table"], "token": t["token"]}
     assert client.post("/api/seat-account", json=body).status_code == 401
     bad = {"table": t["table"], "token": "not-a-token"}
-    assert client.post("/api/seat-account", json=bad, headers=auth(me["token"])
-                       ).status_code == 403
-    assert client.post("/api/seat-account", json=body, headers=auth(me["token"])
-                       ).status_code == 200
+    assert client.post("/api/seat-account", json=bad, headers=auth(me["token"])).status_code == 403
+    assert client.post("/api/seat-account", json=body, headers=auth(me["token"])).status_code == 200
     assert client.get("/api/players/999").status_code == 404
     assert client.get("/api/players/abc").status_code == 404
 

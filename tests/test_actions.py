@@ -71,8 +71,9 @@ def test_only_the_lowest_trump_has_an_exchange_number(deck: int) -> None:
         assert Action.from_index(lowest.index(rules), rules) is lowest
         with pytest.raises(IllegalActionError, match="lowest trump"):
             Action.parse(f"x{low + 1}{suit}").index(rules)
-    exchanges = [i for i in range(rules.num_actions)
-                 if Action.from_index(i, rules).kind == "exchange"]
+    exchanges = [
+        i for i in range(rules.num_actions) if Action.from_index(i, rules).kind == "exchange"
+    ]
     assert len(exchanges) == 4
 
 
@@ -95,8 +96,14 @@ def test_the_encoding_has_a_block_per_kind(deck: int, size: int) -> None:
     n, ranks = deck, deck // 4
     assert r.num_actions == size == 6 + 30 * ranks + n + n * n
     kinds = [Action.from_index(i, r).kind for i in range(size)]
-    assert kinds == (["take", "pass"] + ["exchange"] * 4 + ["attack"] * 15 * ranks
-                     + ["transfer"] * 15 * ranks + ["show"] * n + ["defend"] * n * n)
+    assert kinds == (
+        ["take", "pass"]
+        + ["exchange"] * 4
+        + ["attack"] * 15 * ranks
+        + ["transfer"] * 15 * ranks
+        + ["show"] * n
+        + ["defend"] * n * n
+    )
 
 
 def test_encoding_refuses_what_it_cannot_hold() -> None:
@@ -134,8 +141,10 @@ def test_exchange_reads_as_a_word_too_and_bad_actions_say_why() -> None:
     assert str(e.value) == "no such action: kind 9, target -1"
 
 
-@pytest.mark.parametrize(("text", "same"), [("done", "pass"), ("p", "pass"), ("P", "pass"),
-                                            ("t", "take"), ("6S,6H", "6S+6H")])
+@pytest.mark.parametrize(
+    ("text", "same"),
+    [("done", "pass"), ("p", "pass"), ("P", "pass"), ("t", "take"), ("6S,6H", "6S+6H")],
+)
 def test_short_spellings_of_actions(text: str, same: str) -> None:
     """The notation's short forms (docs/rules.md notation): p/done, t, a comma for +."""
     assert Action.parse(text) is Action.parse(same)
@@ -165,12 +174,15 @@ def test_make_refuses_a_kind_or_target_that_does_not_exist() -> None:
         assert str(e.value) == f"no such action: kind {k}, target {t}"
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    # only a space, ':' or '=' may stand between «exchange» and the card
-    ("exchange X6S", "not a card: 'X6S'"),
-    # a defence is «attacked card/beating card»: what follows the first '/' is the card
-    ("6S/7S/8S", "not a card: '7S/8S'"),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # only a space, ':' or '=' may stand between «exchange» and the card
+        ("exchange X6S", "not a card: 'X6S'"),
+        # a defence is «attacked card/beating card»: what follows the first '/' is the card
+        ("6S/7S/8S", "not a card: '7S/8S'"),
+    ],
+)
 def test_a_malformed_exchange_or_defence_names_the_bad_part(text: str, why: str) -> None:
     with pytest.raises(IllegalActionError) as e:
         Action.parse(text)

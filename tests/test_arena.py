@@ -35,7 +35,8 @@ def test_lineups_rotate_every_bot_through_every_seat() -> None:
 
 def test_parse_spec() -> None:
     assert parse_spec("ismcts:time=0.1,seed=3,solver=off") == (
-        "ismcts", {"time": 0.1, "seed": 3, "solver": False}
+        "ismcts",
+        {"time": 0.1, "seed": 3, "solver": False},
     )
     assert parse_spec("greedy") == ("greedy", {})
 
@@ -50,7 +51,8 @@ def test_paired_deals_replay_the_same_cards() -> None:
     for recs in by_deal.values():
         assert len({rec["deal_seed"] for rec in recs}) == 1
         assert sorted(tuple(rec["seats"]) for rec in recs) == [
-            ("heuristic", "random"), ("random", "heuristic")
+            ("heuristic", "random"),
+            ("random", "heuristic"),
         ]
     h = next(e for e in r.entrants if e.name == "heuristic")
     rnd = next(e for e in r.entrants if e.name == "random")
@@ -63,15 +65,20 @@ def test_paired_deals_replay_the_same_cards() -> None:
 def test_every_record_replays_its_game_exactly() -> None:
     """An arena record keeps every action: replayed on its deal it ends the same way
     (durak, order out, length), two- and four-player, transfers included."""
-    for rules, bots in ((Rules(), ["heuristic", "random"]),
-                        (Rules.preset("perevodnoy", players=4), ["greedy", "random"])):
+    for rules, bots in (
+        (Rules(), ["heuristic", "random"]),
+        (Rules.preset("perevodnoy", players=4), ["greedy", "random"]),
+    ):
         r = run_match(rules, bots, games=8, seed=3, jobs=1)
         for rec in r.records:
             g = replay_game(rules, rec)
             o = g.outcome
             assert o is not None and g.is_over
             assert (o.durak, list(o.out_order), len(g.history)) == (
-                rec["durak"], rec["out_order"], rec["moves"])
+                rec["durak"],
+                rec["out_order"],
+                rec["moves"],
+            )
     bad = dict(r.records[0])
     tokens = bad["play"].split()
     assert tokens[0] == "1." and ":" in tokens[1]
@@ -107,10 +114,24 @@ def test_command_writes_json_and_png(tmp_path: Path, capsys) -> None:
     p = argparse.ArgumentParser()
     add_arguments(p)
     js, png = tmp_path / "a.json", tmp_path / "a.png"
-    args = p.parse_args([
-        "--bots", "greedy", "random", "--rules", "podkidnoy(deck=24)", "--games", "12",
-        "--jobs", "1", "--json", str(js), "--png", str(png), "--quiet",
-    ])
+    args = p.parse_args(
+        [
+            "--bots",
+            "greedy",
+            "random",
+            "--rules",
+            "podkidnoy(deck=24)",
+            "--games",
+            "12",
+            "--jobs",
+            "1",
+            "--json",
+            str(js),
+            "--png",
+            str(png),
+            "--quiet",
+        ]
+    )
     assert run(args) == 0
     out = capsys.readouterr().out
     assert "durak rate" in out and "greedy" in out

@@ -61,8 +61,11 @@ HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "level": 1}
 def test_chat_reaches_everyone_and_is_kept(client: TestClient) -> None:
     t = table(client, [HUMAN, HUMAN])
     j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
-    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b, \
-            client.websocket_connect("/ws") as spy:
+    with (
+        client.websocket_connect("/ws") as a,
+        client.websocket_connect("/ws") as b,
+        client.websocket_connect("/ws") as spy,
+    ):
         hello(a, t["table"], t["token"])
         hello(b, t["table"], j["token"])
         hello(spy, t["table"], None)
@@ -147,8 +150,11 @@ def test_an_idle_player_can_be_voted_off(client: TestClient) -> None:
 def test_hints_make_a_deal_unrated(client: TestClient) -> None:
     me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
     t = table(client, [HUMAN, BOT], rules="podkidnoy(deck=24)")
-    client.post("/api/seat-account", json={"table": t["table"], "token": t["token"]},
-                headers={"Authorization": f"Bearer {me['token']}"})
+    client.post(
+        "/api/seat-account",
+        json={"table": t["table"], "token": t["token"]},
+        headers={"Authorization": f"Bearer {me['token']}"},
+    )
     with client.websocket_connect("/ws") as ws:
         m = my_turn(ws, hello(ws, t["table"], t["token"]))
         ws.send_json({"type": "hint"})
@@ -160,6 +166,7 @@ def test_hints_make_a_deal_unrated(client: TestClient) -> None:
     hist = client.get("/api/me", headers={"Authorization": f"Bearer {me['token']}"}).json()
     assert [g["rated"] for g in hist["games"]] == [False]
     assert hist["account"]["games"] == 0
-    g = durak.Game.from_record(client.get(f"/api/games/{hist['games'][0]['deal']}").json()
-                               ["record"])
+    g = durak.Game.from_record(
+        client.get(f"/api/games/{hist['games'][0]['deal']}").json()["record"]
+    )
     assert g.is_over

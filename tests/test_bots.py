@@ -59,9 +59,7 @@ def hidden_variant(g: Game, seat: int, rng: random.Random) -> Game | None:
 @pytest.mark.parametrize(
     "name", ["random", "greedy", "heuristic", "ismcts", "ismcts:cut=2", "expert"]
 )
-@pytest.mark.parametrize(
-    "rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str
-)
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str)
 def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None:
     rng = random.Random(5)
     driver = make("heuristic")
@@ -78,9 +76,10 @@ def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None
                 if twin is None:
                     continue
                 assert twin.hands[s] == g.hands[s]
-                assert any(
-                    twin.hands[o] != g.hands[o] for o in range(g.n) if o != s
-                ) or twin._talon != g._talon
+                assert (
+                    any(twin.hands[o] != g.hands[o] for o in range(g.n) if o != s)
+                    or twin._talon != g._talon
+                )
                 opts = FAST.get(name, {})
                 a1 = make(name, seed=11, **opts).choose(g.observation(s))
                 a2 = make(name, seed=11, **opts).choose(twin.observation(s))
@@ -93,7 +92,11 @@ def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None
 def test_levels() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     assert [level(n).name for n in range(1, 6)] == [
-        "random", "greedy", "heuristic", "ismcts", "ismcts"
+        "random",
+        "greedy",
+        "heuristic",
+        "ismcts",
+        "ismcts",
     ]
     l5 = make("level5", seed=2)
     assert isinstance(l5, ISMCTSBot) and l5.iterations == LEVELS[5][1]["iterations"]
@@ -323,8 +326,9 @@ def test_arena_reports_seconds_a_move_per_bot() -> None:
         assert len(rec["clock"]) == 2 and all(c[0] > 0 for c in rec["clock"])
     by = {e.name: e for e in r.entrants}
     search = by["ismcts:iterations=20"]
-    assert search.moves == sum(rec["clock"][rec["seats"].index(search.name)][0]
-                               for rec in r.records)
+    assert search.moves == sum(
+        rec["clock"][rec["seats"].index(search.name)][0] for rec in r.records
+    )
     assert 0 < search.sec_mean <= search.sec_max
     assert 0 <= search.cpu_mean <= search.cpu_max
     assert "ms/move" in r.table()
@@ -491,7 +495,8 @@ def test_ismcts_cut_scores_rollouts_with_the_evaluation() -> None:
     g4 = Game(Rules(players=4), seed=3)
     obs4 = g4.observation(g4.to_act or 0)
     assert ISMCTSBot(iterations=60, seed=1, cut=2).choose(obs4) == ISMCTSBot(
-        iterations=60, seed=1).choose(obs4)
+        iterations=60, seed=1
+    ).choose(obs4)
     with pytest.raises(ValueError, match="cut"):
         ISMCTSBot(cut=-1)
 
@@ -564,8 +569,9 @@ def test_value_network_adds_the_rows_of_its_inputs() -> None:
             if g._phase == OPEN and not g._att:  # a bout start, nothing laid yet
                 for seat in (0, 1):
                     x = inputs(g, seat)
-                    h = [b + sum(x[i] * rows[i][j] for i in range(len(x)))
-                         for j, b in enumerate(B1)]
+                    h = [
+                        b + sum(x[i] * rows[i][j] for i in range(len(x))) for j, b in enumerate(B1)
+                    ]
                     z = B2 + sum(max(v, 0.0) * w for v, w in zip(h, W2, strict=True))
                     assert value(g, seat) == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-9)
                 seen += 1
@@ -606,12 +612,15 @@ def test_ismcts_value_and_empty_options() -> None:
     refused, and a deck the network does not know (52 cards) plays rollouts out."""
     g = Game(Rules(), seed=3)
     obs = g.observation(g.to_act or 0)
-    for spec in ("ismcts:iterations=40,seed=1,empty=on,value=net",
-                 "ismcts:iterations=40,seed=1,cut=1,value=net"):
+    for spec in (
+        "ismcts:iterations=40,seed=1,empty=on,value=net",
+        "ismcts:iterations=40,seed=1,cut=1,value=net",
+    ):
         assert make(spec).choose(obs) in obs.legal
     with pytest.raises(ValueError, match="value"):
         make("ismcts:value=deep")
     g52 = Game(Rules(deck=52), seed=3)
     obs52 = g52.observation(g52.to_act or 0)
     assert make("ismcts:iterations=40,seed=1,empty=on,value=net").choose(obs52) == make(
-        "ismcts:iterations=40,seed=1").choose(obs52)
+        "ismcts:iterations=40,seed=1"
+    ).choose(obs52)

@@ -264,8 +264,11 @@ def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
                 g.apply(rollout_action(g, [CLUB, CAREFUL]))
                 continue
             bot.observe(g.observation(0))
-            g.apply(rng.choice(g.legal_actions()) if random_moves
-                    else rollout_action(g, [CLUB, CAREFUL]))
+            g.apply(
+                rng.choice(g.legal_actions())
+                if random_moves
+                else rollout_action(g, [CLUB, CAREFUL])
+            )
         return used
 
     for seed in range(2):
@@ -298,8 +301,12 @@ def test_hold_keeps_the_uniform_deal_for_the_rest_of_the_deal() -> None:
     seen = []
     for fit, deal in [(0.3, 1), (0.6, 1), (0.6, 2)]:
         b.fit, b.deal = fit, deal
-        seen.append((held._misreads(b, 0, 2, team),  # type: ignore[arg-type]
-                     loose._misreads(b, 0, 2, team)))  # type: ignore[arg-type]
+        seen.append(
+            (
+                held._misreads(b, 0, 2, team),  # type: ignore[arg-type]
+                loose._misreads(b, 0, 2, team),
+            )
+        )  # type: ignore[arg-type]
     assert seen == [(True, True), (True, False), (False, False)]
     # A new game after reset starts afresh even if its deal count were the same.
     b.fit, b.deal = 0.3, 5

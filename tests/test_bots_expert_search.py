@@ -88,8 +88,9 @@ def test_prior_expert_plays_the_experts_move_unless_the_search_can_tell() -> Non
         "ismcts:iterations=30,plain=0,keep=2,rollout=own,model=careful,prior=expert",
     ],
 )
-@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy(players=3)",
-                                   "podkidnoy(players=4,teams=2x2)"])
+@pytest.mark.parametrize(
+    "rules", ["podkidnoy", "perevodnoy(players=3)", "podkidnoy(players=4,teams=2x2)"]
+)
 def test_the_searcher_with_expert_choices_plays_legal_moves(spec: str, rules: str) -> None:
     r = Rules.parse(rules)
     play(r, [make(spec, seed=s) if s == 0 else make("expert") for s in range(r.players)], 7)

@@ -18,8 +18,9 @@ from durak.game import Game as GameT
 from .helpers import play
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, value: Callable[[object, list[int]], float]
-         ) -> list[tuple[object, list[int]]]:
+def _spy(
+    monkeypatch: pytest.MonkeyPatch, value: Callable[[object, list[int]], float]
+) -> list[tuple[object, list[int]]]:
     """Replace the rollouts by a record of (candidate, styles) and the score by
     ``value(candidate, styles)``."""
     seen: list[tuple[object, list[int]]] = []
@@ -106,8 +107,11 @@ def test_a_candidate_is_judged_by_the_worst_reply_to_it(monkeypatch: pytest.Monk
         return 0.9 if st[other] == CAREFUL else 0.1
 
     _spy(monkeypatch, value)
-    for opts, want in (({}, 0.9), ({"guard": "club"}, 0.1),
-                       ({"guard": "club", "switch": "careful"}, 0.8)):
+    for opts, want in (
+        ({}, 0.9),
+        ({"guard": "club"}, 0.1),
+        ({"guard": "club", "switch": "careful"}, 0.8),
+    ):
         bot = ISMCTSBot(iterations=200, seed=2, plain=0, model="careful", **opts)  # type: ignore[arg-type]
         ranked = dict(bot.evaluate(g.observation(seat)))
         assert ranked[target] == want
@@ -121,12 +125,21 @@ def test_max_min_takes_the_best_row_of_worst_replies() -> None:
     assert _max_min(rows, 1) == [1.0]
 
 
-@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)",
-                                   "podkidnoy(players=4,teams=2x2)"])
+@pytest.mark.parametrize(
+    "rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)", "podkidnoy(players=4,teams=2x2)"]
+)
 def test_the_switching_searcher_plays_legal_moves_to_the_end(rules: str) -> None:
     r = Rules.parse(rules)
-    play(r, [make("ismcts:iterations=40,plain=0,keep=2,switch=careful+expert,guard=club", seed=1)
-             if s == 0 else make("heuristic") for s in range(r.players)], 4)
+    play(
+        r,
+        [
+            make("ismcts:iterations=40,plain=0,keep=2,switch=careful+expert,guard=club", seed=1)
+            if s == 0
+            else make("heuristic")
+            for s in range(r.players)
+        ],
+        4,
+    )
 
 
 def test_switch_options_are_checked() -> None:
@@ -157,5 +170,8 @@ def test_model_expert_plays_the_opponents_by_the_experts_rules(
 
 
 def test_model_expert_plays_legal_games() -> None:
-    play(Rules.preset("perevodnoy"), [make("ismcts:iterations=30,plain=0,model=expert", seed=2),
-                                      make("expert")], 2)
+    play(
+        Rules.preset("perevodnoy"),
+        [make("ismcts:iterations=30,plain=0,model=expert", seed=2), make("expert")],
+        2,
+    )

@@ -52,8 +52,14 @@ def test_the_tree_holds_only_this_seats_choices_in_the_current_bout(
     original = ISMCTSBot._tree_rollout
     ucb = ism._ucb
 
-    def spy(self: ISMCTSBot, h: Game, tree: dict[tuple[Action, ...], dict[Action, list[float]]],
-            styles: list[int], s: int, bout: int) -> float:
+    def spy(
+        self: ISMCTSBot,
+        h: Game,
+        tree: dict[tuple[Action, ...], dict[Action, list[float]]],
+        styles: list[int],
+        s: int,
+        bout: int,
+    ) -> float:
         worlds.append((h.clone(), tree))
         depth.append(0)
         return original(self, h, tree, styles, s, bout)
@@ -88,12 +94,21 @@ def test_the_tree_holds_only_this_seats_choices_in_the_current_bout(
     assert checked >= 5
 
 
-@pytest.mark.parametrize("rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)",
-                                   "podkidnoy(players=4,teams=2x2)"])
+@pytest.mark.parametrize(
+    "rules", ["podkidnoy", "perevodnoy", "podkidnoy(players=3)", "podkidnoy(players=4,teams=2x2)"]
+)
 def test_the_searcher_with_a_tree_plays_legal_moves_to_the_end(rules: str) -> None:
     r = Rules.parse(rules)
-    play(r, [make("ismcts:iterations=40,plain=0,keep=2,tree=4,warm=2", seed=1) if s == 0
-             else make("heuristic") for s in range(r.players)], 5)
+    play(
+        r,
+        [
+            make("ismcts:iterations=40,plain=0,keep=2,tree=4,warm=2", seed=1)
+            if s == 0
+            else make("heuristic")
+            for s in range(r.players)
+        ],
+        5,
+    )
 
 
 def test_tree_options_are_checked() -> None:
@@ -106,8 +121,7 @@ def test_tree_options_are_checked() -> None:
 
 def test_without_the_tree_no_tree_rollout_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    monkeypatch.setattr(ism.ISMCTSBot, "_tree_rollout",
-                        lambda *a, **k: calls.append(1) or 0.5)
+    monkeypatch.setattr(ism.ISMCTSBot, "_tree_rollout", lambda *a, **k: calls.append(1) or 0.5)
     g = Game(Rules(), seed=3)
     obs = g.observation(g.to_act or 0)
     ISMCTSBot(iterations=30, seed=1).choose(obs)

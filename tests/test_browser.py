@@ -39,22 +39,26 @@ def hidden_from(game: durak.Game, seat: int) -> set[str]:
     return {str(c) for c in durak.CardSet(deck_mask(game.rules.deck) & ~public)}
 
 
-def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any,
-                                                tmp_path: Path) -> None:
+def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_path: Path) -> None:
     remake = REMAKE_SHOTS or not DOCS_SHOT.exists() or not PHONE_SHOT.exists()
     shot_path = DOCS_SHOT if remake else tmp_path / "screenshot-web.png"
     phone_path = PHONE_SHOT if remake else tmp_path / "screenshot-web-phone.png"
     anna = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-US")
     boris = browser.new_context(viewport={"width": 1000, "height": 800}, locale="ru-RU")
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                has_touch=True, locale="ru-RU")
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="ru-RU"
+    )
     pa, pb = anna.new_page(), boris.new_page()
     errors: list[str] = []
     frames: dict[str, list[str]] = {"a": [], "b": []}
     for key, page in (("a", pa), ("b", pb)):
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("websocket", lambda ws, k=key: ws.on(
-            "framereceived", lambda payload, k=k: frames[k].append(str(payload))))
+        page.on(
+            "websocket",
+            lambda ws, k=key: ws.on(
+                "framereceived", lambda payload, k=k: frames[k].append(str(payload))
+            ),
+        )
 
     # Anna creates a table: her, a person, a bot.
     pa.goto(server + "/")
@@ -96,9 +100,12 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any,
         for page in (pa, pb):
             if page.locator("#result").count() == 0 and move(page):
                 acted, moves = True, moves + 1
-        if not shot and pa.locator("#table-cards .card").count() >= 2 and \
-                pa.locator("#hand .card.legal").count() >= 1 and \
-                pa.locator('#status[data-my-turn="1"]').count():
+        if (
+            not shot
+            and pa.locator("#table-cards .card").count() >= 2
+            and pa.locator("#hand .card.legal").count() >= 1
+            and pa.locator('#status[data-my-turn="1"]').count()
+        ):
             pa.wait_for_timeout(400)  # let the cards' entry animation finish
             pa.screenshot(path=str(shot_path))
             pp.wait_for_timeout(100)
@@ -120,11 +127,15 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any,
     assert not errors, errors
 
     # Nothing a page received ever named a card it could not know.
-    record = json.loads(pa.evaluate(
-        "async () => JSON.stringify(await (await fetch('/api/games?limit=5')).json())"))
+    record = json.loads(
+        pa.evaluate("async () => JSON.stringify(await (await fetch('/api/games?limit=5')).json())")
+    )
     info = next(g for g in record["games"] if g["table_id"] == table_id)
-    detail = json.loads(pa.evaluate(
-        f"async () => JSON.stringify(await (await fetch('/api/games/{info['id']}')).json())"))
+    detail = json.loads(
+        pa.evaluate(
+            f"async () => JSON.stringify(await (await fetch('/api/games/{info['id']}')).json())"
+        )
+    )
     final = durak.Game.from_record(detail["record"])
     g = final.fresh()
     by_state = {1: g.clone()}
@@ -180,13 +191,16 @@ def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) ->
     page.wait_for_selector("#hand .card")
     while page.locator('#status[data-my-turn="1"]').count() == 0:
         page.wait_for_timeout(30)
-    hand_before = sorted(page.locator("#hand .card").evaluate_all(
-        "els => els.map(e => e.dataset.card)"))
+    hand_before = sorted(
+        page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
     # A reload keeps the seat: the token is in localStorage.
     page.reload()
     page.wait_for_selector('#status[data-my-turn="1"]')
-    assert sorted(page.locator("#hand .card").evaluate_all(
-        "els => els.map(e => e.dataset.card)")) == hand_before
+    assert (
+        sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+        == hand_before
+    )
     # Play on until Vera opens a bout, then drag a highlighted card onto the table.
     while page.locator('#status[data-my-turn="1"][data-phase="attack"]').count() == 0:
         if not move(page):
@@ -200,8 +214,11 @@ def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) ->
     page.mouse.down()
     page.mouse.move(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2, steps=8)
     page.mouse.up()
-    page.wait_for_function("s => document.querySelector('.table-view')?.dataset.state !== s",
-                           arg=before, timeout=10_000)
+    page.wait_for_function(
+        "s => document.querySelector('.table-view')?.dataset.state !== s",
+        arg=before,
+        timeout=10_000,
+    )
     log = page.inner_text("#log")
     assert name in log or page.locator(f'#table-cards [data-card="{name}"]').count() == 1
     ctx.close()

@@ -29,11 +29,16 @@ pytestmark = pytest.mark.timeout(240)
 
 def new_page(browser: Any, lang: str, phone: bool = False) -> tuple[Any, Any, list[str]]:
     if phone:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True, locale="ru-RU" if lang == "ru" else "en-US")
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            is_mobile=True,
+            has_touch=True,
+            locale="ru-RU" if lang == "ru" else "en-US",
+        )
     else:
-        ctx = browser.new_context(viewport={"width": 1200, "height": 900},
-                                  locale="ru-RU" if lang == "ru" else "en-US")
+        ctx = browser.new_context(
+            viewport={"width": 1200, "height": 900}, locale="ru-RU" if lang == "ru" else "en-US"
+        )
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -46,8 +51,9 @@ def assert_in_language(page: Any, lang: str, where: str) -> None:
     assert not bad, f"{where}: words not in {lang}: {bad[:12]}"
 
 
-def start_against_a_bot(browser: Any, server: str, name: str, phone: bool = False,
-                        timer: int = 0) -> tuple[Any, Any, list[str]]:
+def start_against_a_bot(
+    browser: Any, server: str, name: str, phone: bool = False, timer: int = 0
+) -> tuple[Any, Any, list[str]]:
     """A Russian page at a new table against a level-1 bot, waiting for its turn."""
     ctx, page, errors = new_page(browser, "ru", phone=phone)
     page.goto(server + "/")
@@ -83,15 +89,14 @@ def test_lobby_and_form_errors_in_one_language(server: str, browser: Any, lang: 
     page.select_option("#players", "3")
     page.select_option("#teams", "2x2")
     teams_error = page.locator('.field[data-field="teams"] .field-error')
-    assert teams_error.inner_text() == i18n.t(lang, "form.teams_players",
-                                               teams="2×2", n=4)
+    assert teams_error.inner_text() == i18n.t(lang, "form.teams_players", teams="2×2", n=4)
     page.fill('[data-opt="hand_size"]', "13")
     hand_error = page.locator('.field[data-field="hand_size"] .field-error')
-    assert hand_error.inner_text() == i18n.t(lang, "form.hand_too_big", players=3, hand=13,
-                                              deck=36)
+    assert hand_error.inner_text() == i18n.t(lang, "form.hand_too_big", players=3, hand=13, deck=36)
     page.fill("#deals", "0")
-    assert page.locator("#err-deals").inner_text() == i18n.t(lang, "form.whole_number",
-                                                              lo=1, hi=100)
+    assert page.locator("#err-deals").inner_text() == i18n.t(
+        lang, "form.whole_number", lo=1, hi=100
+    )
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
     page.click("#create-btn")
@@ -134,8 +139,9 @@ def test_how_to_play_for_every_variant(server: str, browser: Any, lang: str) -> 
 
 def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> None:
     ctx, page, errors = new_page(browser, "ru")
-    name = "Вера" + secrets.token_hex(2).translate(str.maketrans("0123456789abcdef",
-                                                                  "абвгдежзиклмнопр"))
+    name = "Вера" + secrets.token_hex(2).translate(
+        str.maketrans("0123456789abcdef", "абвгдежзиклмнопр")
+    )
     page.goto(server + "/")
     page.wait_for_selector("#login")
     assert_in_language(page, "ru", "sign-in box")
@@ -165,12 +171,14 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     assert_in_language(page, "ru", "table")
     # Trumps sit together at the right end of the hand, and are marked.
     trump = page.evaluate("() => document.querySelector('.talon .card.trump')?.dataset.card || ''")
-    suits = [c[-1] for c in page.locator("#hand .card").evaluate_all(
-        "els => els.map(e => e.dataset.card)")]
+    suits = [
+        c[-1]
+        for c in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    ]
     marks = page.locator("#hand .card.trump-card .trump-mark").count()
     if trump:
         k = sum(1 for s in suits if s == trump[-1])
-        assert suits[len(suits) - k:] == [trump[-1]] * k and marks == k
+        assert suits[len(suits) - k :] == [trump[-1]] * k and marks == k
 
     # Leave asks first; "Остаться" keeps the seat.
     page.click("#leave")
@@ -186,8 +194,10 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     log = page.inner_text("#log")
     assert "You" not in log and "takes" not in log
     # The log wraps inside its box; nothing runs off the right edge of the page.
-    assert page.evaluate("() => { const l = document.querySelector('#log');"
-                         " return l.scrollWidth <= l.clientWidth + 1; }")
+    assert page.evaluate(
+        "() => { const l = document.querySelector('#log');"
+        " return l.scrollWidth <= l.clientWidth + 1; }"
+    )
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
     # The leaderboard: the person and the bot both moved off the starting 1000.

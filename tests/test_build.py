@@ -31,8 +31,17 @@ CONFIGS = [
     ("prostoy", {"players": 5}),
     ("pogonny", {"players": 2, "deck": 24}),
     ("pagony", {"players": 4}),
-    ("podkidnoy", {"players": 3, "throw_in": "opening_rank", "pile_on": False,
-                   "throwers": "neighbours", "opening": "single", "draws": False}),
+    (
+        "podkidnoy",
+        {
+            "players": 3,
+            "throw_in": "opening_rank",
+            "pile_on": False,
+            "throwers": "neighbours",
+            "opening": "single",
+            "draws": False,
+        },
+    ),
 ]
 
 
@@ -50,7 +59,8 @@ def test_the_install_compiled_the_engine() -> None:
         module = importlib.import_module(f"durak.{name}")
         assert not (module.__file__ or "").endswith(".py"), f"durak.{name} is not compiled"
     assert durak.game.__file__ and durak.game.__file__.endswith(
-        tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    )
     assert build.engine_name() == "compiled (mypyc)"
     assert build.engine_name(pure) == "pure Python"
 
@@ -61,7 +71,8 @@ def test_the_compiled_engine_is_not_older_than_its_sources() -> None:
         return
     for name in build.ENGINE:
         here, _, stem = os.path.join(os.path.dirname(durak.__file__), *name.split(".")).rpartition(
-            os.sep)
+            os.sep
+        )
         source = os.path.join(here, f"{stem}.py")
         found = [os.path.join(here, stem + s) for s in importlib.machinery.EXTENSION_SUFFIXES]
         found = [f for f in found if os.path.exists(f)]
@@ -88,8 +99,10 @@ def _play(package: ModuleType, preset: str, options: dict[str, object], seed: in
             g.clone().apply(a)  # a clone plays on without touching g
         g.apply(a)
     o = g.outcome
-    out.append(f"{o} {o.durak} {o.draw} {o.out_order} {o.pogony} {o.tally} {o.losers} "
-               f"{o.losing_team} {o.hung} {o.hung_cards}")
+    out.append(
+        f"{o} {o.durak} {o.draw} {o.out_order} {o.pogony} {o.tally} {o.losers} "
+        f"{o.losing_team} {o.hung} {o.hung_cards}"
+    )
     out += [repr(g.observation(s)) for s in range(rules.players)]
     out.append(g.record())
     return out
@@ -143,8 +156,9 @@ def test_clone_copies_every_field() -> None:
 def test_durak_pure_loads_the_python_sources() -> None:
     code = "import durak.game, durak.build as b; print(durak.game.__file__, b.engine_name())"
     env = {**os.environ, "DURAK_PURE": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out.split()[0].endswith("game.py") and out.strip().endswith("pure Python")
 
 

@@ -12,8 +12,17 @@ def test_ten_of_spades_in_every_notation(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("TS", "A♠"), ("AS", "A♠"), ("ТП", "A♠"), ("ВЧ", "J♥"), ("ДБ", "Q♦"), ("КК", "K♣"),
-     ("qh", "Q♥"), ("2C", "2♣"), ("JD", "J♦")],
+    [
+        ("TS", "A♠"),
+        ("AS", "A♠"),
+        ("ТП", "A♠"),
+        ("ВЧ", "J♥"),
+        ("ДБ", "Q♦"),
+        ("КК", "K♣"),
+        ("qh", "Q♥"),
+        ("2C", "2♣"),
+        ("JD", "J♦"),
+    ],
 )
 def test_letters_and_russian_letters(text: str, expected: str) -> None:
     assert str(Card.parse(text)) == expected

@@ -36,9 +36,11 @@ def test_every_option_of_every_command_shows_its_default(name: str) -> None:
 
 
 def test_bench_refuses_zero_games_and_unknown_presets(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv, message in ((["--games", "0"], "--games: must be at least 1"),
-                          (["--presets", "foo"], "no preset 'foo'; one of podkidnoy"),
-                          (["--players", "9"], "at most 6")):
+    for argv, message in (
+        (["--games", "0"], "--games: must be at least 1"),
+        (["--presets", "foo"], "no preset 'foo'; one of podkidnoy"),
+        (["--players", "9"], "at most 6"),
+    ):
         with pytest.raises(SystemExit) as e:
             main(["bench", *argv])
         assert e.value.code == 2
@@ -48,8 +50,8 @@ def test_bench_refuses_zero_games_and_unknown_presets(capsys: pytest.CaptureFixt
 
 
 def test_serve_refuses_a_bad_port_and_a_taken_address(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("uvicorn")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as e:
@@ -81,8 +83,9 @@ def two_deal_record(finish_second: bool) -> tuple[Match, str]:
     return m, m.record()
 
 
-def test_replay_in_russian_and_no_zero_pogony(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_in_russian_and_no_zero_pogony(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     m, text = two_deal_record(finish_second=True)
     path = tmp_path / "match.txt"
     path.write_text(text, encoding="utf-8")
@@ -98,8 +101,7 @@ def test_replay_in_russian_and_no_zero_pogony(tmp_path: Path,
     assert "pogony 0" not in en
 
 
-def test_hint_reads_the_deal_asked_for(tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_hint_reads_the_deal_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     m, text = two_deal_record(finish_second=False)
     path = tmp_path / "match.txt"
     path.write_text(text, encoding="utf-8")
@@ -115,8 +117,9 @@ def test_hint_reads_the_deal_asked_for(tmp_path: Path,
     assert "--deal: the record holds deals 1..2" in capsys.readouterr().err
 
 
-def test_arena_writes_files_only_when_asked(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_arena_writes_files_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     argv = ["arena", "--bots", "greedy", "random", "--games", "4", "--jobs", "1", "--quiet"]
     assert main(argv) == 0
@@ -127,7 +130,8 @@ def test_arena_writes_files_only_when_asked(tmp_path: Path,
 
 
 def test_arena_progress_clears_its_line_and_reads_as_a_clock(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     bar = Progress(3)
     bar.tty = True
     bar.start -= 7000  # as if two hours had gone by
@@ -142,8 +146,9 @@ def test_arena_progress_clears_its_line_and_reads_as_a_clock(
     assert " ss" not in err
 
 
-def test_game_record_hint_still_reads_a_lone_deal(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_game_record_hint_still_reads_a_lone_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     g = Game(Rules(), seed=6)
     for _ in range(5):
         g.apply(g.legal_actions()[0])

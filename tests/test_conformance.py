@@ -21,13 +21,55 @@ from durak.match import Match
 HERE = Path(__file__).parent / "conformance"
 
 # Keys a case (or one of its ``then`` steps) may hold; anything else is a typo.
-SETUP_KEYS = {"id", "rule", "rules", "deck", "deal", "trump", "talon", "dealer", "leader",
-              "seed", "xfail", "then", "lot_leaders", "match"}
-CHECK_KEYS = {"moves", "legal", "legal_has", "legal_lacks", "illegal", "to_act", "phase",
-              "attacker", "defender", "hand", "sizes", "talon_size", "table", "discard",
-              "trump_card", "out", "over", "durak", "draw", "out_order", "pogony", "tally",
-              "losing_team", "known", "note", "hung", "hung_cards", "truncated", "passed",
-              "losers", "throwers"}
+SETUP_KEYS = {
+    "id",
+    "rule",
+    "rules",
+    "deck",
+    "deal",
+    "trump",
+    "talon",
+    "dealer",
+    "leader",
+    "seed",
+    "xfail",
+    "then",
+    "lot_leaders",
+    "match",
+}
+CHECK_KEYS = {
+    "moves",
+    "legal",
+    "legal_has",
+    "legal_lacks",
+    "illegal",
+    "to_act",
+    "phase",
+    "attacker",
+    "defender",
+    "hand",
+    "sizes",
+    "talon_size",
+    "table",
+    "discard",
+    "trump_card",
+    "out",
+    "over",
+    "durak",
+    "draw",
+    "out_order",
+    "pogony",
+    "tally",
+    "losing_team",
+    "known",
+    "note",
+    "hung",
+    "hung_cards",
+    "truncated",
+    "passed",
+    "losers",
+    "throwers",
+}
 
 
 def _cases() -> Iterator[Any]:
@@ -86,9 +128,22 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
 
 
 def snapshot(g: Game) -> tuple[object, ...]:
-    return (tuple(g.hands), tuple(g.table), g.to_act, g.phase, g.talon_size, int(g.discard),
-            len(g.history), g.attacker, g.defender, tuple(g.out), g.trump, tuple(g.tally),
-            g.bout, str(g.observation(g.to_act)) if g.to_act is not None else "")
+    return (
+        tuple(g.hands),
+        tuple(g.table),
+        g.to_act,
+        g.phase,
+        g.talon_size,
+        int(g.discard),
+        len(g.history),
+        g.attacker,
+        g.defender,
+        tuple(g.out),
+        g.trump,
+        tuple(g.tally),
+        g.bout,
+        str(g.observation(g.to_act)) if g.to_act is not None else "",
+    )
 
 
 def _seat(v: Any) -> int | None:
@@ -170,8 +225,17 @@ def check(g: Game, step: dict[str, Any]) -> None:
         assert list(g.tally) == step["tally"]
     if "over" in step:
         assert g.is_over == step["over"]
-    outcome_keys = {"durak", "draw", "out_order", "pogony", "losing_team", "hung",
-                    "hung_cards", "truncated", "losers"} & set(step)
+    outcome_keys = {
+        "durak",
+        "draw",
+        "out_order",
+        "pogony",
+        "losing_team",
+        "hung",
+        "hung_cards",
+        "truncated",
+        "losers",
+    } & set(step)
     if outcome_keys:
         assert g.is_over and g.outcome is not None, "the deal should be over"
         o = g.outcome
@@ -227,8 +291,11 @@ def run_match(case: dict[str, Any], rules: Rules) -> None:
     else:
         assert lead == "lowest_trump"
         ts = nxt.trump_suit
-        holders = [(min(c.rank for c in nxt.hand(s) if c.suit == ts), s)
-                   for s in range(n) if any(c.suit == ts for c in nxt.hand(s))]
+        holders = [
+            (min(c.rank for c in nxt.hand(s) if c.suit == ts), s)
+            for s in range(n)
+            if any(c.suit == ts for c in nxt.hand(s))
+        ]
         assert holders, "pick a seed whose second deal has a trump in some hand"
         want = min(holders)[1]
     assert nxt.to_act == want and nxt.attacker == want
@@ -239,7 +306,7 @@ def test_case(source: str, case: dict[str, Any]) -> None:
     unknown = set(case) - SETUP_KEYS - CHECK_KEYS
     assert not unknown, f"unknown keys {unknown}"
     rule = case.get("rule", "")
-    assert rule.startswith("§"), "every case quotes the rule it pins: rule = \"§N ...\""
+    assert rule.startswith("§"), 'every case quotes the rule it pins: rule = "§N ..."'
     rules = Rules.parse(case["rules"])
     if "match" in case:
         run_match(case, rules)

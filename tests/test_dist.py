@@ -35,8 +35,17 @@ THREE = (Rules.preset("perevodnoy", players=3), ["heuristic", "greedy", "greedy"
 # what a game's record holds that depends on the machine: wall and CPU time
 TIMING = {"seconds", "clock"}
 # an entrant's results (its other fields are timing)
-STATS = ("name", "seat_games", "durak", "draws", "durak_rate", "durak_ci", "score",
-         "score_ci", "rating")
+STATS = (
+    "name",
+    "seat_games",
+    "durak",
+    "draws",
+    "durak_rate",
+    "durak_ci",
+    "score",
+    "score_ci",
+    "rating",
+)
 
 
 def untimed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -67,8 +76,10 @@ def same_result(a: ArenaResult, b: ArenaResult) -> None:
 @pytest.fixture(scope="module")
 def reference() -> dict[str, ArenaResult]:
     """The matches on two local processes (the default backend)."""
-    return {name: run_match(rules, bots, games=n, seed=seed, jobs=2)
-            for name, (rules, bots, n, seed) in (("two", TWO), ("three", THREE))}
+    return {
+        name: run_match(rules, bots, games=n, seed=seed, jobs=2)
+        for name, (rules, bots, n, seed) in (("two", TWO), ("three", THREE))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -103,12 +114,32 @@ def test_ray_arena_gives_the_multiprocessing_games(
     assert games(other_seed) != games(reference["two"])
 
 
-def test_the_command_on_ray(reference: dict[str, ArenaResult], local_ray: Any,
-                            tmp_path: Path, capsys: Any) -> None:
+def test_the_command_on_ray(
+    reference: dict[str, ArenaResult], local_ray: Any, tmp_path: Path, capsys: Any
+) -> None:
     rules, bots, n, seed = TWO
     out = tmp_path / "ray.json"
-    assert main(["arena", "--backend", "ray", "--bots", *bots, "--games", str(n), "--seed",
-                 str(seed), "--json", str(out), "--png", "", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--backend",
+                "ray",
+                "--bots",
+                *bots,
+                "--games",
+                str(n),
+                "--seed",
+                str(seed),
+                "--json",
+                str(out),
+                "--png",
+                "",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert untimed(data["records"]) == games(reference["two"])
     assert main(["arena", "--address", "127.0.0.1:1", "--games", "2"]) == 2
@@ -123,10 +154,29 @@ def test_another_process_joins_the_cluster_at_ray_address(
     rules, bots, n, seed = TWO
     out = tmp_path / "joined.json"
     done = subprocess.run(
-        [sys.executable, "-m", "durak.cli", "arena", "--backend", "ray", "--bots", *bots,
-         "--games", str(n), "--seed", str(seed), "--json", str(out), "--png", "", "--quiet"],
-        env={**os.environ, "RAY_ADDRESS": f"127.0.0.1:{port}"}, capture_output=True,
-        text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "durak.cli",
+            "arena",
+            "--backend",
+            "ray",
+            "--bots",
+            *bots,
+            "--games",
+            str(n),
+            "--seed",
+            str(seed),
+            "--json",
+            str(out),
+            "--png",
+            "",
+            "--quiet",
+        ],
+        env={**os.environ, "RAY_ADDRESS": f"127.0.0.1:{port}"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert untimed(json.loads(out.read_text())["records"]) == games(reference["two"])
@@ -147,8 +197,16 @@ def test_shards_merge_into_the_one_run(
     parts = [str(tmp_path / f"part-{i}.jsonl") for i in (1, 2, 3)]
     for i, part in enumerate(parts, start=1):
         # shards may run anywhere: the second on Ray, the others in this process
-        r = run_match(rules, bots, games=n, seed=seed, shard=(i, 3), out=part,
-                      backend="ray" if i == 2 else "process", jobs=1)
+        r = run_match(
+            rules,
+            bots,
+            games=n,
+            seed=seed,
+            shard=(i, 3),
+            out=part,
+            backend="ray" if i == 2 else "process",
+            jobs=1,
+        )
         assert {rec["deal"] % 3 for rec in r.records} == {i - 1}
     merged = merge_files(parts)
     same_result(merged, reference["two"])
@@ -197,8 +255,9 @@ def test_an_interrupted_run_continues_from_its_file(
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_match(rules, bots, games=n, seed=seed, out=out, jobs=1, batch=1,
-                  on_progress=stop_after_seven)
+        run_match(
+            rules, bots, games=n, seed=seed, out=out, jobs=1, batch=1, on_progress=stop_after_seven
+        )
     assert sum(played) == 8  # four deals were done before the stop
     # a stop in the middle of a write: the last game cut off half way
     text = Path(out).read_text()
@@ -266,7 +325,8 @@ def test_selfplay_on_ray_actors_streams_the_local_games(local_ray: Any) -> None:
     with SelfPlay(rules, ["heuristic", "random"], workers=2, seed=5, encoder="moves") as sp:
         counts = sorted(sp.games(4), key=lambda t: t.number)
     assert [t.data for t in counts] == [
-        len(Game.from_record(t.data["record"]).history) for t in local[:4]]
+        len(Game.from_record(t.data["record"]).history) for t in local[:4]
+    ]
     check_envs_encoder(rules)
     with SelfPlay(rules, ["greedy"], workers=1, seed=5, encoder="actions") as sp:
         (t,) = sp.games(1)

@@ -27,8 +27,11 @@ from durak import Game, Match, Rules
 from durak.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
-        *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "benchmarks" / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 INTERACTIVE = {"play", "serve"}
 NEEDS_SERVER = {"verify-deal"}  # asks a running server: its options are checked
 # a Ray cluster's address is a placeholder in the docs: such commands have their
@@ -76,8 +79,9 @@ COMMANDS_SHOWN = documented_commands()
 
 
 def test_the_documents_show_the_main_commands() -> None:
-    shown = {shlex.split(c)[1] for _, c in COMMANDS_SHOWN if "durak " in c and
-             not c.startswith("python")}
+    shown = {
+        shlex.split(c)[1] for _, c in COMMANDS_SHOWN if "durak " in c and not c.startswith("python")
+    }
     assert len(COMMANDS_SHOWN) >= 15
     assert {"arena", "hint", "bench", "play", "serve", "replay"} <= shown
 
@@ -137,8 +141,9 @@ def _small(name: str, args: list[str], tmp: Path) -> list[str]:
             kept = [o for o in opts.split(",") if o and not o.startswith(("time=", "iterations="))]
             out.append(name + ":" + ",".join([*kept, "iterations=5"]))
         elif a.endswith(".txt") or a == "FILE":
-            out.append(str(_record(tmp / "record.txt", match="match" in a,
-                                   finished=name != "hint")))
+            out.append(
+                str(_record(tmp / "record.txt", match="match" in a, finished=name != "hint"))
+            )
         else:
             out.append(a)
     return out
@@ -152,9 +157,13 @@ def _check_arguments(name: str, argv: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("doc", "command"), COMMANDS_SHOWN, ids=[c for _, c in COMMANDS_SHOWN])
-def test_documented_command_runs(doc: str, command: str, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch,
-                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_documented_command_runs(
+    doc: str,
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(tmp_path)  # anything written by default lands here
     words = shlex.split(command)
     if words[0] == "make":
@@ -164,8 +173,13 @@ def test_documented_command_runs(doc: str, command: str, tmp_path: Path,
     if words[0] == "python":
         module = words[2]
         argv = [str(tmp_path / Path(w).name) if "/" in w else w for w in words[3:]]
-        done = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", module, *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, f"{doc}: {command}\n{done.stderr[-2000:]}"
         return
     name = words[1]
@@ -177,11 +191,31 @@ def test_documented_command_runs(doc: str, command: str, tmp_path: Path,
     if name == "arena" and argv[:1] == ["merge"]:
         # the shards to merge: a small sharded run in this folder, then the glob expanded
         for i in (1, 2):
-            assert main(["arena", "--bots", "random", "greedy", "--games", "4", "--jobs", "1",
-                         "--quiet", "--shard", f"{i}/2", "--out", f"part-{i}.jsonl"]) == 0
-        argv = ["merge", *[str(f) for w in argv[1:] if "*" in w
-                           for f in sorted(tmp_path.glob(w))],
-                *[w for w in argv[1:] if "*" not in w]]
+            assert (
+                main(
+                    [
+                        "arena",
+                        "--bots",
+                        "random",
+                        "greedy",
+                        "--games",
+                        "4",
+                        "--jobs",
+                        "1",
+                        "--quiet",
+                        "--shard",
+                        f"{i}/2",
+                        "--out",
+                        f"part-{i}.jsonl",
+                    ]
+                )
+                == 0
+            )
+        argv = [
+            "merge",
+            *[str(f) for w in argv[1:] if "*" in w for f in sorted(tmp_path.glob(w))],
+            *[w for w in argv[1:] if "*" not in w],
+        ]
         assert main([name, *argv]) == 0, f"{doc}: {command}"
         return
     if name in INTERACTIVE or "--step" in argv or NEEDS_CLUSTER in argv:

@@ -149,15 +149,18 @@ def test_pettingzoo_steps_play_the_engines_deal_and_observations_follow_it() -> 
             s = e.possible_agents.index(other)
             for o in (e.observe(other), e.observe(other)):
                 assert o["observation"].tobytes() == enc.encode(twin, s).tobytes()
-                assert (o["action_mask"].nonzero()[0].tolist()
-                        == (sorted(legal_indices(twin)) if s == seat else []))
+                assert o["action_mask"].nonzero()[0].tolist() == (
+                    sorted(legal_indices(twin)) if s == seat else []
+                )
         with pytest.raises(ValueError):
             e.step(-1)
         with pytest.raises(ValueError):
             e.step(None)
         assert e.agent_selection == agent and not any(e.terminations.values())
-        kept += [(obs["observation"], obs["observation"].tobytes()),
-                 (obs["action_mask"], obs["action_mask"].tobytes())]
+        kept += [
+            (obs["observation"], obs["observation"].tobytes()),
+            (obs["action_mask"], obs["action_mask"].tobytes()),
+        ]
         legal = obs["action_mask"].view(bool).nonzero()[0]
         pick = legal[rng.randrange(len(legal))]
         twin.apply(Action.from_index(int(pick), twin.rules))
@@ -190,7 +193,8 @@ def test_pettingzoo_env_copied_mid_deal_plays_on_alone() -> None:
         assert len(f.unwrapped.game.history) == len(history) + 1
         assert e.unwrapped.game.history == history
         assert e.observe(e.agent_selection)["action_mask"].tobytes() == (
-            before["action_mask"].tobytes())
+            before["action_mask"].tobytes()
+        )
 
 
 def test_pettingzoo_registry_makes_the_env() -> None:
@@ -239,8 +243,10 @@ def test_endless_deal_ends_with_action_limit() -> None:
 
 
 def test_gymnasium_check_env_and_registered_ids() -> None:
-    check_env(DurakEnv(rules="perevodnoy(players=3)", opponents=["greedy", "random"]),
-              skip_render_check=False)
+    check_env(
+        DurakEnv(rules="perevodnoy(players=3)", opponents=["greedy", "random"]),
+        skip_render_check=False,
+    )
     for name in PRESETS:
         e = gym.make(env_id(name), opponents=["random"])
         obs, info = e.reset(seed=1)
@@ -283,9 +289,16 @@ def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("text", [
-    "podkidnoy(players=2)", "perevodnoy(players=4)", "perevodnoy-proezdnoy(players=3)",
-    "podkidnoy(players=6,teams=3x3)", "podkidnoy(players=2,deck=24,trump_exchange=on)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "podkidnoy(players=2)",
+        "perevodnoy(players=4)",
+        "perevodnoy-proezdnoy(players=3)",
+        "podkidnoy(players=6,teams=3x3)",
+        "podkidnoy(players=2,deck=24,trump_exchange=on)",
+    ],
+)
 def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> None:
     """No secrets: a seat's encoding and view key are the same in every game that differs
     from the real one only in cards hidden from that seat (other hands, the talon)."""
@@ -313,11 +326,13 @@ def test_encoder_planes_hold_what_they_name() -> None:
         seat = g.to_act
         assert seat is not None
         x = enc.encode(g, seat)
-        on = {names[i] for i in np.flatnonzero(x[:enc.planes_size])}
-        assert {n.split(":")[1] for n in on if n.startswith("hand:")} == \
-            {str(c) for c in g.hand(seat)}
-        assert {n.split(":")[1] for n in on if n.startswith("discard:")} == \
-            {str(c) for c in g.discard}
+        on = {names[i] for i in np.flatnonzero(x[: enc.planes_size])}
+        assert {n.split(":")[1] for n in on if n.startswith("hand:")} == {
+            str(c) for c in g.hand(seat)
+        }
+        assert {n.split(":")[1] for n in on if n.startswith("discard:")} == {
+            str(c) for c in g.discard
+        }
         table = {str(a) for a, _ in g.table} | {str(b) for _, b in g.table if b}
         assert {n.split(":")[1] for n in on if n.startswith(("attack_", "beating"))} == table
         left = (seat + 1) % 3

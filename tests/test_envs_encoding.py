@@ -61,18 +61,32 @@ def reference(enc: Encoder, g: Game, seat: int) -> np.ndarray:
     talon = len(g._talon) - g._tp + int(under)
     values = [talon / nc, g.cap / limit, len(g._att) / limit]
     values += [hands[s].bit_count() / nc for s in around]
-    values += ([min(g.tally[s] / 12.0, 1.0) for s in around]
-               if enc.rules.scoring == "pogonny" else [0.0] * n)
+    values += (
+        [min(g.tally[s] / 12.0, 1.0) for s in around]
+        if enc.rules.scoring == "pogonny"
+        else [0.0] * n
+    )
     out = np.empty(bits + len(values), np.float32)
-    out[:bits] = np.unpackbits(np.frombuffer(big.to_bytes((bits + 7) // 8, "little"), np.uint8),
-                               count=bits, bitorder="little")
+    out[:bits] = np.unpackbits(
+        np.frombuffer(big.to_bytes((bits + 7) // 8, "little"), np.uint8),
+        count=bits,
+        bitorder="little",
+    )
     out[bits:] = values
     return out
 
 
-@pytest.mark.parametrize("text", ["podkidnoy", "perevodnoy(players=4)",
-                                  "podkidnoy(players=6,teams=3x3)", "pogonny(players=3)",
-                                  "podkidnoy(deck=24,players=4)", "perevodnoy(deck=52,players=3)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "podkidnoy",
+        "perevodnoy(players=4)",
+        "podkidnoy(players=6,teams=3x3)",
+        "pogonny(players=3)",
+        "podkidnoy(deck=24,players=4)",
+        "perevodnoy(deck=52,players=3)",
+    ],
+)
 def test_encoder_matches_its_reference_form(text: str) -> None:
     rules = learning_rules(text)
     rng = random.Random(7)
@@ -94,8 +108,16 @@ def test_encoder_matches_its_reference_form(text: str) -> None:
                 g.apply(legal[rng.randrange(len(legal))])
 
 
-@pytest.mark.parametrize("text", ["podkidnoy", "perevodnoy(players=4)", "pogonny(players=3)",
-                                  "podkidnoy(deck=24,players=4)", "perevodnoy(deck=52,players=3)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "podkidnoy",
+        "perevodnoy(players=4)",
+        "pogonny(players=3)",
+        "podkidnoy(deck=24,players=4)",
+        "perevodnoy(deck=52,players=3)",
+    ],
+)
 def test_c_arrays_match_the_reference_form(text: str) -> None:
     """The environments' C helper (durak/envs/_arrays.c, fed the game's own fields)
     makes exactly the reference floats, and a mask with 1 at exactly the legal numbers of
@@ -150,14 +172,33 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
     view = array_view(rules)
     assert view is not None
     g = Game(rules, seed=2)
-    args = [0, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard, g._trump_card,
-            g._bottom, len(g._talon) - g._tp, g.cap, g.out, g.attacker, g.defender, g.to_act,
-            g._phase, g.bout, g._forced_take, g.tally, [3]]
+    args = [
+        0,
+        g._hands,
+        g._known,
+        g._att,
+        g._unbeaten,
+        g._tmask,
+        g._discard,
+        g._trump_card,
+        g._bottom,
+        len(g._talon) - g._tp,
+        g.cap,
+        g.out,
+        g.attacker,
+        g.defender,
+        g.to_act,
+        g._phase,
+        g.bout,
+        g._forced_take,
+        g.tally,
+        [3],
+    ]
     x, mask = view(*args)
     assert mask.nonzero()[0].tolist() == [3] and x.size == Encoder(rules).size
 
     def bad(i: int, value: object) -> list[object]:
-        return args[:i] + [value] + args[i + 1:]
+        return args[:i] + [value] + args[i + 1 :]
 
     with pytest.raises(ValueError, match="out of 0..1607"):
         view(*bad(19, [1608]))
@@ -175,7 +216,6 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
         Viewer(7, 36, 16, 0, 30, False, False, 5, 6.0, 1608)
     again = pickle.loads(pickle.dumps(view))
     assert all((a == b).all() for a, b in zip(again(*args), view(*args), strict=True))
-
 
 
 def test_c_arrays_handed_out_never_change() -> None:
@@ -224,7 +264,7 @@ def test_c_arrays_handed_out_never_change() -> None:
         assert fresh.shape == (enc.size,) and fresh.flags.writeable
         assert fresh_mask.flags.writeable
         del fresh, fresh_mask
-    for (arrays, x0, m0) in held:
+    for arrays, x0, m0 in held:
         x, mask = arrays  # type: ignore[misc]
         assert x.tobytes() == x0.tobytes() and mask.view(np.int8).tobytes() == m0.tobytes()
     for ref, x0 in weak:
@@ -239,16 +279,35 @@ def test_c_arrays_handed_out_never_change() -> None:
         mask.flags.writeable = False
     del many, x, mask
     again = [st.arrays(0, fill) for _ in range(8)]
-    assert all(x.shape == (enc.size,) and x.flags.writeable and mask.flags.writeable
-               for x, mask in again)
+    assert all(
+        x.shape == (enc.size,) and x.flags.writeable and mask.flags.writeable for x, mask in again
+    )
     del again
 
     # a failing view (an action number out of range, after some set) leaves no stale 1
     g = Game(rules, seed=9)
     st.start(g)
-    args = [g.to_act, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard,
-            g._trump_card, g._bottom, len(g._talon) - g._tp, g.cap, g.out, g.attacker,
-            g.defender, g.to_act, g._phase, g.bout, g._forced_take, g.tally]
+    args = [
+        g.to_act,
+        g._hands,
+        g._known,
+        g._att,
+        g._unbeaten,
+        g._tmask,
+        g._discard,
+        g._trump_card,
+        g._bottom,
+        len(g._talon) - g._tp,
+        g.cap,
+        g.out,
+        g.attacker,
+        g.defender,
+        g.to_act,
+        g._phase,
+        g.bout,
+        g._forced_take,
+        g.tally,
+    ]
     fill(*args, [3])
     with pytest.raises(ValueError, match="out of 0.."):
         fill(*args, [7, 8, 10**6])

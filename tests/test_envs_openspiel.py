@@ -39,7 +39,8 @@ def test_random_sim_test(name: str) -> None:
 def test_serialize_and_parameters() -> None:
     game = pyspiel.load_game("python_durak(variant=perevodnoy,players=3,throwers=neighbours)")
     assert game.rules == Rules.parse("perevodnoy(players=3,throwers=neighbours)").replace(
-        action_limit=1000)
+        action_limit=1000
+    )
     assert pyspiel.load_game(str(game)).rules == game.rules
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     assert openspiel.load(Rules.parse("prostoy(players=4)")).rules.players == 4
@@ -144,8 +145,10 @@ def test_openspiel_ismcts_and_mcts_bots_play() -> None:
     game = pyspiel.load_game("python_durak(deck=24)")
     rng = np.random.RandomState(0)
     ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bots = [ismcts.ISMCTSBot(game, ev, 2.0, 8, random_state=rng),
-            mcts.MCTSBot(game, 2.0, 8, ev, random_state=rng)]
+    bots = [
+        ismcts.ISMCTSBot(game, ev, 2.0, 8, random_state=rng),
+        mcts.MCTSBot(game, 2.0, 8, ev, random_state=rng),
+    ]
     s = game.new_initial_state()
     moves = 0
     while not s.is_terminal() and moves < 8:
@@ -163,8 +166,7 @@ def test_openspiel_ismcts_and_mcts_bots_play() -> None:
 def test_example_ismcts_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(__file__).parent.parent / "examples" / "openspiel_ismcts.py"
     argv = sys.argv
-    sys.argv = [str(path), "--game", "python_durak(deck=24)", "--games", "1",
-                "--simulations", "4"]
+    sys.argv = [str(path), "--game", "python_durak(deck=24)", "--games", "1", "--simulations", "4"]
     try:
         runpy.run_path(str(path), run_name="__main__")
     finally:

@@ -150,11 +150,13 @@ def test_public_state_of_the_contract() -> None:
 
 # -- issue 13: an API that refuses nonsense with a clear message and changes nothing --
 
+
 def test_a_deck_may_be_a_list_of_card_texts() -> None:
     text = Game(Rules(), deck=DECK, dealer=1)
     listed = Game(Rules(), deck=DECK.split(), dealer=1)
-    mixed = Game(Rules(), deck=[Card.parse(t) if i % 2 else t for i, t in enumerate(DECK.split())],
-                 dealer=1)
+    mixed = Game(
+        Rules(), deck=[Card.parse(t) if i % 2 else t for i, t in enumerate(DECK.split())], dealer=1
+    )
     commas = Game(Rules(), deck=DECK.replace(" ", ","), dealer=1)  # «6S,7S,…» reads too
     spaced = Game(Rules(), deck=DECK.replace(" ", ", "), dealer=1)
     assert text.deck == listed.deck == mixed.deck == commas.deck == spaced.deck
@@ -289,8 +291,10 @@ def test_public_values_are_of_one_kind() -> None:
         assert all(isinstance(c, Card) for c in g.deck)
         assert isinstance(g.discard, CardSet)
         assert obs.last_attack is None or (
-            isinstance(obs.last_attack, LastAttack) and obs.last_attack.seat >= 0
-            and isinstance(obs.last_attack.cards, CardSet))
+            isinstance(obs.last_attack, LastAttack)
+            and obs.last_attack.seat >= 0
+            and isinstance(obs.last_attack.cards, CardSet)
+        )
         g.apply(g.legal_actions()[0])
     assert g.phase == "over"
     assert Game(Rules(), seed=5).observation(0).pagon == ()  # no pagony: no steps, not None
@@ -303,18 +307,38 @@ def test_public_values_are_of_one_kind() -> None:
     [
         (Rules(), [], "7S", "7♠: seat 0 does not hold 7♠"),
         (Rules(), [], "take", "take: take is not possible now; seat 0 must make an opening attack"),
-        (Rules(opening="single"), [], "6S+6H",
-         "6♠+6♥: the opening may not lay these cards (single, limit 5)"),
+        (
+            Rules(opening="single"),
+            [],
+            "6S+6H",
+            "6♠+6♥: the opening may not lay these cards (single, limit 5)",
+        ),
         (Rules(), ["6S"], "6S/7H", "6♠/7♥: 7♥ does not beat 6♠ (trump ♠)"),
         (Rules(), ["6S"], "6H/7H", "6♥/7♥: 6♥ is not an unbeaten card on the table"),
-        (Rules(), ["6S"], "pass",
-         "pass: pass is not possible now; seat 1 must make a defence or take"),
-        (Rules(), ["6S", "6S/7S"], "8S",
-         "8♠: only ranks on the table may be thrown in, at most 4 more"),
-        (Rules(), ["6S", "6S/7S"], "take",
-         "take: take is not possible now; seat 0 must make a throw-in or pass"),
-        (Rules(), ["6S", "take"], "take",
-         "take: take is not possible now; seat 0 must make a throw-in after «беру» or pass"),
+        (
+            Rules(),
+            ["6S"],
+            "pass",
+            "pass: pass is not possible now; seat 1 must make a defence or take",
+        ),
+        (
+            Rules(),
+            ["6S", "6S/7S"],
+            "8S",
+            "8♠: only ranks on the table may be thrown in, at most 4 more",
+        ),
+        (
+            Rules(),
+            ["6S", "6S/7S"],
+            "take",
+            "take: take is not possible now; seat 0 must make a throw-in or pass",
+        ),
+        (
+            Rules(),
+            ["6S", "take"],
+            "take",
+            "take: take is not possible now; seat 0 must make a throw-in after «беру» or pass",
+        ),
     ],
 )
 def test_a_refusal_says_exactly_why(rules: Rules, moves: list[str], bad: str, why: str) -> None:
@@ -365,14 +389,24 @@ def test_observation_fields_say_what_the_game_says() -> None:
                 o = g.observation(seat)
                 assert (o.seat, o.rules, o.hand) == (seat, g.rules, g.hand(seat))
                 assert o.table == tuple(g.table) and o.trump == g.trump
-                assert (o.trump_suit, o.talon_size, o.discard) == (g.trump_suit, g.talon_size,
-                                                                   g.discard)
+                assert (o.trump_suit, o.talon_size, o.discard) == (
+                    g.trump_suit,
+                    g.talon_size,
+                    g.discard,
+                )
                 assert o.hand_sizes == tuple(len(h) for h in g.hands)
                 assert o.known == tuple(g.hand(s) if s == seat else g.known[s] for s in range(4))
-                assert (o.out, o.pogony, o.out_order) == (tuple(g.out), tuple(g.tally),
-                                                          tuple(g.out_order))
-                assert (o.to_act, o.phase, o.bout, o.dealer) == (g.to_act, g.phase, g.bout,
-                                                                 g.dealer)
+                assert (o.out, o.pogony, o.out_order) == (
+                    tuple(g.out),
+                    tuple(g.tally),
+                    tuple(g.out_order),
+                )
+                assert (o.to_act, o.phase, o.bout, o.dealer) == (
+                    g.to_act,
+                    g.phase,
+                    g.bout,
+                    g.dealer,
+                )
                 who = (None, None, None) if over else (g.attacker, g.defender, g.first_attacker)
                 assert (o.attacker, o.defender, o.first_attacker) == who
                 assert o.legal == (tuple(g.legal_actions()) if seat == g.to_act else ())
@@ -383,8 +417,7 @@ def test_observation_fields_say_what_the_game_says() -> None:
                 assert (o.pagon, o.forced_take, o.passed) == (g._pagon, g._forced_take, g.passed)
                 assert type(o.forced_take) is bool
                 by, cards, onto = g._last_att
-                assert o.last_attack == (LastAttack(by, CardSet(cards), onto) if by >= 0
-                                         else None)
+                assert o.last_attack == (LastAttack(by, CardSet(cards), onto) if by >= 0 else None)
             if over:
                 break
             legal = g.legal_actions()
@@ -396,8 +429,17 @@ def test_observation_fields_say_what_the_game_says() -> None:
 
 # Fields a game rebuilt from a view cannot have: how the deal began (seed, deck, leader,
 # history, the random lead), the talon's position in the dealt deck, caches.
-_NOT_IN_A_VIEW = {"seed", "deck", "leader", "history", "_rng_lead", "_talon", "_tp", "_legal",
-                  "_known"}
+_NOT_IN_A_VIEW = {
+    "seed",
+    "deck",
+    "leader",
+    "history",
+    "_rng_lead",
+    "_talon",
+    "_tp",
+    "_legal",
+    "_known",
+}
 
 
 def _view_state(g: Game, seat: int) -> dict[str, object]:
@@ -405,9 +447,10 @@ def _view_state(g: Game, seat: int) -> dict[str, object]:
     and the knowledge of every seat but ``seat`` (a seat knows its own hand)."""
     from durak.game import FIELDS
 
-    state: dict[str, object] = {f: v for f, v in zip(FIELDS, snapshot(g), strict=False)
-                                if f not in _NOT_IN_A_VIEW}
-    state["talon"] = tuple(g._talon[g._tp:])
+    state: dict[str, object] = {
+        f: v for f, v in zip(FIELDS, snapshot(g), strict=False) if f not in _NOT_IN_A_VIEW
+    }
+    state["talon"] = tuple(g._talon[g._tp :])
     state["known"] = tuple(k for s, k in enumerate(g._known) if s != seat)
     return state
 
@@ -420,15 +463,20 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
     attacker as its leader, nothing known of the viewing seat's hand."""
     from durak import CardSet
 
-    pagony = Rules.preset("pagony", players=4, teams="2x2", transfer=True,
-                          transfer_first_bout=True)
+    pagony = Rules.preset("pagony", players=4, teams="2x2", transfer=True, transfer_first_bout=True)
     configs = [  # rules, seed (also of the moves), pagon steps; seed 6 passes pagony
         (pagony, 6, [3, 5]),
         (Rules.preset("pagony", players=3, pagony_attack=False), 1, [2, 0, 4]),
-        (Rules.preset("perevodnoy-proezdnoy", players=3, deck=52, transfer_first_bout=True),
-         2, None),
-        (Rules.preset("podkidnoy", players=4, throw_in="opening_rank", throwers="neighbours"),
-         3, None),
+        (
+            Rules.preset("perevodnoy-proezdnoy", players=3, deck=52, transfer_first_bout=True),
+            2,
+            None,
+        ),
+        (
+            Rules.preset("podkidnoy", players=4, throw_in="opening_rank", throwers="neighbours"),
+            3,
+            None,
+        ),
         (Rules.preset("prostoy", players=3), 4, None),
         (Rules.preset("pogonny", players=5, trump_exchange=True), 5, None),
         (Rules(players=2, action_limit=300), 6, None),
@@ -441,7 +489,7 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
         while not g.is_over:
             seat = step % rules.players
             hands = [int(CardSet(h)) for h in g.hands]
-            d = Game._from_view(g.observation(seat), hands, g._talon[g._tp:])
+            d = Game._from_view(g.observation(seat), hands, g._talon[g._tp :])
             assert _view_state(d, seat) == _view_state(g, seat)
             assert d.legal_actions() == g.legal_actions()
             assert (d.seed, d.deck, d.history) == (0, (), [])
@@ -472,8 +520,9 @@ def test_a_truncated_deal_ends_as_a_draw_with_its_losers() -> None:
     while not g.is_over:
         g.apply(g.legal_actions()[-1])
     assert len(g.history) == 4 and g.to_act is None and g.phase == "over"
-    assert g.outcome == Outcome(durak=None, draw=True, truncated=True, out_order=(),
-                                tally=(0, 0, 0), losers=(0, 1, 2))
+    assert g.outcome == Outcome(
+        durak=None, draw=True, truncated=True, out_order=(), tally=(0, 0, 0), losers=(0, 1, 2)
+    )
     assert type(g.outcome.out_order) is tuple and type(g.outcome.tally) is tuple
     assert type(g.outcome.losers) is tuple and str(g.outcome) == "truncated"
 
@@ -491,13 +540,18 @@ def test_an_outcome_pickles() -> None:
 
 def test_a_refused_transfer_says_what_a_transfer_needs() -> None:
     """RULES.md 4: a transfer the next defender could not face is refused, saying why."""
-    g = Game(Rules.preset("perevodnoy", hand_size=3, transfer_first_bout=True),
-             deck="6D 8H 8S 8C 10H 7S AD", dealer=1)
+    g = Game(
+        Rules.preset("perevodnoy", hand_size=3, transfer_first_bout=True),
+        deck="6D 8H 8S 8C 10H 7S AD",
+        dealer=1,
+    )
     g.apply("8S")
     with pytest.raises(IllegalActionError) as e:
         g.apply(">8H+8C")
-    assert str(e.value) == (">8♥+8♣: a transfer needs cards of the attacked rank, and the next "
-                            "defender must hold at least as many cards as will be on the table")
+    assert str(e.value) == (
+        ">8♥+8♣: a transfer needs cards of the attacked rank, and the next "
+        "defender must hold at least as many cards as will be on the table"
+    )
 
 
 def test_undo_returns_the_action_taken_back() -> None:
@@ -524,19 +578,27 @@ def test_more_refusals_name_the_argument_exactly() -> None:
     cases = [
         (lambda: Game(Rules(), seed=1).observation("1"), "seat: a seat number, not str"),
         (lambda: Game(Rules(), seed=1, pagon=[1, 0]), "pagon: only for scoring=pagony"),
-        (lambda: Game(Rules.preset("pagony"), seed=1, pagon=[9, 0]),
-         "pagon: one step 0..8 per side (2 sides)"),
-        (lambda: Rules(players=4, teams="2X2"),  # type: ignore[arg-type]
-         "teams: '2X2' is not one of none, 2x2, 3x3"),
+        (
+            lambda: Game(Rules.preset("pagony"), seed=1, pagon=[9, 0]),
+            "pagon: one step 0..8 per side (2 sides)",
+        ),
+        (
+            lambda: Rules(players=4, teams="2X2"),  # type: ignore[arg-type]
+            "teams: '2X2' is not one of none, 2x2, 3x3",
+        ),
         (lambda: Match(Rules(), names=["a"]), "names: one per player (2)"),
         (lambda: Game(Rules(), deck=5), "deck: text or a list of cards, not int"),  # type: ignore[arg-type]
-        (lambda: Game("perevodnoy"),
-         "rules: a durak.Rules (Rules.parse(text) reads text), not str"),
+        (
+            lambda: Game("perevodnoy"),
+            "rules: a durak.Rules (Rules.parse(text) reads text), not str",
+        ),
         (lambda: Game(Rules(), seed="abc"), "seed: a whole number, not str"),
         (lambda: Game(Rules(), seed=1, dealer=5), "dealer: a seat 0..1, not 5"),
         (lambda: Game(Rules(players=3), seed=1, leader=-1), "leader: a seat 0..2, not -1"),
-        (lambda: Game(Rules(), deck=["6S", 6.0]),  # type: ignore[list-item]
-         "deck: cards or card texts, not float"),
+        (
+            lambda: Game(Rules(), deck=["6S", 6.0]),  # type: ignore[list-item]
+            "deck: cards or card texts, not float",
+        ),
     ]
     for make, message in cases:
         with pytest.raises((TypeError, ValueError)) as e:

@@ -45,8 +45,11 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=rule_sets(), seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10**6),
-       min_size=400, max_size=400))
+@given(
+    rules=rule_sets(),
+    seed=st.integers(0, 2**32),
+    choices=st.lists(st.integers(0, 10**6), min_size=400, max_size=400),
+)
 def test_random_rules_and_actions(rules: Rules, seed: int, choices: list[int]) -> None:
     pagon = None
     if rules.scoring == "pagony":  # each side somewhere on its ladder of pagon ranks

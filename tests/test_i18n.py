@@ -32,8 +32,10 @@ def test_every_message_has_both_languages_with_the_same_placeholders(domain: str
         assert set(entry) == set(i18n.LANGS), key
         en, ru = entry["en"], entry["ru"]
         assert type(en) is type(ru), key
-        found = {lang: {p for s in texts(entry[lang]) for p in PLACEHOLDER.findall(s)}
-                 for lang in i18n.LANGS}
+        found = {
+            lang: {p for s in texts(entry[lang]) for p in PLACEHOLDER.findall(s)}
+            for lang in i18n.LANGS
+        }
         assert found["en"] == found["ru"], key
         for lang in i18n.LANGS:
             for s in texts(entry[lang]):
@@ -53,12 +55,21 @@ def test_counted_phrases_have_every_cldr_category() -> None:
     assert counted >= 5
 
 
-@pytest.mark.parametrize(("n", "en", "ru"), [
-    (0, "0 cards", "0 карт"), (1, "1 card", "1 карта"), (2, "2 cards", "2 карты"),
-    (5, "5 cards", "5 карт"), (11, "11 cards", "11 карт"), (12, "12 cards", "12 карт"),
-    (21, "21 cards", "21 карта"), (22, "22 cards", "22 карты"), (111, "111 cards", "111 карт"),
-    (104, "104 cards", "104 карты"),
-])
+@pytest.mark.parametrize(
+    ("n", "en", "ru"),
+    [
+        (0, "0 cards", "0 карт"),
+        (1, "1 card", "1 карта"),
+        (2, "2 cards", "2 карты"),
+        (5, "5 cards", "5 карт"),
+        (11, "11 cards", "11 карт"),
+        (12, "12 cards", "12 карт"),
+        (21, "21 cards", "21 карта"),
+        (22, "22 cards", "22 карты"),
+        (111, "111 cards", "111 карт"),
+        (104, "104 cards", "104 карты"),
+    ],
+)
 def test_russian_and_english_plurals(n: int, en: str, ru: str) -> None:
     assert i18n.t("en", "count.cards", n=n) == en
     assert i18n.t("ru", "count.cards", n=n) == ru
@@ -80,11 +91,12 @@ def test_every_rule_option_value_and_preset_has_a_name_and_help() -> None:
 def test_rules_names_in_both_languages() -> None:
     assert i18n.rules_name(Rules.preset("podkidnoy"), "ru") == "Подкидной, 2 игрока"
     assert i18n.rules_name("perevodnoy(players=4,teams=2x2)", "ru") == "Переводной, 4 игрока, 2×2"
-    assert (i18n.rules_name("perevodnoy(players=4,teams=2x2)", "en")
-            == "Perevodnoy (transfer), 4 players, 2×2")
+    assert (
+        i18n.rules_name("perevodnoy(players=4,teams=2x2)", "en")
+        == "Perevodnoy (transfer), 4 players, 2×2"
+    )
     name = i18n.rules_name("podkidnoy(players=3,pile_on=off,throwers=neighbours)", "ru")
-    assert name == ("Подкидной, 3 игрока, Кто подкидывает: соседи, "
-                    "Подкидывать вдогонку: нет")
+    assert name == ("Подкидной, 3 игрока, Кто подкидывает: соседи, Подкидывать вдогонку: нет")
     # No raw option name or value survives in Russian.
     for p in PRESETS:
         text = i18n.rules_name(Rules.preset(p, players=4, deck=52, hand_size=5), "ru")
@@ -92,8 +104,7 @@ def test_rules_names_in_both_languages() -> None:
 
 
 def test_russian_ranks_and_unknown_keys() -> None:
-    assert [i18n.card_text(c, "ru") for c in ("JS", "QH", "KD", "AC")] == \
-        ["В♠", "Д♥", "К♦", "Т♣"]
+    assert [i18n.card_text(c, "ru") for c in ("JS", "QH", "KD", "AC")] == ["В♠", "Д♥", "К♦", "Т♣"]
     with pytest.raises(i18n.CatalogueError, match="no message"):
         i18n.t("en", "no.such.key")
     with pytest.raises(i18n.CatalogueError, match="give n"):
@@ -101,9 +112,10 @@ def test_russian_ranks_and_unknown_keys() -> None:
 
 
 def test_terms_are_the_standard_russian_ones() -> None:
-    assert [i18n.t("ru", k) for k in ("term.match", "term.deal", "term.bout", "term.beaten",
-                                      "term.discard")] == \
-        ["Партия", "Сдача", "Кон", "Бито", "Отбой"]
+    assert [
+        i18n.t("ru", k)
+        for k in ("term.match", "term.deal", "term.bout", "term.beaten", "term.discard")
+    ] == ["Партия", "Сдача", "Кон", "Бито", "Отбой"]
 
 
 def test_every_key_the_browser_names_is_in_the_catalogue() -> None:

@@ -112,8 +112,7 @@ def test_talon_order_is_hidden() -> None:
     rest = list(a.deck[19:])
     random.Random(2).shuffle(rest)
 
-    b = Game(rules, deck=list(top) + rest, dealer=a.dealer,
-             leader=a.leader)
+    b = Game(rules, deck=list(top) + rest, dealer=a.dealer, leader=a.leader)
     for s in range(3):
         assert a.observation(s) == b.observation(s)
 

@@ -132,8 +132,7 @@ def test_the_queen_step_needs_the_chosen_queen(last: str, hung: int | None) -> N
     rules = Rules.preset("pagony", **PAGONY_2P)
     other = "QD" if last == "QS" else "QS"
     hand1 = f"9S 9H 9D 9C 10H JH {other} QH QC KH AC AH"
-    g = Game(rules, deck=deck_for(SEAT0.format(last=last), hand1), dealer=1, leader=0,
-             pagon=[5, 0])
+    g = Game(rules, deck=deck_for(SEAT0.format(last=last), hand1), dealer=1, leader=0, pagon=[5, 0])
     play_out(g, OPENINGS, last)
     assert g.outcome is not None and g.outcome.durak == 1
     assert g.outcome.hung == hung
@@ -194,8 +193,9 @@ def test_a_sides_rank_rises_and_the_queen_ends_the_match() -> None:
     # the queen step
     m.tally.pagon_steps = [5, 0]
     hand1 = "9S 9H 9D 9C 10H JH QD QH QC KH AC AH"
-    m.game = Game(rules, deck=deck_for(SEAT0.format(last="QS"), hand1), dealer=1, leader=0,
-                  pagon=[5, 0])
+    m.game = Game(
+        rules, deck=deck_for(SEAT0.format(last="QS"), hand1), dealer=1, leader=0, pagon=[5, 0]
+    )
     play_out(m.game, OPENINGS, "QS")
     assert m.next_deal() is None
     assert m.is_over and m.tally.winner_side == 0
@@ -261,8 +261,7 @@ def test_the_chosen_queen_suit_is_an_option() -> None:
     """docs/rules.md pagony 1: pagony_queen chooses the queen's suit (hearts here)."""
     rules = Rules.preset("pagony", pagony_queen="hearts", **PAGONY_2P)
     hand1 = "9S 9H 9D 9C 10H JH QS QD QC KH AH AC"  # clubs trumps
-    g = Game(rules, deck=deck_for(SEAT0.format(last="QH"), hand1), dealer=1, leader=0,
-             pagon=[5, 0])
+    g = Game(rules, deck=deck_for(SEAT0.format(last="QH"), hand1), dealer=1, leader=0, pagon=[5, 0])
     play_out(g, OPENINGS, "QH")
     assert g.outcome is not None and g.outcome.hung == 0
 
@@ -277,15 +276,35 @@ def test_the_same_dealer_deals_again_after_a_draw() -> None:
     and (docs/rules.md 2) the holder of the lowest trump leads. The first deal is the
     hand-built draw of the conformance case every-hand-empties-at-once-draw."""
     rules = Rules.preset("podkidnoy", players=6, deck=24, hand_size=4)
-    hands = ["9S 9H 9D 9C", "10S 10H 10D 10C", "JS JH JD JC", "QS QH QD QC", "KS KH KD KC",
-             "AS AH AD AC"]
+    hands = [
+        "9S 9H 9D 9C",
+        "10S 10H 10D 10C",
+        "JS JH JD JC",
+        "QS QH QD QC",
+        "KS KH KD KC",
+        "AS AH AD AC",
+    ]
     cols = [h.split() for h in hands]
     deck = " ".join(cols[i % 6][i // 6] for i in range(24))  # dealer 5: seat 0 first
     m = Match(rules, seed=11, deals=3)
     m.game = g = Game(rules, seed=m.game.seed, deck=deck, dealer=5)
-    for move in ["9S+9H+9D+9C", "9S/10S", "9H/10H", "9D/10D", "9C/10C",
-                 "JS+JH+JD+JC", "JS/QS", "JH/QH", "JD/QD", "JC/QC",
-                 "KS+KH+KD+KC", "KS/AS", "KH/AH", "KD/AD", "KC/AC"]:
+    for move in [
+        "9S+9H+9D+9C",
+        "9S/10S",
+        "9H/10H",
+        "9D/10D",
+        "9C/10C",
+        "JS+JH+JD+JC",
+        "JS/QS",
+        "JH/QH",
+        "JD/QD",
+        "JC/QC",
+        "KS+KH+KD+KC",
+        "KS/AS",
+        "KH/AH",
+        "KD/AD",
+        "KC/AC",
+    ]:
         g.apply(move)
     assert g.outcome is not None and g.outcome.draw
     nxt = m.next_deal()
@@ -321,12 +340,15 @@ def test_the_tally_reads_as_text() -> None:
     assert t.summary(["Anna", "Ivan"], Rules.preset("pogonny")) == (
         "deals 3, draws 1\n"
         "  Anna: durak 2 times, hung with pogony 1, pogony scored 0\n"
-        "  Ivan: durak 0 times, hung with pogony 0, pogony scored 4")
+        "  Ivan: durak 0 times, hung with pogony 0, pogony scored 4"
+    )
     rules = Rules.preset("pagony", players=4)
     p = Match(rules, seed=1).tally
     p.pagon_steps, p.winner_side = [8, 3], 0
     assert p.summary(["A", "B", "C", "D"], rules).splitlines()[-2:] == [
-        "  side 1: pagony of Q — won the match", "  side 2: pagony of 9"]
+        "  side 1: pagony of Q — won the match",
+        "  side 2: pagony of 9",
+    ]
     ranks = []
     for step in range(9):  # side 2 up the whole ladder: the rank each step names
         p.pagon_steps[1] = step
@@ -337,7 +359,8 @@ def test_the_tally_reads_as_text() -> None:
     assert plain.summary(["Anna", "Ivan"], Rules()) == (
         "deals 2, draws 0\n"
         "  Anna: durak 1 times, hung with pogony 0\n"
-        "  Ivan: durak 1 times, hung with pogony 1")
+        "  Ivan: durak 1 times, hung with pogony 1"
+    )
 
 
 def test_record_deals_reads_game_and_match_records() -> None:
@@ -379,10 +402,22 @@ def test_a_match_record_lists_its_headers_and_every_deal() -> None:
     m.next_deal()
     m.game.apply(m.game.legal_actions()[0])
     lines = m.record().splitlines()
-    assert lines[:8] == ['[Match "durak"]', '[Rules "podkidnoy()"]', '[MatchSeed "1"]',
-                         '[Deals "2"]', '[Target "3"]', '[Seat0 "Ann"]', '[Seat1 "Bob"]', ""]
+    assert lines[:8] == [
+        '[Match "durak"]',
+        '[Rules "podkidnoy()"]',
+        '[MatchSeed "1"]',
+        '[Deals "2"]',
+        '[Target "3"]',
+        '[Seat0 "Ann"]',
+        '[Seat1 "Bob"]',
+        "",
+    ]
     assert [x for x in lines if x.startswith(("[Deal ", "[Result "))] == [
-        '[Deal "1"]', f'[Result "{m.games[0].outcome}"]', '[Deal "2"]', '[Result "*"]']
+        '[Deal "1"]',
+        f'[Result "{m.games[0].outcome}"]',
+        '[Deal "2"]',
+        '[Result "*"]',
+    ]
     _play_first_legal(m.game)
     m.next_deal()  # over after two deals: each listed once
     assert m.is_over and m.record().count("[Deal ") == 2
@@ -415,8 +450,9 @@ def test_a_match_record_reads_back_its_headers() -> None:
     again = Match.from_record(text)
     assert (again.deals, again.target, again.names) == (2, 3, ["Ann", "Bob"])
     assert again.is_over and again.tally == m.tally
-    plain = "\n".join(x for x in text.splitlines()
-                      if not x.startswith(("[Seat", "[Result ", "[Target ")))
+    plain = "\n".join(
+        x for x in text.splitlines() if not x.startswith(("[Seat", "[Result ", "[Target "))
+    )
     again = Match.from_record(plain)
     assert (again.target, again.names) == (None, ["Player 1", "Player 2"])
     assert again.tally == m.tally
@@ -437,18 +473,21 @@ def test_a_bad_match_record_is_refused_with_the_reason() -> None:
     g2 = m.games[1]
     seed2 = text.replace(f'[Seed "{g2.seed}"]', '[Seed "7"]')
     assert _refused(seed2) == "deal 2: its seed or dealer is not the one the match makes"
-    dealer2 = text.replace(f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
-                           f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
-                           f'[Dealer "{g2.dealer}"]',
-                           f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
-                           f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
-                           f'[Dealer "{1 - g2.dealer}"]')
+    dealer2 = text.replace(
+        f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
+        f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
+        f'[Dealer "{g2.dealer}"]',
+        f'[Deal "2"]\n[Rules "podkidnoy()"]\n[Seed "{g2.seed}"]\n'
+        f'[Deck "{" ".join(str(c) for c in g2.deck)}"]\n'
+        f'[Dealer "{1 - g2.dealer}"]',
+    )
     assert dealer2 != text
     assert _refused(dealer2) == "deal 2: its seed or dealer is not the one the match makes"
     o1 = m.games[0].outcome
     lie = "durak 0" if str(o1) != "durak 0" else "durak 1"
     assert _refused(text.replace(f'[Result "{o1}"]', f'[Result "{lie}"]', 1)) == (
-        f"deal 1: record says {lie!r}, moves give {o1}")
+        f"deal 1: record says {lie!r}, moves give {o1}"
+    )
     cut = text.replace(f'[Result "{o1}"]', '[Result "*"]', 1).split('[Deal "2"]')
     short = cut[0].rsplit("\n1. ", 1)[0] + "\n\n" + '[Deal "2"]' + cut[1]
     # deal 1 unfinished, yet deal 2 follows: it is not the deal the match would make
@@ -469,12 +508,16 @@ def test_pogonny_scores_add_up_over_deals() -> None:
     assert (t.draws, t.deals) == (2, 4)
 
 
-@pytest.mark.parametrize(("deals", "target", "message"), [
-    (0, None, "deals: at least 1, not 0"),
-    (None, 0, "target: at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    ("deals", "target", "message"),
+    [
+        (0, None, "deals: at least 1, not 0"),
+        (None, 0, "target: at least 1, not 0"),
+    ],
+)
 def test_a_match_refuses_a_count_below_one_by_name(
-        deals: int | None, target: int | None, message: str) -> None:
+    deals: int | None, target: int | None, message: str
+) -> None:
     """API: a bad match length is refused with the argument's name."""
     with pytest.raises(ValueError) as e:
         Match(Rules(), seed=1, deals=deals, target=target)
@@ -567,20 +610,34 @@ def test_a_kept_match_record_still_replays() -> None:
 # 9), onto seat 1, who beats them with its last three cards (hearts are trumps).
 NINES_LAST = ("10S 10D 10C KS KD KC AS AD QH 9S 9D 9C", "JS JD JC QS QD QC 10H JH AC 9H KH AH")
 NINES_START = ["10S+10D+10C", "10S/JS", "10D/JD", "10C/JC"]
-NINES_END = ["AS+AD", "AS/10H", "AD/JH", "AC", "AC/QH", "pass", "9S+9D+9C", "9S/9H", "9D/KH",
-             "9C/AH"]
+NINES_END = [
+    "AS+AD",
+    "AS/10H",
+    "AD/JH",
+    "AC",
+    "AC/QH",
+    "pass",
+    "9S+9D+9C",
+    "9S/9H",
+    "9D/KH",
+    "9C/AH",
+]
 
 
-@pytest.mark.parametrize(("draws", "middle", "durak"), [
-    # both hands empty at once: a draw has no loser to hang them on
-    (True, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], None),
-    # the same with draws=off: seat 0 opened the last bout, so it is the durak itself
-    (False, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], 0),
-    # seat 0 took a queen earlier: it still holds cards, so it did not go out with them
-    (True, ["QS", "take", "pass", "QD+QC", "QD/KD", "QC/KC", "pass"], 0),
-])
+@pytest.mark.parametrize(
+    ("draws", "middle", "durak"),
+    [
+        # both hands empty at once: a draw has no loser to hang them on
+        (True, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], None),
+        # the same with draws=off: seat 0 opened the last bout, so it is the durak itself
+        (False, ["QS+QD+QC", "QS/KS", "QD/KD", "QC/KC", "pass"], 0),
+        # seat 0 took a queen earlier: it still holds cards, so it did not go out with them
+        (True, ["QS", "take", "pass", "QD+QC", "QD/KD", "QC/KC", "pass"], 0),
+    ],
+)
 def test_pagony_hang_only_by_going_out_onto_the_loser(
-        draws: bool, middle: list[str], durak: int | None) -> None:
+    draws: bool, middle: list[str], durak: int | None
+) -> None:
     """docs/rules.md pagony 3: a side hangs its pagony only when its player goes out with
     them onto a member of the losing side: not in a draw, not onto nobody but itself, and
     not while still holding cards. Nothing hung means no cards hung."""
@@ -601,8 +658,20 @@ def test_pagony_onto_a_player_who_is_not_the_loser_hang_nothing() -> None:
     deck = " ".join(cols[i % 3][i // 3] for i in range(24))  # dealer 2: seat 0 first
     rules = Rules.preset("pagony", players=3, deck=24, hand_size=8)
     g = Game(rules, deck=deck, dealer=2, leader=0)
-    for move in ["10S+10D+10H", "10S/QS", "10D/QD", "10H/QH", "pass", "KS+KC", "take", "KD+KH",
-                 "9S+9D+9H", "9S/JS", "9D/JD", "9H/JH"]:
+    for move in [
+        "10S+10D+10H",
+        "10S/QS",
+        "10D/QD",
+        "10H/QH",
+        "pass",
+        "KS+KC",
+        "take",
+        "KD+KH",
+        "9S+9D+9H",
+        "9S/JS",
+        "9D/JD",
+        "9H/JH",
+    ]:
         g.apply(move)
     assert g.outcome is not None and (g.outcome.durak, g.outcome.out_order) == (2, (0, 1))
     assert (g.outcome.hung, g.outcome.hung_cards) == (None, 0)
@@ -616,10 +685,44 @@ def test_going_out_with_a_defence_hangs_nothing() -> None:
     rules = Rules.parse("pagony(deck=24,transfer=on,transfer_by_showing=on)")
     deck = "JH JS QC 10D AD JC 9D 10C 10S QS QH AS KD AH 10H 9S QD AC KH KS KC 9H 9C JD"
     g = Game(rules, deck=deck, dealer=1, leader=0, pagon=[1, 0])
-    moves = ["9D", "take", "AH+AD", "AH/9D", "take", "10S", "take", "pass", "10H", "10H/10D",
-             "JS", ">JH", "JH/AH", "JS/AD", "pass", "10S", "10S/QD", "10C", "10C/QC", "QS",
-             "take", "9H+9D", "9H/QH", "take", "KC", "KC/QD", "KS", "take", "AS", "AS/QD", "QS",
-             "QS/KD", "QH", "QH/JD", "pass", "9C"]
+    moves = [
+        "9D",
+        "take",
+        "AH+AD",
+        "AH/9D",
+        "take",
+        "10S",
+        "take",
+        "pass",
+        "10H",
+        "10H/10D",
+        "JS",
+        ">JH",
+        "JH/AH",
+        "JS/AD",
+        "pass",
+        "10S",
+        "10S/QD",
+        "10C",
+        "10C/QC",
+        "QS",
+        "take",
+        "9H+9D",
+        "9H/QH",
+        "take",
+        "KC",
+        "KC/QD",
+        "KS",
+        "take",
+        "AS",
+        "AS/QD",
+        "QS",
+        "QS/KD",
+        "QH",
+        "QH/JD",
+        "pass",
+        "9C",
+    ]
     for move in moves:
         g.apply(move)
     assert (g.to_act, str(g.hand(1))) == (0, "J♣")

@@ -96,8 +96,10 @@ def test_impossible_combinations_name_the_option(kwargs: dict[str, object], opti
 def test_parse_errors_are_clear() -> None:
     with pytest.raises(RulesError) as e:
         Rules.parse("chess()")
-    assert str(e.value) == ("preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
-                            "perevodnoy-proezdnoy, prostoy, pogonny, pagony")
+    assert str(e.value) == (
+        "preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
+        "perevodnoy-proezdnoy, prostoy, pogonny, pagony"
+    )
     with pytest.raises(RulesError, match="players"):
         Rules.parse("podkidnoy(players=many)")
     with pytest.raises(RulesError, match="speed"):
@@ -160,9 +162,19 @@ def test_the_text_form_lists_players_deck_teams_first_and_flags_as_on_off() -> N
     assert Rules.parse(str(rules)) == rules
 
 
-@pytest.mark.parametrize(("word", "value"), [("on", True), ("TRUE", True), ("Yes", True),
-                                             ("1", True), ("off", False), ("false", False),
-                                             ("NO", False), ("0", False)])
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("on", True),
+        ("TRUE", True),
+        ("Yes", True),
+        ("1", True),
+        ("off", False),
+        ("false", False),
+        ("NO", False),
+        ("0", False),
+    ],
+)
 def test_flags_read_every_spelling_of_on_and_off(word: str, value: bool) -> None:
     """RULES.md named options: a flag reads on/true/yes/1 and off/false/no/0, any case."""
     assert Rules.parse(f"podkidnoy(pile_on={word})").pile_on is value

@@ -29,8 +29,12 @@ pytestmark = [pytest.mark.timeout(90)]
 
 Msg = dict[str, Any]
 # Tests play at machine speed, far above a person's message rate.
-FAST = Limits(messages_per_second=1e4, messages_burst=10_000,
-              address_messages_per_second=1e4, address_messages_burst=10_000)
+FAST = Limits(
+    messages_per_second=1e4,
+    messages_burst=10_000,
+    address_messages_per_second=1e4,
+    address_messages_burst=10_000,
+)
 
 
 @pytest.fixture
@@ -124,8 +128,9 @@ def test_meta_and_index(client: TestClient) -> None:
 
 
 def test_lobby_create_join_leave(client: TestClient) -> None:
-    t = new_table(client, [human(), human(), bot()], preset="perevodnoy",
-                  options={"players": 3, "deck": 36})
+    t = new_table(
+        client, [human(), human(), bot()], preset="perevodnoy", options={"players": 3, "deck": 36}
+    )
     tid = t["table"]
     assert t["seat"] == 0 and len(t["token"]) >= 24 and t["invite"].endswith(tid)
     listed = client.get("/api/tables").json()["tables"]
@@ -145,21 +150,24 @@ def test_lobby_create_join_leave(client: TestClient) -> None:
     assert v["seat"] == 1 and v["summary"]["seats"][1]["name"] == "Vera"
 
 
-@pytest.mark.parametrize("body,needle", [
-    ({"preset": "nosuch"}, "preset"),
-    ({"preset": "podkidnoy", "options": {"players": 9}}, "players"),
-    ({"preset": "podkidnoy", "options": {"colour": "red"}}, "colour"),
-    ({"rules": "podkidnoy(teams=3x3,players=4)"}, "teams"),
-    ({"seats": [{"kind": "human"}]}, "seats"),
-    ({"seats": [{"kind": "human"}, {"kind": "robot"}]}, "seat 1"),
-    ({"options": {"bout_limit": int("9" * 4000)}}, "bout_limit"),
-    ({"rules": "podkidnoy(bout_limit=" + "9" * 300 + ")"}, "bout_limit"),
-    ({"turn_timer": 0.5}, "turn_timer"),
-    ({"private": "yes"}, "private"),
-    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "nosuch"}]}, "nosuch"),
-    ({"deals": 0}, "deals"),
-    ({"turn_timer": "soon"}, "turn_timer"),
-])
+@pytest.mark.parametrize(
+    "body,needle",
+    [
+        ({"preset": "nosuch"}, "preset"),
+        ({"preset": "podkidnoy", "options": {"players": 9}}, "players"),
+        ({"preset": "podkidnoy", "options": {"colour": "red"}}, "colour"),
+        ({"rules": "podkidnoy(teams=3x3,players=4)"}, "teams"),
+        ({"seats": [{"kind": "human"}]}, "seats"),
+        ({"seats": [{"kind": "human"}, {"kind": "robot"}]}, "seat 1"),
+        ({"options": {"bout_limit": int("9" * 4000)}}, "bout_limit"),
+        ({"rules": "podkidnoy(bout_limit=" + "9" * 300 + ")"}, "bout_limit"),
+        ({"turn_timer": 0.5}, "turn_timer"),
+        ({"private": "yes"}, "private"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "nosuch"}]}, "nosuch"),
+        ({"deals": 0}, "deals"),
+        ({"turn_timer": "soon"}, "turn_timer"),
+    ],
+)
 def test_lobby_refuses_bad_tables(client: TestClient, body: Msg, needle: str) -> None:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 400 and needle in r.json()["error"]
@@ -175,8 +183,11 @@ def test_whole_game_over_websockets(client: TestClient) -> None:
     t = new_table(client, [human(), human(), bot()], options={"players": 3})
     tid = t["table"]
     j = client.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
-    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1, \
-            client.websocket_connect("/ws") as spy:
+    with (
+        client.websocket_connect("/ws") as w0,
+        client.websocket_connect("/ws") as w1,
+        client.websocket_connect("/ws") as spy,
+    ):
         s0 = hello(w0, tid, t["token"])
         s1 = hello(w1, tid, j["token"], seat=1)
         sp = hello(spy, tid)
@@ -203,8 +214,13 @@ def test_whole_game_over_websockets(client: TestClient) -> None:
 def test_database_on_a_worker_thread_and_stats_for_the_operator_only(tmp_path: Path) -> None:
     """Every database call runs on the database thread; /api/stats answers only with the
     operator's token (finding 9: it was public)."""
-    app = create_app(f"sqlite:///{tmp_path / 'th.db'}", bot_pace=0, deal_pause=0, limits=FAST,
-                     stats_token="s3cret")
+    app = create_app(
+        f"sqlite:///{tmp_path / 'th.db'}",
+        bot_pace=0,
+        deal_pause=0,
+        limits=FAST,
+        stats_token="s3cret",
+    )
     with TestClient(app) as c:
         assert c.get("/api/stats").status_code == 404
         assert c.get("/api/stats", headers={"Authorization": "Bearer nope"}).status_code == 404
@@ -238,8 +254,7 @@ def test_match_of_two_deals_and_play_again(client: TestClient) -> None:
 
 def test_idle_finished_tables_are_closed_but_their_games_kept(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'idle.db'}"
-    app = create_app(url, bot_pace=0, deal_pause=0, close_finished_after=0.2,
-                     limits=FAST)
+    app = create_app(url, bot_pace=0, deal_pause=0, close_finished_after=0.2, limits=FAST)
     with TestClient(app) as c:
         t = new_table(c, [human(), bot()])
         with c.websocket_connect("/ws") as w:
@@ -326,9 +341,11 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
             assert err["state"] == state
         # A token for the wrong seat, a made-up token, a seat without a token.
         with client.websocket_connect("/ws") as w2:
-            for extra, code in [({"token": tokens[0], "seat": 1}, "bad_token"),
-                                ({"token": "forged-token-000000000000"}, "bad_token"),
-                                ({"seat": 0}, "bad_token")]:
+            for extra, code in [
+                ({"token": tokens[0], "seat": 1}, "bad_token"),
+                ({"token": "forged-token-000000000000"}, "bad_token"),
+                ({"seat": 0}, "bad_token"),
+            ]:
                 w2.send_json({"type": "hello", "v": 1, "table": tid, **extra})
                 assert next_error(w2)["code"] == code
             # Still a spectator after all that, and spectators cannot act.
@@ -343,8 +360,10 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
         ws_m.send_json({"type": "act", "state": state, "action": legal})
         after = [next_of(w0), next_of(w1)]
         assert after[0]["state"] == after[1]["state"] == state + 1
-        assert after[0]["log"][-1] == {"seat": mover, "action": legal, "bout": 0} or \
-            after[0]["log"][-1]["action"] == legal
+        assert (
+            after[0]["log"][-1] == {"seat": mover, "action": legal, "bout": 0}
+            or after[0]["log"][-1]["action"] == legal
+        )
         play_out([w0, w1], after)
 
 
@@ -366,8 +385,9 @@ def test_left_seat_is_played_by_a_stand_in_and_can_be_taken(client: TestClient) 
         s0 = hello(w0, tid, t["token"])
         s1 = hello(w1, tid, j["token"])
         s0, s1 = sync([w0, w1], [s0, s1])
-        assert client.post(f"/api/tables/{tid}/leave", json={"token": j["token"]}).status_code \
-            == 200
+        assert (
+            client.post(f"/api/tables/{tid}/leave", json={"token": j["token"]}).status_code == 200
+        )
         m = next_of(w1)
         assert m["seat"] is None  # the old connection is a spectator now
         w1.send_json({"type": "act", "state": m["state"], "action": "take"})
@@ -439,8 +459,9 @@ def test_restart_mid_game_restores_every_table(tmp_path: Path) -> None:
             for _ in range(12):  # a few moves into the first deal
                 for ws, m in zip((w0, w1), s, strict=True):
                     if m["obs"]["legal"]:
-                        ws.send_json({"type": "act", "state": m["state"],
-                                      "action": m["obs"]["legal"][0]})
+                        ws.send_json(
+                            {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                        )
                 s = [next_of(w0), next_of(w1)]
                 if s[0]["obs"]["phase"] == "over":
                     break
@@ -478,8 +499,9 @@ def test_restart_between_deals_and_after_an_unrecorded_end(tmp_path: Path) -> No
             m = hello(w, t["table"], t["token"])
             while m["result"] is None:  # play the first deal only
                 if m["obs"]["legal"]:
-                    w.send_json({"type": "act", "state": m["state"],
-                                 "action": m["obs"]["legal"][0]})
+                    w.send_json(
+                        {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                    )
                 m = next_of(w)
             assert m["status"] == "playing" and m["match"]["played"] == 1
     # Forget that the deal ended, as if the server died right after its last action.

@@ -33,17 +33,20 @@ from durak.server.protocol import (
 
 from .test_server import FAST
 
-pytestmark = [pytest.mark.timeout(120),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 SURROGATE = st.integers(0xD800, 0xDFFF).map(lambda n: f"\\u{n:04x}")
 HUGE = st.integers(min_value=-(10**60), max_value=10**60)
 TEXT = st.text(max_size=20)
 SCALARS = st.one_of(st.none(), st.booleans(), HUGE, st.floats(allow_nan=False), TEXT)
-VALUES = st.recursive(SCALARS, lambda kids: st.one_of(
-    st.lists(kids, max_size=4), st.dictionaries(TEXT, kids, max_size=4)), max_leaves=20)
-FIELDS = st.sampled_from(["type", "v", "table", "token", "seat", "state", "action", "id",
-                          "invite", "x"])
+VALUES = st.recursive(
+    SCALARS,
+    lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(TEXT, kids, max_size=4)),
+    max_leaves=20,
+)
+FIELDS = st.sampled_from(
+    ["type", "v", "table", "token", "seat", "state", "action", "id", "invite", "x"]
+)
 KINDS = st.sampled_from(["hello", "act", "ping", "claim", "nope", ""])
 
 
@@ -112,11 +115,17 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(body=st.one_of(messages(), st.builds(
-    lambda v: json.dumps({"preset": "podkidnoy", "options": v}), VALUES)))
+@given(
+    body=st.one_of(
+        messages(), st.builds(lambda v: json.dumps({"preset": "podkidnoy", "options": v}), VALUES)
+    )
+)
 def test_create_and_join_never_answer_500(client: TestClient, body: str) -> None:
     for path in ("/api/tables", "/api/tables/nosuch/join"):
-        r = client.post(path, content=body.encode("utf-8", "surrogatepass"),
-                        headers={"Content-Type": "application/json"})
+        r = client.post(
+            path,
+            content=body.encode("utf-8", "surrogatepass"),
+            headers={"Content-Type": "application/json"},
+        )
         assert r.status_code in (201, 400, 404, 429), (r.status_code, r.text[:200])
         assert "error" in r.json() or r.status_code == 201

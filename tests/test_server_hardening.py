@@ -29,8 +29,7 @@ from durak.server.table import commitment
 
 from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
 
-pytestmark = [pytest.mark.timeout(90),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 Msg = dict[str, Any]
 JSON = {"Content-Type": "application/json"}
@@ -58,8 +57,7 @@ def until(ws: Any, pred: Any, limit: int = 500) -> Msg:
 
 def to_move(ws: Any, m: Msg, seat: int) -> Msg:
     """Read states until ``seat`` is to act in a deal in play."""
-    while not (m["status"] == "playing" and m["result"] is None
-               and m["obs"]["to_act"] == seat):
+    while not (m["status"] == "playing" and m["result"] is None and m["obs"]["to_act"] == seat):
         m = next_of(ws)
     return m
 
@@ -117,8 +115,9 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
             moved_for_0 = False
             for _ in range(300):
                 if s1["obs"]["legal"]:
-                    w1.send_json({"type": "act", "state": s1["state"],
-                                  "action": s1["obs"]["legal"][0]})
+                    w1.send_json(
+                        {"type": "act", "state": s1["state"], "action": s1["obs"]["legal"][0]}
+                    )
                 s1 = next_of(w1)
                 if s1["log"] and s1["log"][-1]["seat"] == 0:
                     moved_for_0 = True
@@ -139,13 +138,13 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
                 s0, s1 = sync([w0, w1], [back, s1])
                 while s0["obs"]["to_act"] != 0:
                     assert s0["result"] is None
-                    w1.send_json({"type": "act", "state": s1["state"],
-                                  "action": s1["obs"]["legal"][0]})
+                    w1.send_json(
+                        {"type": "act", "state": s1["state"], "action": s1["obs"]["legal"][0]}
+                    )
                     s0, s1 = next_of(w0), next_of(w1)
                 time.sleep(0.6)  # past the grace period: nobody moved for the person
                 assert c.get(f"/api/tables/{tid}").json()["state"] == s0["state"]
-                w0.send_json({"type": "act", "state": s0["state"],
-                              "action": s0["obs"]["legal"][0]})
+                w0.send_json({"type": "act", "state": s0["state"], "action": s0["obs"]["legal"][0]})
                 assert next_of(w0)["log"][-1]["seat"] == 0
             time.sleep(1.2)  # away past the forfeit time
             w1.send_json({"type": "claim"})
@@ -153,8 +152,10 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
             assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
             assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
     # after a restart: who forfeited, who claimed
-    with (TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c,
-          c.websocket_connect("/ws") as w):
+    with (
+        TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c,
+        c.websocket_connect("/ws") as w,
+    ):
         again = hello(w, tid)
         assert again["status"] == "finished"
         assert (again["result"]["forfeit"], again["result"]["claimed_by"]) == ([0], 1)
@@ -206,8 +207,9 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
 def test_4_body_limit_is_checked_before_reading(client: TestClient) -> None:
     """Finding 4: a 256 MB POST was read whole before the 413. Now the Content-Length is
     checked first, and a body without one is counted as it streams."""
-    r = client.post("/api/tables", content=b"{}", headers={
-        **JSON, "Content-Length": str(256 * 1024 * 1024)})
+    r = client.post(
+        "/api/tables", content=b"{}", headers={**JSON, "Content-Length": str(256 * 1024 * 1024)}
+    )
     assert r.status_code == 413
 
     async def streamed() -> tuple[int, int]:
@@ -227,6 +229,7 @@ def test_4_body_limit_is_checked_before_reading(client: TestClient) -> None:
 
             from durak.server.app import _body
             from durak.server.lobby import LobbyError
+
             try:
                 await _body(Request(scope, rcv))
             except LobbyError as e:
@@ -234,9 +237,18 @@ def test_4_body_limit_is_checked_before_reading(client: TestClient) -> None:
                 await snd({"type": "http.response.body", "body": b""})
 
         shield = Shield(app, Guard(Limits(max_body=16 * 1024)))
-        await shield({"type": "http", "method": "POST", "path": "/api/tables",
-                      "headers": [(b"content-type", b"application/json")],
-                      "client": ("1.2.3.4", 1), "query_string": b""}, receive, send)
+        await shield(
+            {
+                "type": "http",
+                "method": "POST",
+                "path": "/api/tables",
+                "headers": [(b"content-type", b"application/json")],
+                "client": ("1.2.3.4", 1),
+                "query_string": b"",
+            },
+            receive,
+            send,
+        )
         return sent[0]["status"], chunks
 
     status, chunks = asyncio.run(streamed())
@@ -287,8 +299,11 @@ def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
             for i in range(60):
                 w.send_json({"type": "ping", "id": i})
             got = [w.receive_json() for _ in range(7)]  # 5 pongs, told once, goodbye
-            assert got[-1] == {"type": "error", "code": "rate_limited",
-                               "message": "too many messages; goodbye"}
+            assert got[-1] == {
+                "type": "error",
+                "code": "rate_limited",
+                "message": "too many messages; goodbye",
+            }
             with pytest.raises(WebSocketDisconnect):
                 w.receive_json()
 
@@ -297,8 +312,7 @@ def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
 
 
 def test_6_tables_are_listed_a_page_at_a_time(tmp_path: Path) -> None:
-    lim = Limits(**{**FAST.__dict__, "tables_per_address": 20, "creates_burst": 20,
-                    "page_size": 3})
+    lim = Limits(**{**FAST.__dict__, "tables_per_address": 20, "creates_burst": 20, "page_size": 3})
     with TestClient(app_at(tmp_path, lim)) as c:
         ids = [new_table(c, [human(), human()])["table"] for _ in range(7)]
         first = c.get("/api/tables").json()
@@ -316,19 +330,23 @@ def test_6_tables_are_listed_a_page_at_a_time(tmp_path: Path) -> None:
 DEEP = "[" * 2000 + "]" * 2000
 
 
-@pytest.mark.parametrize("path,body", [
-    ("/api/tables", '{"options": ' + DEEP + "}"),
-    ("/api/tables", DEEP),
-    ("/api/tables", '{"options": {"\\ud800": 1}}'),
-    ("/api/tables", '{"rules": "podkidnoy(\\ud800=1)"}'),
-    ("/api/tables", '{"preset": "\\udfff"}'),
-    ("/api/tables", '{"deals": 1e999}'),
-    ("/api/tables", '{"deals": ' + "9" * 5000 + "}"),
-    ("/api/tables/x/join", '{"name": ' + DEEP + "}"),
-    ("/api/tables/x/join", b"\xff\xfe"),
-])
-def test_7_malformed_http_bodies_get_400_not_500(client: TestClient, path: str,
-                                                 body: str | bytes) -> None:
+@pytest.mark.parametrize(
+    "path,body",
+    [
+        ("/api/tables", '{"options": ' + DEEP + "}"),
+        ("/api/tables", DEEP),
+        ("/api/tables", '{"options": {"\\ud800": 1}}'),
+        ("/api/tables", '{"rules": "podkidnoy(\\ud800=1)"}'),
+        ("/api/tables", '{"preset": "\\udfff"}'),
+        ("/api/tables", '{"deals": 1e999}'),
+        ("/api/tables", '{"deals": ' + "9" * 5000 + "}"),
+        ("/api/tables/x/join", '{"name": ' + DEEP + "}"),
+        ("/api/tables/x/join", b"\xff\xfe"),
+    ],
+)
+def test_7_malformed_http_bodies_get_400_not_500(
+    client: TestClient, path: str, body: str | bytes
+) -> None:
     t = new_table(client, [human(), human()])
     r = client.post(path.replace("/x/", f"/{t['table']}/"), content=body, headers=JSON)
     assert r.status_code == 400, (r.status_code, r.text[:200])
@@ -345,11 +363,13 @@ def test_7_malformed_websocket_messages_keep_the_connection(client: TestClient) 
     t = new_table(client, [human(), bot()])
     with client.websocket_connect("/ws") as w:
         hello(w, t["table"], t["token"])
-        for raw, code in [("[" * 1000 + "]" * 1000, "malformed"),
-                          ('{"type": "ping", "id": "\\ud800"}', "malformed"),
-                          ('{"type": "ping", "id": ' + "9" * 3000 + "}", "malformed"),
-                          ('{"type": "hello", "v": 1, "table": "\\udfff"}', "malformed"),
-                          ('{"type": "act", "state": ' + DEEP[:1000] + "}", "malformed")]:
+        for raw, code in [
+            ("[" * 1000 + "]" * 1000, "malformed"),
+            ('{"type": "ping", "id": "\\ud800"}', "malformed"),
+            ('{"type": "ping", "id": ' + "9" * 3000 + "}", "malformed"),
+            ('{"type": "hello", "v": 1, "table": "\\udfff"}', "malformed"),
+            ('{"type": "act", "state": ' + DEEP[:1000] + "}", "malformed"),
+        ]:
             w.send_text(raw)
             m = until(w, lambda x: x["type"] == "error")
             assert m["code"] == code, (raw[:40], m)
@@ -361,9 +381,11 @@ def test_7_malformed_websocket_messages_keep_the_connection(client: TestClient) 
 
 
 def test_8_integer_rule_options_are_bounded(client: TestClient) -> None:
-    for body in ({"options": {"bout_limit": 10**400}},
-                 {"options": {"first_bout_limit": 53}},
-                 {"rules": "podkidnoy(bout_limit=" + "9" * 4000 + ")"}):
+    for body in (
+        {"options": {"bout_limit": 10**400}},
+        {"options": {"first_bout_limit": 53}},
+        {"rules": "podkidnoy(bout_limit=" + "9" * 4000 + ")"},
+    ):
         r = client.post("/api/tables", content=json.dumps(body), headers=JSON)
         err = r.json()["error"]
         assert r.status_code == 400 and ("limit" in err or "rules" in err), err[:200]
@@ -378,8 +400,10 @@ def test_9_websocket_origin_is_checked(tmp_path: Path) -> None:
     lim = Limits(**{**FAST.__dict__, "allowed_origins": ("https://durak.example",)})
     with TestClient(app_at(tmp_path, lim)) as c:
         for origin in ("http://evil.example", "null", "http://testserver.evil"):
-            with pytest.raises(WebSocketDisconnect), \
-                    c.websocket_connect("/ws", headers={"Origin": origin}) as w:
+            with (
+                pytest.raises(WebSocketDisconnect),
+                c.websocket_connect("/ws", headers={"Origin": origin}) as w,
+            ):
                 w.receive_json()
         for origin in ("http://testserver", "https://durak.example"):
             with c.websocket_connect("/ws", headers={"Origin": origin}) as w:
@@ -387,11 +411,11 @@ def test_9_websocket_origin_is_checked(tmp_path: Path) -> None:
                 assert w.receive_json()["type"] == "pong"
 
 
-def test_9_posts_must_be_json_and_every_answer_has_security_headers(
-        client: TestClient) -> None:
+def test_9_posts_must_be_json_and_every_answer_has_security_headers(client: TestClient) -> None:
     # A cross-site form can send text/plain without a preflight: refused.
-    r = client.post("/api/tables", content=b'{"seats": null}',
-                    headers={"Content-Type": "text/plain"})
+    r = client.post(
+        "/api/tables", content=b'{"seats": null}', headers={"Content-Type": "text/plain"}
+    )
     assert r.status_code == 415
     assert client.get("/api/tables").json()["total"] == 0
     for path in ("/", "/api/meta", "/api/tables", "/static/app.js", "/nope", "/api/games/x"):
@@ -402,15 +426,17 @@ def test_9_posts_must_be_json_and_every_answer_has_security_headers(
 
 
 def test_9_token_guessing_and_request_floods_are_rate_limited(tmp_path: Path) -> None:
-    lim = Limits(**{**FAST.__dict__, "token_tries_burst": 5, "requests_burst": 30,
-                    "requests_per_second": 1})
+    lim = Limits(
+        **{**FAST.__dict__, "token_tries_burst": 5, "requests_burst": 30, "requests_per_second": 1}
+    )
     with TestClient(app_at(tmp_path, lim)) as c:
         t = new_table(c, [human(), bot()])
         codes = []
         with c.websocket_connect("/ws") as w:
             for i in range(8):
-                w.send_json({"type": "hello", "v": 1, "table": t["table"],
-                             "token": f"guess-{i:020d}"})
+                w.send_json(
+                    {"type": "hello", "v": 1, "table": t["table"], "token": f"guess-{i:020d}"}
+                )
                 codes.append(until(w, lambda m: m["type"] == "error")["code"])
             # The right token is refused too while the address is over its limit.
             w.send_json({"type": "hello", "v": 1, "table": t["table"], "token": t["token"]})
@@ -420,12 +446,14 @@ def test_9_token_guessing_and_request_floods_are_rate_limited(tmp_path: Path) ->
         assert 429 in statuses and statuses[0] == 200
 
 
-def test_9_connections_per_address_are_capped_and_silent_sockets_closed(
-        tmp_path: Path) -> None:
+def test_9_connections_per_address_are_capped_and_silent_sockets_closed(tmp_path: Path) -> None:
     lim = Limits(**{**FAST.__dict__, "connections_per_address": 3, "hello_deadline": 0.3})
     with TestClient(app_at(tmp_path, lim)) as c:
-        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b, \
-                c.websocket_connect("/ws") as d:
+        with (
+            c.websocket_connect("/ws") as a,
+            c.websocket_connect("/ws") as b,
+            c.websocket_connect("/ws") as d,
+        ):
             with pytest.raises(WebSocketDisconnect), c.websocket_connect("/ws") as e:
                 e.receive_json()
             # Nobody said hello: each is told so and closed at the deadline.
@@ -450,8 +478,10 @@ def test_10_private_tables_need_their_invite(client: TestClient) -> None:
     assert client.get(f"/api/tables/{tid}").status_code == 404
     assert client.get(f"/api/tables/{tid}?invite={secret}").json()["id"] == tid
     assert client.post(f"/api/tables/{tid}/join", json={"name": "X"}).status_code == 404
-    assert client.post(f"/api/tables/{tid}/join",
-                       json={"name": "X", "invite": "wrong"}).status_code == 404
+    assert (
+        client.post(f"/api/tables/{tid}/join", json={"name": "X", "invite": "wrong"}).status_code
+        == 404
+    )
     with client.websocket_connect("/ws") as spy:
         spy.send_json({"type": "hello", "v": 1, "table": tid, "token": None})
         assert spy.receive_json()["code"] == "no_table"
@@ -469,8 +499,9 @@ def test_10_private_tables_need_their_invite(client: TestClient) -> None:
 # -- fair deals -------------------------------------------------------------------------------
 
 
-def test_fair_deal_commitment_before_the_deal_and_seed_after(client: TestClient,
-                                                             tmp_path: Path) -> None:
+def test_fair_deal_commitment_before_the_deal_and_seed_after(
+    client: TestClient, tmp_path: Path
+) -> None:
     t = new_table(client, [human(), bot()], deals=2, turn_timer=None)
     tid = t["table"]
     with client.websocket_connect("/ws") as w:
@@ -508,6 +539,7 @@ def test_fair_deal_commitment_before_the_deal_and_seed_after(client: TestClient,
     path = tmp_path / "g.json"
     path.write_text(json.dumps(client.get(f"/api/games/{min(commits)}").json()))
     from durak.cli import main
+
     assert main(["verify-deal", str(path), "--commit", commits[min(commits)]]) == 0
     assert main(["verify-deal", str(path), "--commit", "ab" * 32]) == 1
 
@@ -515,12 +547,33 @@ def test_fair_deal_commitment_before_the_deal_and_seed_after(client: TestClient,
 def test_the_published_schema_is_the_one_the_server_uses() -> None:
     from durak.server.protocol import json_schemas
 
-    published = json.loads((Path(__file__).resolve().parent.parent / "docs" /
-                            "protocol.schema.json").read_text(encoding="utf-8"))
+    published = json.loads(
+        (Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json").read_text(
+            encoding="utf-8"
+        )
+    )
     assert published == json.loads(json.dumps(json_schemas()))
-    assert {"Hello", "Act", "Ping", "Claim", "Chat", "Vote", "Hint", "Undo", "Welcome",
-            "State", "Seats", "Clock", "Deal", "Error", "Pong", "ChatLine", "HintAnswer",
-            "VoteCount", "VotedOff"} <= set(published["$defs"])
+    assert {
+        "Hello",
+        "Act",
+        "Ping",
+        "Claim",
+        "Chat",
+        "Vote",
+        "Hint",
+        "Undo",
+        "Welcome",
+        "State",
+        "Seats",
+        "Clock",
+        "Deal",
+        "Error",
+        "Pong",
+        "ChatLine",
+        "HintAnswer",
+        "VoteCount",
+        "VotedOff",
+    } <= set(published["$defs"])
 
 
 class _Gated:
@@ -531,8 +584,11 @@ class _Gated:
     def __init__(self) -> None:
         import threading
 
-        self.entered, self.gate, self.answered = (threading.Event(), threading.Event(),
-                                                  threading.Event())
+        self.entered, self.gate, self.answered = (
+            threading.Event(),
+            threading.Event(),
+            threading.Event(),
+        )
 
     def choose(self, obs: Any) -> Any:
         self.entered.set()
@@ -541,8 +597,7 @@ class _Gated:
         return obs.legal[0]
 
 
-def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(
-        tmp_path: Path) -> None:
+def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_path: Path) -> None:
     """Finding 2, the race: the stand-in of a person away past the grace period finishes
     thinking just after they come back, and reaches the table's lock before the
     reschedule their return spawned. It must not move for the person who is back."""
@@ -551,11 +606,11 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(
     from durak.server.table import Connection
 
     async def scenario() -> None:
-        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'r.db'}"), bot_pace=0, deal_pause=0,
-                      grace=0.05)
+        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'r.db'}"), bot_pace=0, deal_pause=0, grace=0.05)
         try:
-            made = await lobby.create({"seats": [{"kind": "human"}, {"kind": "human"}],
-                                       "turn_timer": None})
+            made = await lobby.create(
+                {"seats": [{"kind": "human"}, {"kind": "human"}], "turn_timer": None}
+            )
             t = lobby.table(made["table"])
             stand_in = t.stand_in = _Gated()  # type: ignore[assignment]
             await lobby.join(made["table"], {"name": "Boris"})

@@ -27,8 +27,7 @@ from durak.server.store import Store, metadata
 
 from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
 
-pytestmark = [pytest.mark.timeout(120),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 
 def _as_postgres(cmd: list[str]) -> list[str]:
@@ -48,8 +47,9 @@ def pg_url() -> Iterator[str]:
     if not found:
         if os.environ.get("DURAK_SKIP_POSTGRES") == "1":
             pytest.skip("PostgreSQL not installed and DURAK_SKIP_POSTGRES=1")
-        pytest.fail("PostgreSQL is not installed (make test installs it; "
-                    "DURAK_SKIP_POSTGRES=1 to opt out)")
+        pytest.fail(
+            "PostgreSQL is not installed (make test installs it; DURAK_SKIP_POSTGRES=1 to opt out)"
+        )
     pytest.importorskip("psycopg")
     bindir = os.path.dirname(found[-1])
     root = tempfile.mkdtemp(prefix="durak-pg-")
@@ -60,16 +60,48 @@ def pg_url() -> Iterator[str]:
         shutil.chown(sock, "postgres")
     port = "5499"
     run = {"check": True, "capture_output": True, "timeout": 120}
-    subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "durak",
-                                 "--no-sync", "-E", "UTF8"]), **run)  # type: ignore[call-overload]
+    subprocess.run(
+        _as_postgres(
+            [
+                f"{bindir}/initdb",
+                "-D",
+                data,
+                "-A",
+                "trust",
+                "-U",
+                "durak",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ]
+        ),
+        **run,
+    )  # type: ignore[call-overload]
     opts = f"-p {port} -k {sock} -c listen_addresses='' -F"
-    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w",
-                                 "-l", os.path.join(root, "log"), "start"]), **run)  # type: ignore[call-overload]
+    subprocess.run(
+        _as_postgres(
+            [
+                f"{bindir}/pg_ctl",
+                "-D",
+                data,
+                "-o",
+                opts,
+                "-w",
+                "-l",
+                os.path.join(root, "log"),
+                "start",
+            ]
+        ),
+        **run,
+    )  # type: ignore[call-overload]
     try:
         yield f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
     finally:
-        subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate",
-                                     "stop"]), capture_output=True, timeout=60)
+        subprocess.run(
+            _as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]),
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -85,24 +117,53 @@ def url(pg_url: str) -> Iterator[str]:
 def test_store_round_trip(url: str) -> None:
     s = Store(url)
     try:
-        s.create_table({"id": "t1", "rules": "podkidnoy()", "deals": 1, "target": None,
-                        "turn_timer": 30.0, "status": "waiting", "match_no": 0,
-                        "invite_hash": None},
-                       [{"seat": 0, "kind": "human", "bot": None, "name": "Аня",
-                         "token_hash": "h"},
-                        {"seat": 1, "kind": "bot", "bot": "greedy", "name": "B",
-                         "token_hash": None}])
-        s.create_table({"id": "p1", "rules": "podkidnoy()", "deals": 1, "target": None,
-                        "turn_timer": None, "status": "waiting", "match_no": 0,
-                        "invite_hash": "secret-hash"}, [])
+        s.create_table(
+            {
+                "id": "t1",
+                "rules": "podkidnoy()",
+                "deals": 1,
+                "target": None,
+                "turn_timer": 30.0,
+                "status": "waiting",
+                "match_no": 0,
+                "invite_hash": None,
+            },
+            [
+                {"seat": 0, "kind": "human", "bot": None, "name": "Аня", "token_hash": "h"},
+                {"seat": 1, "kind": "bot", "bot": "greedy", "name": "B", "token_hash": None},
+            ],
+        )
+        s.create_table(
+            {
+                "id": "p1",
+                "rules": "podkidnoy()",
+                "deals": 1,
+                "target": None,
+                "turn_timer": None,
+                "status": "waiting",
+                "match_no": 0,
+                "invite_hash": "secret-hash",
+            },
+            [],
+        )
         big = 2**63 - 1  # seeds use all 63 bits: BIGINT
-        d = s.start_deal("t1", 1, 1, big, 0, None, "podkidnoy()", ["Аня", "B"],
-                         {"status": "playing", "match_no": 1, "match_seed": big}, salt="ab")
+        d = s.start_deal(
+            "t1",
+            1,
+            1,
+            big,
+            0,
+            None,
+            "podkidnoy()",
+            ["Аня", "B"],
+            {"status": "playing", "match_no": 1, "match_seed": big},
+            salt="ab",
+        )
         p = s.start_deal("p1", 1, 1, 5, 0, None, "podkidnoy()", ["x", "y"])
         s.add_action(d, 0, 1, "6♠")
         s.add_action(d, 1, 0, "take")
-        s.finish_deal(d, "durak 0", "[Seed \"1\"]", "t1", "finished")
-        s.finish_deal(p, "durak 1", "[Seed \"5\"]", "p1", "finished")
+        s.finish_deal(d, "durak 0", '[Seed "1"]', "t1", "finished")
+        s.finish_deal(p, "durak 1", '[Seed "5"]', "p1", "finished")
         rows = {r.id: r for r in s.load_tables()}
         t = rows["t1"]
         assert t.status == "finished" and t.match_seed == big and t.invite_hash is None
@@ -129,8 +190,9 @@ def test_restart_mid_match_on_postgres(url: str) -> None:
             for _ in range(10):
                 for ws, m in zip((w0, w1), s, strict=True):
                     if m["obs"]["legal"]:
-                        ws.send_json({"type": "act", "state": m["state"],
-                                      "action": m["obs"]["legal"][0]})
+                        ws.send_json(
+                            {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                        )
                 s = [next_of(w0), next_of(w1)]
     with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
         with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
@@ -152,9 +214,19 @@ def test_old_schema_gets_new_columns(url: str) -> None:
     s.close()
     s = Store(url)
     try:
-        s.create_table({"id": "t", "rules": "podkidnoy()", "deals": 1, "target": None,
-                        "turn_timer": None, "status": "waiting", "match_no": 0,
-                        "invite_hash": "x"}, [])
+        s.create_table(
+            {
+                "id": "t",
+                "rules": "podkidnoy()",
+                "deals": 1,
+                "target": None,
+                "turn_timer": None,
+                "status": "waiting",
+                "match_no": 0,
+                "invite_hash": "x",
+            },
+            [],
+        )
         assert s.load_tables()[0].invite_hash == "x"
     finally:
         s.close()

@@ -149,8 +149,13 @@ async def play_deal(pilot: Pilot[Any], app: DurakApp, policy: Policy) -> list[Ac
 
 
 def settings(rules: Rules, tmp_path: Path, **kw: Any) -> Settings:
-    base: dict[str, Any] = {"opponents": ["greedy"], "seed": 1, "delay": 0.0, "lang": "en",
-                            "save": tmp_path / "match.txt"}
+    base: dict[str, Any] = {
+        "opponents": ["greedy"],
+        "seed": 1,
+        "delay": 0.0,
+        "lang": "en",
+        "save": tmp_path / "match.txt",
+    }
     base.update(kw)
     return Settings(rules=rules, **base)
 
@@ -186,8 +191,9 @@ def test_podkidnoy_by_keys_to_the_end_of_a_match(tmp_path: Path) -> None:
 def test_perevodnoy_transfer_and_take_with_pile_on(tmp_path: Path) -> None:
     async def go() -> None:
         rules = Rules.preset("perevodnoy", players=3)
-        app = DurakApp(settings(rules, tmp_path, seed=8, opponents=["greedy", "random"]),
-                       skip_setup=True)
+        app = DurakApp(
+            settings(rules, tmp_path, seed=8, opponents=["greedy", "random"]), skip_setup=True
+        )
         async with app.run_test(size=(80, 24)) as pilot:
             mine = await play_deal(pilot, app, greedy_but(prefer=("transfer",), take_every=2))
             kinds = {a.kind for a in mine}
@@ -208,8 +214,7 @@ def test_perevodnoy_transfer_and_take_with_pile_on(tmp_path: Path) -> None:
 def test_team_game_with_showing_the_trump(tmp_path: Path) -> None:
     async def go() -> None:
         rules = Rules.preset("perevodnoy-proezdnoy", players=4, teams="2x2")
-        app = DurakApp(settings(rules, tmp_path, seed=9, opponents=["greedy"] * 3),
-                       skip_setup=True)
+        app = DurakApp(settings(rules, tmp_path, seed=9, opponents=["greedy"] * 3), skip_setup=True)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             assert "partner" in text_of(app, "#seat-2")
@@ -228,16 +233,27 @@ def test_team_game_with_showing_the_trump(tmp_path: Path) -> None:
             lost = o.losing_team
             if lost is not None:
                 team = ["Player + Boris", "Anna + Vera"][lost]
-                assert any(line.startswith(team) and line.rstrip().endswith("1")
-                           for line in result.splitlines())
+                assert any(
+                    line.startswith(team) and line.rstrip().endswith("1")
+                    for line in result.splitlines()
+                )
 
     run(go())
 
 
 def test_match_score_between_deals_in_russian(tmp_path: Path) -> None:
     async def go() -> None:
-        app = DurakApp(settings(Rules.preset("podkidnoy", deck=24), tmp_path, seed=2, deals=2,
-                                lang="ru", name="Ваня"), skip_setup=True)
+        app = DurakApp(
+            settings(
+                Rules.preset("podkidnoy", deck=24),
+                tmp_path,
+                seed=2,
+                deals=2,
+                lang="ru",
+                name="Ваня",
+            ),
+            skip_setup=True,
+        )
         async with app.run_test(size=(80, 24)) as pilot:
             await play_deal(pilot, app, greedy_but())
             await settle(pilot, app)
@@ -342,8 +358,9 @@ def test_start_screen_sets_up_a_team_game_by_keys(tmp_path: Path) -> None:
             assert "✓" in str(row("transfer").render())
             await pilot.press("down", "right", "right")  # players 2 -> 4
             assert app.focused is row("players") and row("players").value == 4
-            assert [w.id for w in screen.query(Choice) if (w.id or "").startswith("opp-")
-                    and w.display] == ["opp-1", "opp-2", "opp-3"]
+            assert [
+                w.id for w in screen.query(Choice) if (w.id or "").startswith("opp-") and w.display
+            ] == ["opp-1", "opp-2", "opp-3"]
             await pilot.press("down", "down", "right")  # teams: 2x2
             assert row("teams").value == "2x2" and "partner" in str(row("opp-2").render())
             row("pile_on").focus()
@@ -433,13 +450,31 @@ def test_cli_arguments_build_the_match(tmp_path: Path) -> None:
 
     p = argparse.ArgumentParser()
     cli.add_arguments(p)
-    args = p.parse_args(["--preset", "pagony", "--players", "4", "--level", "2", "--fast",
-                         "--save", str(tmp_path / "x.txt"), "--lang", "ru", "--deals", "2"])
+    args = p.parse_args(
+        [
+            "--preset",
+            "pagony",
+            "--players",
+            "4",
+            "--level",
+            "2",
+            "--fast",
+            "--save",
+            str(tmp_path / "x.txt"),
+            "--lang",
+            "ru",
+            "--deals",
+            "2",
+        ]
+    )
     st = cli.settings_from_args(args)
     assert st.rules.teams == "2x2" and st.rules.scoring == "pagony"
     assert st.opponent_specs() == ["level:2"] * 3 and st.delay == 0 and st.lang == "ru"
-    for wrong in (["--players", "3", "--teams", "2x2"], ["--opponents", "nobody"],
-                  ["--level", "99"]):
+    for wrong in (
+        ["--players", "3", "--teams", "2x2"],
+        ["--opponents", "nobody"],
+        ["--level", "99"],
+    ):
         with pytest.raises(ValueError):
             cli.settings_from_args(p.parse_args(wrong))
     assert Game(st.rules, seed=1).rules == st.rules
@@ -454,26 +489,30 @@ def test_cli_opponents_take_the_bot_specs_of_durak_bots_make() -> None:
 
     p = argparse.ArgumentParser()
     cli.add_arguments(p)
-    st = cli.settings_from_args(p.parse_args(
-        ["--players", "3", "--opponents", "level:3, ismcts:iterations=60,seed=1"]))
+    st = cli.settings_from_args(
+        p.parse_args(["--players", "3", "--opponents", "level:3, ismcts:iterations=60,seed=1"])
+    )
     assert st.opponent_specs() == ["level:3", "ismcts:iterations=60,seed=1"]
     with pytest.raises(ValueError, match="no option 'iteratons'"):
         cli.settings_from_args(p.parse_args(["--opponents", "ismcts:iteratons=5"]))
 
 
-@pytest.mark.parametrize("preset,players,extra", [
-    ("prostoy", 2, {}),
-    ("pogonny", 3, {}),
-    ("pagony", 4, {"teams": "2x2"}),
-    ("podkidnoy", 2, {"trump_exchange": True, "deck": 52}),
-])
-def test_other_presets_play_to_the_end(tmp_path: Path, preset: str, players: int,
-                                       extra: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "preset,players,extra",
+    [
+        ("prostoy", 2, {}),
+        ("pogonny", 3, {}),
+        ("pagony", 4, {"teams": "2x2"}),
+        ("podkidnoy", 2, {"trump_exchange": True, "deck": 52}),
+    ],
+)
+def test_other_presets_play_to_the_end(
+    tmp_path: Path, preset: str, players: int, extra: dict[str, Any]
+) -> None:
     async def go() -> None:
         rules = Rules.preset(preset, players=players, **extra)
         seed = 1 if rules.trump_exchange else 4  # seed 1: you hold the lowest trump
-        app = DurakApp(settings(rules, tmp_path, seed=seed, opponents=["level:2"]),
-                       skip_setup=True)
+        app = DurakApp(settings(rules, tmp_path, seed=seed, opponents=["level:2"]), skip_setup=True)
         async with app.run_test(size=(80, 24)) as pilot:
             mine = await play_deal(pilot, app, greedy_but(prefer=("exchange",)))
             assert mine
@@ -487,8 +526,9 @@ def test_other_presets_play_to_the_end(tmp_path: Path, preset: str, players: int
     run(go())
 
 
-async def play_until(pilot: Pilot[Any], app: DurakApp, policy: Policy,
-                     done: Callable[[GameScreen], bool]) -> GameScreen:
+async def play_until(
+    pilot: Pilot[Any], app: DurakApp, policy: Policy, done: Callable[[GameScreen], bool]
+) -> GameScreen:
     """Play by keys until ``done`` holds at one of the person's turns."""
     for _ in range(400):
         await settle(pilot, app)
@@ -505,8 +545,7 @@ def test_enter_plays_the_card_under_the_cursor(tmp_path: Path) -> None:
         app = DurakApp(settings(Rules(), tmp_path, seed=3), skip_setup=True)
         async with app.run_test(size=(80, 24)) as pilot:
             policy = greedy_but()
-            screen = await play_until(pilot, app, policy,
-                                      lambda s: s.picker.obs.phase == "attack")
+            screen = await play_until(pilot, app, policy, lambda s: s.picker.obs.phase == "attack")
             g = screen.session.game
             cards = screen.hand_cards()
             await pilot.press("home", "right", "right")  # nothing marked, cursor on the third
@@ -514,8 +553,12 @@ def test_enter_plays_the_card_under_the_cursor(tmp_path: Path) -> None:
             await pilot.press("enter")
             assert len(g.history) > n and g.history[n].cards == (cards[2],)
             # a card that cannot be laid: Enter says why and plays nothing
-            screen = await play_until(pilot, app, policy, lambda s: any(
-                c not in s.picker.playable for c in s.hand_cards()))
+            screen = await play_until(
+                pilot,
+                app,
+                policy,
+                lambda s: any(c not in s.picker.playable for c in s.hand_cards()),
+            )
             cards = screen.hand_cards()
             i = next(i for i, c in enumerate(cards) if c not in screen.picker.playable)
             await pilot.press("home", *["right"] * i)
@@ -528,8 +571,9 @@ def test_enter_plays_the_card_under_the_cursor(tmp_path: Path) -> None:
 
 def test_letter_keys_mark_cards_past_the_tenth(tmp_path: Path) -> None:
     async def go() -> None:
-        app = DurakApp(settings(Rules.preset("podkidnoy", deck=52), tmp_path, seed=5),
-                       skip_setup=True)
+        app = DurakApp(
+            settings(Rules.preset("podkidnoy", deck=52), tmp_path, seed=5), skip_setup=True
+        )
         async with app.run_test(size=(100, 30)) as pilot:
             greedy = greedy_but()
 
@@ -537,8 +581,7 @@ def test_letter_keys_mark_cards_past_the_tenth(tmp_path: Path) -> None:
                 take = [a for a in obs.legal if a.kind == "take"]
                 return take[0] if take else greedy(obs)
 
-            screen = await play_until(pilot, app, always_take,
-                                      lambda s: len(s.hand_cards()) > 11)
+            screen = await play_until(pilot, app, always_take, lambda s: len(s.hand_cards()) > 11)
             cards = screen.hand_cards()
             labels = text_of(app, "#hand").splitlines()[0].split()
             assert labels[:12] == [*"1234567890", "a", "b"]
@@ -563,8 +606,17 @@ def test_question_mark_opens_the_help_listing_every_key(tmp_path: Path) -> None:
             screen = app.screen
             assert isinstance(screen, GameScreen)
             footer = shown_keys(screen)
-            for word in ("lay", "take", "pass", "transfer", "show trump", "hint", "undo",
-                         "keys", "quit"):
+            for word in (
+                "lay",
+                "take",
+                "pass",
+                "transfer",
+                "show trump",
+                "hint",
+                "undo",
+                "keys",
+                "quit",
+            ):
                 assert word in footer
             assert "swap trump" not in footer  # not in these rules
             assert not screen.query("#keys")  # no hand-made key line any more
@@ -574,8 +626,25 @@ def test_question_mark_opens_the_help_listing_every_key(tmp_path: Path) -> None:
             flat = " ".join(text.split())  # long descriptions wrap beside their keys
             for keys, what in key_rows(screen.keys, "en"):
                 assert keys in text and what in flat
-            for key in ("Enter", "Esc", "← → Home End", "1…9 0 a…z", "↑ ↓ Tab", "space",
-                        "t", "p", "r", "s", "x", "h", "u", "f", "l", "n", "q"):
+            for key in (
+                "Enter",
+                "Esc",
+                "← → Home End",
+                "1…9 0 a…z",
+                "↑ ↓ Tab",
+                "space",
+                "t",
+                "p",
+                "r",
+                "s",
+                "x",
+                "h",
+                "u",
+                "f",
+                "l",
+                "n",
+                "q",
+            ):
                 assert key in text
             await pilot.press("escape")
             assert app.screen is screen

@@ -39,14 +39,23 @@ def test_every_key_the_terminal_uses_is_in_the_catalogue_in_russian() -> None:
     assert [k for k in used if not catalogue.has(k)] == []
     # the terminal's own domain really is translated (a copy of the English would pass
     # the catalogue's own checks)
-    untranslated = [k for k, v in catalogue.domain("tui").items()
-                    if v["en"] == v["ru"] and re.search("[a-z]{3}", v["en"])]
+    untranslated = [
+        k
+        for k, v in catalogue.domain("tui").items()
+        if v["en"] == v["ru"] and re.search("[a-z]{3}", v["en"])
+    ]
     assert untranslated == ["bot_other"]
 
 
 def test_russian_plurals_and_ranks() -> None:
     assert [plural("ru", n, "cards") for n in (1, 2, 5, 11, 21, 24)] == [
-        "1 карта", "2 карты", "5 карт", "11 карт", "21 карта", "24 карты"]
+        "1 карта",
+        "2 карты",
+        "5 карт",
+        "11 карт",
+        "21 карта",
+        "24 карты",
+    ]
     assert card_text(C("AS"), "ru") == "Т♠" and card_text(C("JD"), "ru") == "В♦"
     assert tr("en", "mv_take", who="Anna") == "Anna takes"
 
@@ -98,8 +107,12 @@ def test_picker_transfer_and_show() -> None:
     hands = ["6S 7S 8S 9S 10S JS", "6H 6C 7H 8H 9H 10H", "7D 8D 9D 10D JD QD"]
     cols = [h.split() for h in hands]
     deck = " ".join(cols[s][i] for i in range(6) for s in range(3)) + " QC"
-    g = Game(Rules.preset("perevodnoy-proezdnoy", players=3, transfer_first_bout=True), deck=deck,
-             dealer=2, leader=0)
+    g = Game(
+        Rules.preset("perevodnoy-proezdnoy", players=3, transfer_first_bout=True),
+        deck=deck,
+        dealer=2,
+        leader=0,
+    )
     g.apply("6♠")
     p = Picker(g.observation(1))
     offers = {o.key: o.action for o in p.offers()}
@@ -153,18 +166,30 @@ def test_words_describe_every_kind_of_move() -> None:
     assert [render(e, "en", names) for e in play(g, "8♠")] == ["Ivan leads 8♠ against Anna"]
     assert [render(e, "en", names) for e in play(g, "8♠/9♠")] == ["Anna beats 8♠ with 9♠"]
     assert [render(e, "en", names) for e in play(g, "pass")] == [
-        "Ivan passes", "Beaten off: 2 cards to the discard"]
-    g = Game(Rules.preset("perevodnoy", transfer_first_bout=True),
-             deck="6S 6H 7S 7H 8S 8H 9S 9H 10S 10H JS JH QS", dealer=1)
+        "Ivan passes",
+        "Beaten off: 2 cards to the discard",
+    ]
+    g = Game(
+        Rules.preset("perevodnoy", transfer_first_bout=True),
+        deck="6S 6H 7S 7H 8S 8H 9S 9H 10S 10H JS JH QS",
+        dealer=1,
+    )
     assert [render(e, "en", names) for e in play(g, "6♠")][0] == "Ivan leads 6♠ against Anna"
-    assert [render(e, "en", names) for e in play(g, ">6♥")] == [
-        "Anna transfers with 6♥ to Ivan"]
+    assert [render(e, "en", names) for e in play(g, ">6♥")] == ["Anna transfers with 6♥ to Ivan"]
 
 
 def test_session_undo_and_records(tmp_path: Path) -> None:
     save = tmp_path / "m.txt"
-    s = Session(Settings(Rules.preset("perevodnoy", players=3), opponents=["greedy", "random"],
-                         seed=11, deals=2, save=save, name="Tester"))
+    s = Session(
+        Settings(
+            Rules.preset("perevodnoy", players=3),
+            opponents=["greedy", "random"],
+            seed=11,
+            deals=2,
+            save=save,
+            name="Tester",
+        )
+    )
     assert s.names[0] == "Tester"
     moved = 0
     while not s.game.is_over:

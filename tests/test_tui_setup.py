@@ -34,18 +34,22 @@ pytestmark = pytest.mark.timeout(60)
 T = TypeVar("T")
 
 
-def on_start_screen(tmp_path: Path, lang: str,
-                    body: Callable[[Pilot[Any], DurakApp, SetupScreen], Awaitable[T]]) -> T:
+def on_start_screen(
+    tmp_path: Path, lang: str, body: Callable[[Pilot[Any], DurakApp, SetupScreen], Awaitable[T]]
+) -> T:
     """Run ``body`` on the start screen of a new app at 80x24, once it is shown."""
+
     async def go() -> T:
-        app = DurakApp(Settings(rules=Rules(), opponents=["greedy"], save=tmp_path / "m.txt",
-                                lang=lang))
+        app = DurakApp(
+            Settings(rules=Rules(), opponents=["greedy"], save=tmp_path / "m.txt", lang=lang)
+        )
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, SetupScreen)
             return await body(pilot, app, screen)
+
     return asyncio.run(go())
 
 
@@ -66,6 +70,7 @@ def words(screen: SetupScreen) -> dict[str, str]:
 def test_language_switch_relabels_every_line_as_a_screen_opened_in_it(tmp_path: Path) -> None:
     """After ← → on the language line, every text on the screen (lines, values, title,
     name, buttons, help, footer) is what a screen opened in that language shows."""
+
     async def opened(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> dict[str, str]:
         screen.query_one("#lang", Choice).focus()
         await pilot.pause()
@@ -90,6 +95,7 @@ def test_language_switch_relabels_every_line_as_a_screen_opened_in_it(tmp_path: 
 
 def test_opponent_rows_come_and_go_without_moving_the_buttons(tmp_path: Path) -> None:
     """Every player count fits 80x24 without scrolling; the buttons stay put."""
+
     async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
         start = screen.query_one("#start", Button).region
         players = screen.query_one("#players", Choice)
@@ -97,18 +103,32 @@ def test_opponent_rows_come_and_go_without_moving_the_buttons(tmp_path: Path) ->
         for n in (3, 4, 5, 6, 5, 4, 3, 2):
             await pilot.press("right" if n > players.value else "left")
             assert players.value == n
-            opponents = [w.id for w in screen.query(Choice)
-                         if (w.id or "").startswith("opp-") and w.display]
+            opponents = [
+                w.id for w in screen.query(Choice) if (w.id or "").startswith("opp-") and w.display
+            ]
             assert opponents == [f"opp-{s}" for s in range(1, n)]
-            assert all(screen.query_one(f"#{o}", Choice).region.height == 1
-                       for o in opponents)
+            assert all(screen.query_one(f"#{o}", Choice).region.height == 1 for o in opponents)
             assert screen.query_one("#start", Button).region == start
             assert screen.query_one("#setup").max_scroll_y == 0
         # Tab stops at every line shown and every button, nothing else
         assert [w.id for w in screen.focus_chain] == [
-            "lang", "preset", "players", "deck", "teams", "transfer", "pile_on", "throwers",
-            "bout_limit", "first_bout_limit", "deals", "name", "opp-1", "start", "howto",
-            "quit"]
+            "lang",
+            "preset",
+            "players",
+            "deck",
+            "teams",
+            "transfer",
+            "pile_on",
+            "throwers",
+            "bout_limit",
+            "first_bout_limit",
+            "deals",
+            "name",
+            "opp-1",
+            "start",
+            "howto",
+            "quit",
+        ]
         # hidden rows are skipped by the focus
         screen.query_one("#name", Input).focus()
         await pilot.press("tab")
@@ -156,7 +176,9 @@ def test_keys_footer_relabels_in_place_and_rebuilds_when_keys_change() -> None:
             keys = list(app.screen.query(FooterKey))
             assert [k.key for k in keys] == ["ctrl+s", "f1"]
             assert [k.description.strip() for k in keys] == [
-                tr("ru", "key_start"), tr("ru", "key_howto")]
+                tr("ru", "key_start"),
+                tr("ru", "key_howto"),
+            ]
             # each key keeps room for its longest description in any language
             assert [len(k.description) for k in keys] == list(widths(KeysApp.SPECS).values())
 
@@ -166,6 +188,7 @@ def test_keys_footer_relabels_in_place_and_rebuilds_when_keys_change() -> None:
 def test_what_the_screen_shows_is_a_full_redraw_after_every_key(tmp_path: Path) -> None:
     """Each key repaints only what it changes (and the screen is not repainted when the
     focus moves): what is on the screen must still be what redrawing everything shows."""
+
     async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
         async def settled() -> str:
             """The screen once it stops changing (a loaded machine can make the pilot
@@ -185,10 +208,27 @@ def test_what_the_screen_shows_is_a_full_redraw_after_every_key(tmp_path: Path) 
             return await settled()
 
         screen.query_one("#name", Input).cursor_blink = False  # (a blink is no change)
-        keys = {"lang": ("right", "down", "right", "down", "right", "right", "down", "down",
-                         "right", "down", "space", "up", "space", "tab", "tab", "shift+tab"),
-                "name": ("x", "tab", "right", "down", "tab", "shift+tab", "shift+tab", "up",
-                         "left")}
+        keys = {
+            "lang": (
+                "right",
+                "down",
+                "right",
+                "down",
+                "right",
+                "right",
+                "down",
+                "down",
+                "right",
+                "down",
+                "space",
+                "up",
+                "space",
+                "tab",
+                "tab",
+                "shift+tab",
+            ),
+            "name": ("x", "tab", "right", "down", "tab", "shift+tab", "shift+tab", "up", "left"),
+        }
         for row, presses in keys.items():
             screen.query_one(f"#{row}").focus()
             for key in presses:
@@ -212,7 +252,8 @@ def test_options_that_do_not_go_together_are_said_and_do_not_start(tmp_path: Pat
         screen.query_one("#deck", Choice).focus()
         await pilot.press("left")  # 36 -> 24 cards: too few for six hands
         assert error() == (
-            "These options do not go together: 6 × 6 cards do not fit in a 24-card deck.")
+            "These options do not go together: 6 × 6 cards do not fit in a 24-card deck."
+        )
         await pilot.press("ctrl+s")
         assert app.screen is screen and app.session is None
         await pilot.press("right")
@@ -223,6 +264,7 @@ def test_options_that_do_not_go_together_are_said_and_do_not_start(tmp_path: Pat
 
 def test_a_clash_is_said_in_russian_on_a_russian_screen(tmp_path: Path) -> None:
     """Issue 12: errors in both languages; the engine's English reason is not shown."""
+
     async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
         screen.query_one("#players", Choice).focus()
         await pilot.press("left")  # 2 -> 6 players

@@ -33,8 +33,12 @@ from durak.server.messages import SERVER_DECODER
 pytestmark = [pytest.mark.timeout(120)]
 
 # Tests play at machine speed, far above a person's message rate.
-FAST = Limits(messages_per_second=1e4, messages_burst=10_000,
-              address_messages_per_second=1e4, address_messages_burst=10_000)
+FAST = Limits(
+    messages_per_second=1e4,
+    messages_burst=10_000,
+    address_messages_per_second=1e4,
+    address_messages_burst=10_000,
+)
 
 CARD = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
@@ -55,8 +59,9 @@ def hidden_from(game: durak.Game, seat: int | None) -> set[durak.Card]:
     return set(durak.CardSet(deck_mask(game.rules.deck) & ~public))
 
 
-def play_recording(c: TestClient, spec: dict[str, Any]
-                   ) -> tuple[str, dict[int | None, list[str]], dict[int, str]]:
+def play_recording(
+    c: TestClient, spec: dict[str, Any]
+) -> tuple[str, dict[int | None, list[str]], dict[int, str]]:
     """A table where every seat is a person; returns every raw message per seat."""
     n = durak.Rules.preset(spec.get("preset", "podkidnoy"), **spec.get("options", {})).players
     t = c.post("/api/tables", json={**spec, "seats": [{"kind": "human"}] * n}).json()
@@ -70,8 +75,14 @@ def play_recording(c: TestClient, spec: dict[str, Any]
     wss = {s: cm.__enter__() for s, cm in conns.items()}
     try:
         for s, ws in wss.items():
-            ws.send_json({"type": "hello", "v": 1, "table": tid,
-                          "token": tokens[s] if s is not None else None})
+            ws.send_json(
+                {
+                    "type": "hello",
+                    "v": 1,
+                    "table": tid,
+                    "token": tokens[s] if s is not None else None,
+                }
+            )
 
         def next_state(s: int | None) -> dict[str, Any]:
             while True:
@@ -97,8 +108,7 @@ def play_recording(c: TestClient, spec: dict[str, Any]
                 obs = m["obs"]
                 if s is not None and obs and obs["legal"] and m["result"] is None:
                     # Vary the play, but lay cards when possible so the deal ends soon.
-                    legal = [a for a in obs["legal"] if a not in ("take", "pass")] \
-                        or obs["legal"]
+                    legal = [a for a in obs["legal"] if a not in ("take", "pass")] or obs["legal"]
                     choice = rng.choice(legal)
                     wss[s].send_json({"type": "act", "state": m["state"], "action": choice})
             latest = {s: next_state(s) for s in wss}
@@ -118,8 +128,10 @@ def durak_json(text: str) -> dict[str, Any]:
 
 def true_games(c: TestClient, tid: str) -> dict[int, durak.Game]:
     """The true game at every state id of the table (one deal per match here)."""
-    games = sorted((g for g in c.get("/api/games?limit=200").json()["games"]
-                    if g["table_id"] == tid), key=lambda g: g["id"])
+    games = sorted(
+        (g for g in c.get("/api/games?limit=200").json()["games"] if g["table_id"] == tid),
+        key=lambda g: g["id"],
+    )
     by_state: dict[int, durak.Game] = {}
     state = 0
     for info in games:
@@ -134,17 +146,20 @@ def true_games(c: TestClient, tid: str) -> dict[int, durak.Game]:
     return by_state
 
 
-@pytest.mark.parametrize("spec", [
-    {"preset": "podkidnoy"},
-    {"preset": "perevodnoy", "options": {"players": 3}, "deals": 2},
-    {"preset": "perevodnoy-proezdnoy", "options": {"players": 4, "trump_exchange": True}},
-    {"preset": "podkidnoy", "options": {"players": 4, "teams": "2x2", "deck": 52}},
-    {"preset": "prostoy", "options": {"players": 6, "deck": 36}},
-])
-def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, spec: dict[str, Any]
-                                                     ) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", bot_pace=0,
-                               deal_pause=0, limits=FAST)) as c:
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"preset": "podkidnoy"},
+        {"preset": "perevodnoy", "options": {"players": 3}, "deals": 2},
+        {"preset": "perevodnoy-proezdnoy", "options": {"players": 4, "trump_exchange": True}},
+        {"preset": "podkidnoy", "options": {"players": 4, "teams": "2x2", "deck": 52}},
+        {"preset": "prostoy", "options": {"players": 6, "deck": 36}},
+    ],
+)
+def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, spec: dict[str, Any]) -> None:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path / 's.db'}", bot_pace=0, deal_pause=0, limits=FAST)
+    ) as c:
         tid, seen, tokens = play_recording(c, spec)
         by_state = true_games(c, tid)
     checked = 0

@@ -1,6 +1,6 @@
 """CPU that a local Ray with 2 CPUs uses while it does nothing (its daemons), over 10 s.
 
-    .venv/bin/python benchmarks/arena/idle.py
+.venv/bin/python benchmarks/arena/idle.py
 """
 
 from __future__ import annotations

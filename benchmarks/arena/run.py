@@ -78,10 +78,15 @@ def measure(specs: tuple[str, ...], games: int, repeat: int, **kw: Any) -> dict[
         c0, t0 = time.process_time(), time.perf_counter()
         r = run_match(Rules(), list(specs), games=games, seed=11, **kw)
         wall = time.perf_counter() - t0
-        m = {"wall": wall, "cpu": time.process_time() - c0, "all": all_cpu_since(start),
-             "games": r.games,
-             "key": [{k: v for k, v in g.items() if k not in ("seconds", "clock")}
-                     for g in r.records]}
+        m = {
+            "wall": wall,
+            "cpu": time.process_time() - c0,
+            "all": all_cpu_since(start),
+            "games": r.games,
+            "key": [
+                {k: v for k, v in g.items() if k not in ("seconds", "clock")} for g in r.records
+            ],
+        }
         if not best or m["wall"] < best["wall"]:
             best = m
     return best
@@ -103,9 +108,11 @@ def main() -> None:
     args = ap.parse_args()
     sizes = {"fast": args.games, "slow": args.slow_games}
     reps = {"fast": args.repeat, "slow": 1}
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load before: "
-          f"{os.getloadavg()[0]:.2f}; {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load before: "
+        f"{os.getloadavg()[0]:.2f}; {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}"
+    )
     rows: list[tuple[str, str, int, str, dict[str, Any]]] = []
     # the process backend first: a pool must not fork beside Ray's threads
     pool = ProcessExecutor(2)
@@ -113,46 +120,74 @@ def main() -> None:
     pool.close()
     for name, specs in MATCHES.items():
         for workers in (1, 2):
-            rows.append((name, "process", workers, "auto",
-                         measure(specs, sizes[name], reps[name], jobs=workers)))
+            rows.append(
+                (
+                    name,
+                    "process",
+                    workers,
+                    "auto",
+                    measure(specs, sizes[name], reps[name], jobs=workers),
+                )
+            )
     import ray
 
     starts = {}
     for workers in (1, 2):
         t0 = time.perf_counter()
-        ray.init(address="local", num_cpus=workers, include_dashboard=False,
-                 logging_level="ERROR")
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, logging_level="ERROR")
         starts[workers] = time.perf_counter() - t0
-        run_match(Rules(), ["greedy", "greedy"], games=8 * workers, seed=1, backend="ray",
-                  batch=1)  # warm the workers up
+        run_match(
+            Rules(), ["greedy", "greedy"], games=8 * workers, seed=1, backend="ray", batch=1
+        )  # warm the workers up
         empty[f"ray, {workers} CPUs"] = empty_tasks(RayExecutor())
         for name, specs in MATCHES.items():
-            rows.append((name, "ray", workers, "auto",
-                         measure(specs, sizes[name], reps[name], backend="ray")))
+            rows.append(
+                (
+                    name,
+                    "ray",
+                    workers,
+                    "auto",
+                    measure(specs, sizes[name], reps[name], backend="ray"),
+                )
+            )
             if workers == 2:
-                rows.append((name, "ray", workers, "1",
-                             measure(specs, sizes[name], 1, backend="ray", batch=1)))
+                rows.append(
+                    (
+                        name,
+                        "ray",
+                        workers,
+                        "1",
+                        measure(specs, sizes[name], 1, backend="ray", batch=1),
+                    )
+                )
         ray.shutdown()
     print(f"load after: {os.getloadavg()[0]:.2f}")
-    print(f"Ray start: {starts[1]:.1f} s with 1 CPU, {starts[2]:.1f} s with 2 "
-          "(not in the times below)")
-    print("empty task round trip (ms wall, ms parent CPU): "
-          + "; ".join(f"{k} {w:.2f}, {c:.2f}" for k, (w, c) in empty.items()))
+    print(
+        f"Ray start: {starts[1]:.1f} s with 1 CPU, {starts[2]:.1f} s with 2 "
+        "(not in the times below)"
+    )
+    print(
+        "empty task round trip (ms wall, ms parent CPU): "
+        + "; ".join(f"{k} {w:.2f}, {c:.2f}" for k, (w, c) in empty.items())
+    )
     print()
-    print("| match | backend | workers | deals/task | games | wall s | games/s "
-          "| parent CPU ms/game | all CPU ms/game | Ray's extra CPU ms/game |")
+    print(
+        "| match | backend | workers | deals/task | games | wall s | games/s "
+        "| parent CPU ms/game | all CPU ms/game | Ray's extra CPU ms/game |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     base = {(n, w): m for n, b, w, bt, m in rows if b == "process"}
     first = {n: m for n, b, w, bt, m in reversed(rows)}
     for name, backend, workers, batch, m in rows:
         ref = base[(name, workers)]
         assert m["key"] == first[name]["key"], f"{name} {backend} {workers}: other games!"
-        over = (f"{1000 * (m['all'] - ref['all']) / m['games']:+.2f}"
-                if backend == "ray" else "")
-        print(f"| {name}: {' vs '.join(MATCHES[name])} | {backend} | {workers} | {batch} "
-              f"| {m['games']} | {m['wall']:.2f} | {m['games'] / m['wall']:.1f} "
-              f"| {1000 * m['cpu'] / m['games']:.2f} | {1000 * m['all'] / m['games']:.2f} "
-              f"| {over} |")
+        over = f"{1000 * (m['all'] - ref['all']) / m['games']:+.2f}" if backend == "ray" else ""
+        print(
+            f"| {name}: {' vs '.join(MATCHES[name])} | {backend} | {workers} | {batch} "
+            f"| {m['games']} | {m['wall']:.2f} | {m['games'] / m['wall']:.1f} "
+            f"| {1000 * m['cpu'] / m['games']:.2f} | {1000 * m['all'] / m['games']:.2f} "
+            f"| {over} |"
+        )
     print("\nevery run gave the same games")
 
 

@@ -66,10 +66,12 @@ def main() -> None:
                     log_u += math.log(k / unseen)
                     count += 1
             g.apply(bots[s].choose(g.observation(s)))
-    print(f"{args.rules} particles={args.particles} eps={args.eps} model={args.model}: "
-          f"weight on the true cards {hit / count:.3f} (uniform {base / count:.3f}); "
-          f"mean log {log_b / count:.3f} (uniform {log_u / count:.3f}); "
-          f"sync {1000 * cpu / count:.1f} ms a move; {count} moves")
+    print(
+        f"{args.rules} particles={args.particles} eps={args.eps} model={args.model}: "
+        f"weight on the true cards {hit / count:.3f} (uniform {base / count:.3f}); "
+        f"mean log {log_b / count:.3f} (uniform {log_u / count:.3f}); "
+        f"sync {1000 * cpu / count:.1f} ms a move; {count} moves"
+    )
 
 
 if __name__ == "__main__":

@@ -29,10 +29,15 @@ for seed in range(100, 106):
             ranked = searcher.evaluate(obs, every_value=True)
             a = ranked[0][0]
             if a.k == ATTACK and dear_cards(a.mask, int(obs.hand), g.trump_suit):
-                print(f"seed {seed} talon {g.talon_size} trump {g.trump} hand {obs.hand} "
-                      f"opp {g.hand(1)}")
-                print("   ", [(str(x), round(v, 3)) for x, v in ranked[:6]],
-                      searcher.last_stats.get("worlds"))
+                print(
+                    f"seed {seed} talon {g.talon_size} trump {g.trump} hand {obs.hand} "
+                    f"opp {g.hand(1)}"
+                )
+                print(
+                    "   ",
+                    [(str(x), round(v, 3)) for x, v in ranked[:6]],
+                    searcher.last_stats.get("worlds"),
+                )
             g.apply(a)
         else:
             g.apply(bots[s].choose(obs))

@@ -83,9 +83,7 @@ def features(g: Game, a: Action, club: Action | None = None) -> list[float]:
     seen = hand | g._discard
     unseen = 4 - sum(1 for s in range(4) if seen >> (top * 4 + s) & 1)
     defender = g.defender
-    behind = (
-        int(g._hands[defender]).bit_count() - left.bit_count() if defender is not None else 0
-    )
+    behind = int(g._hands[defender]).bit_count() - left.bit_count() if defender is not None else 0
     return [
         1.0 if a is club else 0.0,
         value / 13.0,
@@ -211,10 +209,12 @@ def main() -> None:
         w = fit(train, a.l2, a.epochs)
         mine, club = agreement(test, w)
         same = sum(int(np.argmax(x @ w)) == c for x, _, c in test) / len(test)
-        print(f"{names}: {len(exs)} leads, {'without' if drop else 'with'} the "
-              f"rules-of-thumb feature: held-out agreement with level 5 {mine:.3f} (the "
-              f"rules of thumb's lead: {club:.3f}); the learned lead is the rules of "
-              f"thumb's in {same:.3f}")
+        print(
+            f"{names}: {len(exs)} leads, {'without' if drop else 'with'} the "
+            f"rules-of-thumb feature: held-out agreement with level 5 {mine:.3f} (the "
+            f"rules of thumb's lead: {club:.3f}); the learned lead is the rules of "
+            f"thumb's in {same:.3f}"
+        )
         print("    " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(NAMES, w, strict=True)))
 
 

@@ -23,8 +23,9 @@ from durak.game import Game
 from durak.rules import Rules
 
 
-def endgame_value(rules: Rules, seed: int, history: list[object], seat: int,
-                  nodes: int) -> tuple[int | None, int]:
+def endgame_value(
+    rules: Rules, seed: int, history: list[object], seat: int, nodes: int
+) -> tuple[int | None, int]:
     """The exact value (1 win, 0 draw, -1 loss) for ``seat`` of the first position of the
     replayed game with nothing hidden, or None (never reached, or unsolved), and the
     number of moves played before it."""

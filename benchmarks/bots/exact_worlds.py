@@ -68,8 +68,10 @@ def main() -> None:
             g.apply(bots[seat].choose(obs))
     for h in sorted(stats):
         n, ok, nodes, cpu = stats[h]
-        print(f"{h} hidden: {int(n)} worlds, every action proven in {ok / n:.0%}, "
-              f"{nodes / n:,.0f} nodes and {cpu / n * 1000:.0f} ms CPU a world")
+        print(
+            f"{h} hidden: {int(n)} worlds, every action proven in {ok / n:.0%}, "
+            f"{nodes / n:,.0f} nodes and {cpu / n * 1000:.0f} ms CPU a world"
+        )
 
 
 if __name__ == "__main__":

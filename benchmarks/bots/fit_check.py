@@ -75,9 +75,12 @@ def main() -> None:
                 if at is not None:
                     first[t].append(at)
         for t in LINES:
-            print(f"{sys.argv[1]} {opponent:10s} line {t}: misread at {misread[t]} of {moves} "
-                  f"moves, in {len(first[t])} of {DEALS} games, first at move "
-                  f"{sorted(first[t])}", flush=True)
+            print(
+                f"{sys.argv[1]} {opponent:10s} line {t}: misread at {misread[t]} of {moves} "
+                f"moves, in {len(first[t])} of {DEALS} games, first at move "
+                f"{sorted(first[t])}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def true_world(obs: Observation, rng: random.Random, exclude: object = None) -> 
 def hands_world(g: Game, obs: Observation, rng: random.Random) -> Game:
     """``g`` as ``obs``'s seat would search it knowing every hand: the talon reshuffled."""
     hands = [int(h) for h in g._hands]
-    talon = list(g._talon[g._tp:])
+    talon = list(g._talon[g._tp :])
     rng.shuffle(talon)
     return Game._from_view(obs, hands, talon)
 

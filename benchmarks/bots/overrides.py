@@ -42,8 +42,10 @@ def main(rules_name: str, deals: int) -> None:
                             k = (obs.phase, p.kind, a.kind)
                             kinds[k] = kinds.get(k, 0) + 1
                 g.apply(a)
-    print(f"{rules_name}, {deals} deals x 2: moves with a choice {moves}, searched {searched}, "
-          f"not the heuristic's move {overrides}")
+    print(
+        f"{rules_name}, {deals} deals x 2: moves with a choice {moves}, searched {searched}, "
+        f"not the heuristic's move {overrides}"
+    )
     for (phase, prior, played), n in sorted(kinds.items(), key=lambda x: -x[1]):
         print(f"  {phase}: heuristic {prior}, played {played}: {n}")
 

@@ -42,8 +42,10 @@ def main(paths: list[str]) -> None:
         sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / max(1, n - 1))
         own = sum(d.values()) / len(d)
         half = 1.96 * sd / math.sqrt(n)
-        print(f"{path:48s} {n:4d} common deals: {sum(d[k] for k in common) / n:.3f} "
-              f"(all {len(d)} deals: {own:.3f}), vs first {m:+.3f} ± {half:.3f}")
+        print(
+            f"{path:48s} {n:4d} common deals: {sum(d[k] for k in common) / n:.3f} "
+            f"(all {len(d)} deals: {own:.3f}), vs first {m:+.3f} ± {half:.3f}"
+        )
 
 
 if __name__ == "__main__":

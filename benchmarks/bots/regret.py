@@ -68,14 +68,19 @@ def collect_deal(task: tuple[str, int]) -> list[dict[str, Any]]:
         positions: list[int] = []
         for a in g.history:
             legal = r.legal_actions()
-            if r.to_act == me and len(legal) > 1 and not perfect_information(
-                r.observation(me)
-            ):
+            if r.to_act == me and len(legal) > 1 and not perfect_information(r.observation(me)):
                 positions.append(len(moves))
             moves.append(legal.index(a))
             r.apply(a)
-        games.append({"deal": deal, "seat": me, "moves": moves, "positions": positions,
-                      "result": final_score(g, me)})
+        games.append(
+            {
+                "deal": deal,
+                "seat": me,
+                "moves": moves,
+                "positions": positions,
+                "result": final_score(g, me),
+            }
+        )
     return games
 
 
@@ -141,20 +146,28 @@ def main() -> None:
     t0 = time.perf_counter()
     if args.cmd == "collect":
         lo, hi = map(int, args.deals.split(":"))
-        games = [x for part in pool.map(collect_deal, [(args.rules, d) for d in range(lo, hi)])
-                 for x in part]
+        games = [
+            x
+            for part in pool.map(collect_deal, [(args.rules, d) for d in range(lo, hi)])
+            for x in part
+        ]
         data: dict[str, Any] = {"rules": args.rules, "games": games}
         n = sum(len(x["positions"]) for x in games)
-        print(f"{len(games)} games, {n} positions, "
-              f"level 5 scored {sum(x['result'] for x in games) / len(games):.3f}")
+        print(
+            f"{len(games)} games, {n} positions, "
+            f"level 5 scored {sum(x['result'] for x in games) / len(games):.3f}"
+        )
     else:
         with open(args.file, encoding="utf-8") as f:
             data = json.load(f)
     rules_text = data["rules"]
     games = data["games"]
     if args.cmd == "oracle":
-        tasks = [(rules_text, deal_seed(x["deal"]), x["moves"][:p], args.worlds,
-                  1000 * x["deal"] + p) for x in games for p in x["positions"]]
+        tasks = [
+            (rules_text, deal_seed(x["deal"]), x["moves"][:p], args.worlds, 1000 * x["deal"] + p)
+            for x in games
+            for p in x["positions"]
+        ]
         values = pool.map(oracle_position, tasks, chunksize=4)
         it = iter(values)
         for x in games:
@@ -200,11 +213,14 @@ def by_phase(data: dict[str, Any], specs: list[str]) -> None:
     phases: list[str] = []
     for x in data["games"]:
         for p in x["positions"]:
-            phases.append(replay(rules, deal_seed(x["deal"]), x["moves"][:p]).observation(
-                x["seat"]).phase)
+            phases.append(
+                replay(rules, deal_seed(x["deal"]), x["moves"][:p]).observation(x["seat"]).phase
+            )
     names = sorted(set(phases))
-    print(f"{data['rules']}: regret a move (x1000) by phase; positions "
-          + ", ".join(f"{k} {phases.count(k)}" for k in names))
+    print(
+        f"{data['rules']}: regret a move (x1000) by phase; positions "
+        + ", ".join(f"{k} {phases.count(k)}" for k in names)
+    )
     for spec in specs:
         r = regrets(data, spec)
         cells = []
@@ -219,16 +235,20 @@ def report(data: dict[str, Any], specs: list[str]) -> None:
         return
     base = regrets(data, specs[0])
     n = len(base)
-    print(f"{data['rules']}: {n} positions, {data.get('worlds')} oracle worlds each; "
-          f"regret a move (x1000), and paired against {specs[0]}")
+    print(
+        f"{data['rules']}: {n} positions, {data.get('worlds')} oracle worlds each; "
+        f"regret a move (x1000), and paired against {specs[0]}"
+    )
     for spec in specs:
         r = regrets(data, spec)
         d = [a - b for a, b in zip(r, base, strict=True)]
         m = sum(d) / n
         se = math.sqrt(sum((x - m) ** 2 for x in d) / max(1, n - 1) / n)
         best = sum(1 for x in r if x == 0) / n
-        print(f"  {spec:60s} {1000 * sum(r) / n:6.1f}  {1000 * m:+6.1f} ± {1960 * se:4.1f}"
-              f"   oracle's best {best:.0%}, the move played {played(data, spec):.0%}")
+        print(
+            f"  {spec:60s} {1000 * sum(r) / n:6.1f}  {1000 * m:+6.1f} ± {1960 * se:4.1f}"
+            f"   oracle's best {best:.0%}, the move played {played(data, spec):.0%}"
+        )
 
 
 if __name__ == "__main__":

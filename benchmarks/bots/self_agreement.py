@@ -38,9 +38,11 @@ def main() -> None:
                     t[3] += ch["level5"][gi][k] == ch["heuristic"][gi][k]
                 g.apply(g.legal_actions()[i])
         for key, (n, same, heur, lh) in tally.items():
-            print(f"{r} {key}: {n} positions; level 5 replayed with another seed plays the "
-                  f"move it played {same / n:.3f}; the rules of thumb play it {heur / n:.3f}; "
-                  f"the replay plays the rules of thumb's {lh / n:.3f}")
+            print(
+                f"{r} {key}: {n} positions; level 5 replayed with another seed plays the "
+                f"move it played {same / n:.3f}; the rules of thumb play it {heur / n:.3f}; "
+                f"the replay plays the rules of thumb's {lh / n:.3f}"
+            )
 
 
 if __name__ == "__main__":

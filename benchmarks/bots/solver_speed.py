@@ -60,8 +60,10 @@ def main() -> None:
                 pass
             cpu += time.process_time() - t
             nodes += s.nodes
-        print(f"{preset:11s} {len(games)} positions: {solved} solved within {args.nodes} "
-              f"nodes; {nodes} nodes in {cpu:.2f} s CPU = {nodes / cpu:,.0f} nodes/s")
+        print(
+            f"{preset:11s} {len(games)} positions: {solved} solved within {args.nodes} "
+            f"nodes; {nodes} nodes in {cpu:.2f} s CPU = {nodes / cpu:,.0f} nodes/s"
+        )
 
 
 if __name__ == "__main__":

@@ -50,18 +50,26 @@ def play(task: tuple[str, list[str], int, int]) -> list[dict[str, Any]]:
             a = bots[s].choose(obs)
             if a.k == TAKE:
                 takes[s] += 1
-            elif a.k == ATTACK and obs.phase == "attack" and g.talon_size > 0 and dear_cards(
-                a.mask, int(obs.hand), g.trump_suit
+            elif (
+                a.k == ATTACK
+                and obs.phase == "attack"
+                and g.talon_size > 0
+                and dear_cards(a.mask, int(obs.hand), g.trump_suit)
             ):
                 dear[s] += 1
             g.apply(a)
         o = g.outcome
         assert o is not None
         for i, spec in enumerate(seats):
-            out.append({
-                "bot": spec, "lost": o.durak == i, "dear": dear[i], "takes": takes[i],
-                "trumps": trumps_at_end[i],
-            })
+            out.append(
+                {
+                    "bot": spec,
+                    "lost": o.durak == i,
+                    "dear": dear[i],
+                    "takes": takes[i],
+                    "trumps": trumps_at_end[i],
+                }
+            )
     return out
 
 
@@ -88,9 +96,11 @@ def main() -> None:
 
 def report(args: argparse.Namespace, rows: list[dict[str, Any]], deals: int) -> None:
     summary: dict[str, Any] = {}
-    lines = [f"{args.rules}, {deals} deals x 2, seed {args.seed}",
-             f"{'bot':<28} {'games':>5} {'dear leads/game':>16} {'trumps at empty talon':>22} "
-             f"{'takes/game':>11}"]
+    lines = [
+        f"{args.rules}, {deals} deals x 2, seed {args.seed}",
+        f"{'bot':<28} {'games':>5} {'dear leads/game':>16} {'trumps at empty talon':>22} "
+        f"{'takes/game':>11}",
+    ]
     for spec in args.bots:
         for label, sel in (("all", lambda r: True), ("lost", lambda r: r["lost"])):
             rs = [r for r in rows if r["bot"] == spec and sel(r)]
@@ -105,12 +115,23 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], deals: int) -> 
             }
             summary[f"{spec} ({label})"] = d
             t = f"{d['trumps_at_empty_talon']:.2f}" if tr else "-"
-            lines.append(f"{spec + ' (' + label + ')':<28} {d['games']:>5} "
-                         f"{d['dear_leads']:>16.2f} {t:>22} {d['takes']:>11.2f}")
+            lines.append(
+                f"{spec + ' (' + label + ')':<28} {d['games']:>5} "
+                f"{d['dear_leads']:>16.2f} {t:>22} {d['takes']:>11.2f}"
+            )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"rules": args.rules, "seed": args.seed, "deals": deals,
-                       "bots": args.bots, "summary": summary}, f, indent=1)
+            json.dump(
+                {
+                    "rules": args.rules,
+                    "seed": args.seed,
+                    "deals": deals,
+                    "bots": args.bots,
+                    "summary": summary,
+                },
+                f,
+                indent=1,
+            )
         with open(args.json.removesuffix(".json") + ".txt", "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
     else:

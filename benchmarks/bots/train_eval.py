@@ -45,8 +45,13 @@ def positions(rules: Rules, deal_seed: int, history: list[object]) -> list[tuple
         if g._phase == OPEN and g.bout != last:
             last = g.bout
             for s in (0, 1):
-                x = features(int(g._hands[s]), int(g._hands[1 - s]), g.trump_suit,
-                             g.talon_size, g.attacker == s)
+                x = features(
+                    int(g._hands[s]),
+                    int(g._hands[1 - s]),
+                    g.trump_suit,
+                    g.talon_size,
+                    g.attacker == s,
+                )
                 out.append((s, x))
         g.apply(a)  # type: ignore[arg-type]
     assert g._phase == OVER
@@ -92,8 +97,10 @@ def main() -> None:
             y = 0.5 if o.durak is None else (0.0 if o.durak == s else 1.0)
             rows.append((i, x, y))
         if (i + 1) % 100 == 0:
-            print(f"{i + 1} games, {len(rows)} positions, {time.process_time() - start:.0f} s CPU",
-                  flush=True)
+            print(
+                f"{i + 1} games, {len(rows)} positions, {time.process_time() - start:.0f} s CPU",
+                flush=True,
+            )
     test = np.array([r[0] % 10 == 0 for r in rows])
     x = np.array([r[1] for r in rows])
     y = np.array([r[2] for r in rows])

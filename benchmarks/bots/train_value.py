@@ -49,8 +49,15 @@ def play(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
                 last = g.bout
                 for s in (0, 1):
                     xs.append(inputs(g, s))
-                    v6.append(v6_features(int(g._hands[s]), int(g._hands[1 - s]),
-                                          g.trump_suit, g.talon_size, g.attacker == s))
+                    v6.append(
+                        v6_features(
+                            int(g._hands[s]),
+                            int(g._hands[1 - s]),
+                            g.trump_suit,
+                            g.talon_size,
+                            g.attacker == s,
+                        )
+                    )
                     rows.append(s)
             # A circle of play ends with random moves, as rollouts do.
             g._apply(expert_action(g) if moves < 400 else rng.choice(g._generate()))
@@ -61,8 +68,10 @@ def play(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
             ys.append(0.5 if o.durak is None else (0.0 if o.durak == s else 1.0))
             gs.append(i)
         if (i + 1) % 10000 == 0:
-            print(f"{i + 1} games, {len(ys)} positions, {time.process_time() - start:.0f} s CPU",
-                  flush=True)
+            print(
+                f"{i + 1} games, {len(ys)} positions, {time.process_time() - start:.0f} s CPU",
+                flush=True,
+            )
     return (np.array(xs, np.float32), np.array(v6), np.array(ys, np.float32), np.array(gs))
 
 
@@ -91,8 +100,14 @@ def predict(params: list[np.ndarray], x: np.ndarray) -> np.ndarray:
     return sigmoid(np.maximum(x @ w1 + b1, 0) @ w2 + b2[0])
 
 
-def fit(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
-        held: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+def fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    held: tuple[np.ndarray, np.ndarray],
+) -> list[np.ndarray]:
     """One hidden layer of rectified units, Adam on minibatches of 512."""
     rng = np.random.default_rng(seed)
     d = x.shape[1]
@@ -108,7 +123,7 @@ def fit(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
     for epoch in range(epochs):
         order = rng.permutation(len(y))
         for k in range(0, len(y), 512):
-            j = order[k:k + 512]
+            j = order[k : k + 512]
             xb, yb = x[j], y[j]
             h = xb @ params[0] + params[1]
             a = np.maximum(h, 0)
@@ -121,8 +136,10 @@ def fit(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
                 v[i] = 0.999 * v[i] + 0.001 * gr * gr
                 step = 2e-3 * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
                 params[i] -= step.astype(np.float32)
-        print(f"epoch {epoch}: held-out log-loss {log_loss(predict(params, held[0]), held[1]):.4f}",
-              flush=True)
+        print(
+            f"epoch {epoch}: held-out log-loss {log_loss(predict(params, held[0]), held[1]):.4f}",
+            flush=True,
+        )
     return params
 
 
@@ -172,8 +189,10 @@ def main() -> None:
     print("talon cards   positions   network   v6 logistic")
     for lo, hi in ((0, 0), (1, 6), (7, 12), (13, 18), (19, 24), (0, 24)):
         k = (talon >= lo) & (talon <= hi)
-        print(f"{lo:>5}-{hi:<5} {int(k.sum()):>11} {log_loss(net[k], y[test][k]):>9.4f}"
-              f" {log_loss(base[k], y[test][k]):>13.4f}")
+        print(
+            f"{lo:>5}-{hi:<5} {int(k.sum()):>11} {log_loss(net[k], y[test][k]):>9.4f}"
+            f" {log_loss(base[k], y[test][k]):>13.4f}"
+        )
     if args.write:
         write(params, args.games, args.seed, len(y))
         print(f"wrote {OUT}")

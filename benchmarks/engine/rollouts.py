@@ -52,8 +52,10 @@ def main() -> None:
             rate = rollouts_per_cpu_second(package, args.positions, args.rollouts)
             best[name] = max(best[name], rate)
             print(f"  {name:<8} {rate:8.0f} rollouts/CPU-s")
-    print(f"best: compiled {best['compiled']:.0f}, pure {best['pure']:.0f}, "
-          f"ratio {best['compiled'] / best['pure']:.2f}x")
+    print(
+        f"best: compiled {best['compiled']:.0f}, pure {best['pure']:.0f}, "
+        f"ratio {best['compiled'] / best['pure']:.2f}x"
+    )
 
 
 if __name__ == "__main__":

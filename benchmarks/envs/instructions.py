@@ -85,21 +85,40 @@ def play(rules_text: str, deals: int, loop: str) -> int:
     return steps
 
 
-EVENTS = {"Collected": "instructions", "D1  misses": "D1 misses",
-          "I1  misses": "I1 misses", "Mispredicts": "branch mispredictions"}
+EVENTS = {
+    "Collected": "instructions",
+    "D1  misses": "D1 misses",
+    "I1  misses": "I1 misses",
+    "Mispredicts": "branch mispredictions",
+}
 
 
-def counted(rules_text: str, deals: int, loop: str, cache: bool = False
-            ) -> tuple[dict[str, int], int]:
+def counted(
+    rules_text: str, deals: int, loop: str, cache: bool = False
+) -> tuple[dict[str, int], int]:
     """({event: count}, steps) of one run under callgrind."""
     sim = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
-            ["valgrind", "--tool=callgrind", *sim, f"--callgrind-out-file={tmp}/cg",
-             sys.executable, __file__, "--child", loop, "--deals", str(deals),
-             "--rules", rules_text],
-            capture_output=True, text=True, check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0"})  # (string hashes move dict costs)
+            [
+                "valgrind",
+                "--tool=callgrind",
+                *sim,
+                f"--callgrind-out-file={tmp}/cg",
+                sys.executable,
+                __file__,
+                "--child",
+                loop,
+                "--deals",
+                str(deals),
+                "--rules",
+                rules_text,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )  # (string hashes move dict costs)
     counts = {}
     for key, name in EVENTS.items():
         m = re.search(key + r"\s*:\s*([\d,]+)", out.stderr)
@@ -113,19 +132,26 @@ def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--rules", action="append", help="rules (repeat); default 2-player podkidnoy")
     p.add_argument("--deals", type=int, default=200)
-    p.add_argument("--learner", action="store_true",
-                   help="also count the learner's own share of the PettingZoo loop")
-    p.add_argument("--cache", action="store_true",
-                   help="also simulate caches and branches: misses a step")
-    p.add_argument("--child", choices=("raw", "pettingzoo", "collect", "learner"),
-                   help=argparse.SUPPRESS)
+    p.add_argument(
+        "--learner",
+        action="store_true",
+        help="also count the learner's own share of the PettingZoo loop",
+    )
+    p.add_argument(
+        "--cache", action="store_true", help="also simulate caches and branches: misses a step"
+    )
+    p.add_argument(
+        "--child", choices=("raw", "pettingzoo", "collect", "learner"), help=argparse.SUPPRESS
+    )
     args = p.parse_args()
     texts = args.rules or ["podkidnoy"]
     if args.child:
         print("steps", play(texts[0], args.deals, args.child))
         return
-    print(f"instructions a step (callgrind), {args.deals} deals, "
-          f"{'pure Python' if os.environ.get('DURAK_PURE') else 'installed engine'}")
+    print(
+        f"instructions a step (callgrind), {args.deals} deals, "
+        f"{'pure Python' if os.environ.get('DURAK_PURE') else 'installed engine'}"
+    )
     for text in texts:
         per: dict[str, dict[str, float]] = {}
         for loop in ("raw", "pettingzoo"):
@@ -144,10 +170,11 @@ def main() -> None:
         print(line)
         for name in list(EVENTS.values())[1:]:
             if name in per["raw"]:
-                extra = (f", the learner's share {per['learner'][name]:.0f}"
-                         if args.learner else "")
-                print(f"{'':<40} {name} a step: raw {per['raw'][name]:.0f}, "
-                      f"pettingzoo {per['pettingzoo'][name]:.0f}{extra}")
+                extra = f", the learner's share {per['learner'][name]:.0f}" if args.learner else ""
+                print(
+                    f"{'':<40} {name} a step: raw {per['raw'][name]:.0f}, "
+                    f"pettingzoo {per['pettingzoo'][name]:.0f}{extra}"
+                )
 
 
 if __name__ == "__main__":

@@ -85,8 +85,12 @@ def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--rules", default="podkidnoy")
     p.add_argument("--seconds", type=float, default=4.0, help="CPU seconds of each layer")
-    p.add_argument("--piece", type=float, default=0.05,
-                   help="CPU seconds of a turn: the layers take turns this long")
+    p.add_argument(
+        "--piece",
+        type=float,
+        default=0.05,
+        help="CPU seconds of a turn: the layers take turns this long",
+    )
     args = p.parse_args()
     rules = learning_rules(args.rules)
     rates = side_by_side([fn(rules) for fn in LAYERS.values()], args.seconds, args.piece)

@@ -153,8 +153,7 @@ def side_by_side(loops: list[Iterator[int]], seconds: float, piece: float) -> li
     return [n / t for n, t in done]
 
 
-def measure(texts: list[str], seconds: float, piece: float
-            ) -> list[tuple[str, str, float, float]]:
+def measure(texts: list[str], seconds: float, piece: float) -> list[tuple[str, str, float, float]]:
     """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter."""
     rows = []
     for text in texts:
@@ -168,15 +167,27 @@ def measure(texts: list[str], seconds: float, piece: float
 def main() -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--rules", action="append", help="rules (repeat); default 2 and 4 players")
-    p.add_argument("--seconds", type=float, default=10.0, help="per adapter, and as long "
-                   "again for the raw engine")
-    p.add_argument("--piece", type=float, default=0.05,
-                   help="CPU seconds of a turn: the adapter and the raw engine take turns "
-                        "this long (whole deals), so that a change of machine speed hits "
-                        "both alike")
-    p.add_argument("--engine", choices=("both", "installed"), default="both",
-                   help="both: the installed build here and the pure-Python one in a second "
-                        "process; installed: this process only")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=10.0,
+        help="per adapter, and as long again for the raw engine",
+    )
+    p.add_argument(
+        "--piece",
+        type=float,
+        default=0.05,
+        help="CPU seconds of a turn: the adapter and the raw engine take turns "
+        "this long (whole deals), so that a change of machine speed hits "
+        "both alike",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("both", "installed"),
+        default="both",
+        help="both: the installed build here and the pure-Python one in a second "
+        "process; installed: this process only",
+    )
     p.add_argument("--json", action="store_true", help="print the rows as JSON only")
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
@@ -184,14 +195,24 @@ def main() -> None:
         print(json.dumps(measure(texts, args.seconds, args.piece)))
         return
     here = build.engine_name()
-    print(f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
-          f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(
+        f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
+        f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}"
+    )
     builds = [(here, measure(texts, args.seconds, args.piece))]
     if args.engine == "both" and build.is_compiled():
-        cmd = [sys.executable, __file__, "--json", "--seconds", str(args.seconds),
-               "--piece", str(args.piece)] + [a for t in texts for a in ("--rules", t)]
-        out = subprocess.run(cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True,
-                             capture_output=True, text=True).stdout
+        cmd = [
+            sys.executable,
+            __file__,
+            "--json",
+            "--seconds",
+            str(args.seconds),
+            "--piece",
+            str(args.piece),
+        ] + [a for t in texts for a in ("--rules", t)]
+        out = subprocess.run(
+            cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True, capture_output=True, text=True
+        ).stdout
         builds.append(("pure Python", [tuple(r) for r in json.loads(out)]))
     head = f"{'rules':<52} {'loop':<22}"
     for name, _ in builds:

@@ -74,9 +74,18 @@ def table_address(i: int) -> str:
     return f"127.0.{1 + i // 250}.{1 + i % 250}"
 
 
-async def player(url: str, http: httpx.AsyncClient, table: str, token: str, seat: int,
-                 think: float, stop_at: float, stats: Stats, rng: random.Random,
-                 addr: str) -> None:
+async def player(
+    url: str,
+    http: httpx.AsyncClient,
+    table: str,
+    token: str,
+    seat: int,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+    addr: str,
+) -> None:
     """One person at one table: waits for its turn, thinks, acts, times the answer."""
     sent: tuple[int, float] | None = None
     async with connect(url, max_size=2**20, local_addr=(addr, 0)) as ws:
@@ -124,8 +133,9 @@ async def player(url: str, http: httpx.AsyncClient, table: str, token: str, seat
             think_task.cancel()
 
 
-def client_process(args: argparse.Namespace, base: str, tables: int, seed: int, first: int
-                   ) -> tuple[Stats, float, float]:
+def client_process(
+    args: argparse.Namespace, base: str, tables: int, seed: int, first: int
+) -> tuple[Stats, float, float]:
     """One client process's share of the tables: (stats, seconds, CPU seconds)."""
     args.tables, args.seed, args.first = tables, seed, first
     cpu0 = time.process_time()
@@ -142,15 +152,26 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
         tables = []
         for i in range(args.first, args.first + args.tables):
             addr = table_address(i)
-            async with httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.
-                                         AsyncHTTPTransport(local_address=addr, verify=ctx)
-                                         ) as mine:
-                r = await mine.post("/api/tables", json={
-                    "preset": "podkidnoy", "options": {"players": 3}, "seats": seats,
-                    "name": f"A{i}", "deals": 3, "turn_timer": 60})
+            async with httpx.AsyncClient(
+                base_url=base,
+                timeout=30,
+                transport=httpx.AsyncHTTPTransport(local_address=addr, verify=ctx),
+            ) as mine:
+                r = await mine.post(
+                    "/api/tables",
+                    json={
+                        "preset": "podkidnoy",
+                        "options": {"players": 3},
+                        "seats": seats,
+                        "name": f"A{i}",
+                        "deals": 3,
+                        "turn_timer": 60,
+                    },
+                )
                 t = r.json()
-                j = (await mine.post(f"/api/tables/{t['table']}/join",
-                                     json={"name": f"B{i}"})).json()
+                j = (
+                    await mine.post(f"/api/tables/{t['table']}/join", json={"name": f"B{i}"})
+                ).json()
             tables.append((t["table"], t["token"], j["token"], addr))
         t0 = time.monotonic()
         stop_at = t0 + args.seconds
@@ -158,9 +179,22 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
         tasks = []
         for table, tok0, tok1, addr in tables:
             for seat, tok in ((0, tok0), (1, tok1)):
-                tasks.append(asyncio.create_task(player(
-                    url, http, table, tok, seat, args.think, stop_at, stats,
-                    random.Random(rng.random()), addr)))
+                tasks.append(
+                    asyncio.create_task(
+                        player(
+                            url,
+                            http,
+                            table,
+                            tok,
+                            seat,
+                            args.think,
+                            stop_at,
+                            stats,
+                            random.Random(rng.random()),
+                            addr,
+                        )
+                    )
+                )
         results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.disconnects = sum(1 for r in results if isinstance(r, BaseException))
     for r in results:
@@ -184,11 +218,15 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
     ctx = ssl.create_default_context()
 
     def http_from(addr: str) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(
-            local_address=addr, verify=ctx))
+        return httpx.AsyncClient(
+            base_url=base,
+            timeout=30,
+            transport=httpx.AsyncHTTPTransport(local_address=addr, verify=ctx),
+        )
 
     def ws_from(addr: str) -> connect:
         return connect(url, local_addr=(addr, 0))
+
     stop_at = time.monotonic() + seconds
     got: dict[str, dict[str, int]] = {}
 
@@ -208,8 +246,9 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
             try:
                 async with ws_from("127.0.0.2") as ws:
                     r = asyncio.create_task(reader(ws, "flood"))
-                    await ws.send(json.dumps({"type": "hello", "v": 1, "table": table_ids[0],
-                                              "token": None}))
+                    await ws.send(
+                        json.dumps({"type": "hello", "v": 1, "table": table_ids[0], "token": None})
+                    )
                     while time.monotonic() < stop_at:
                         await ws.send('{"type": "ping", "id": 1}')
                         count("flood", "sent")
@@ -221,20 +260,23 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
 
     async def hello_storm() -> None:  # finding 5
         async with http_from("127.0.0.3") as http:
-            t = (await http.post("/api/tables", json={"seats": [{"kind": "human"},
-                                                                {"kind": "bot"}]})).json()
+            t = (
+                await http.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]})
+            ).json()
             if "table" not in t:
                 count("hello storm", "create refused")
                 return
             crowd = [await ws_from("127.0.0.3") for _ in range(12)]
             for ws in crowd:
-                await ws.send(json.dumps({"type": "hello", "v": 1, "table": t["table"],
-                                          "token": None}))
+                await ws.send(
+                    json.dumps({"type": "hello", "v": 1, "table": t["table"], "token": None})
+                )
             readers = [asyncio.create_task(reader(ws, "hello storm crowd")) for ws in crowd]
             async with ws_from("127.0.0.3") as ws:
                 r = asyncio.create_task(reader(ws, "hello storm"))
-                hello = json.dumps({"type": "hello", "v": 1, "table": t["table"],
-                                    "token": t["token"]})
+                hello = json.dumps(
+                    {"type": "hello", "v": 1, "table": t["table"], "token": t["token"]}
+                )
                 while time.monotonic() < stop_at:
                     try:
                         await ws.send(hello)
@@ -251,8 +293,9 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
     async def table_spam() -> None:  # finding 1
         async with http_from("127.0.0.4") as http:
             while time.monotonic() < stop_at:
-                r = await http.post("/api/tables", json={"seats": [{"kind": "human"},
-                                                               {"kind": "bot"}]})
+                r = await http.post(
+                    "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}
+                )
                 count("table spam", f"HTTP {r.status_code}")
 
     async def body_bomb() -> None:  # finding 4
@@ -260,8 +303,9 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
         http = http_from("127.0.0.5")
         while time.monotonic() < stop_at:
             try:
-                r = await http.post("/api/tables", content=blob,
-                                    headers={"Content-Type": "application/json"})
+                r = await http.post(
+                    "/api/tables", content=blob, headers={"Content-Type": "application/json"}
+                )
                 count("body bomb (1 MB)", f"HTTP {r.status_code}")
             except httpx.HTTPError:
                 count("body bomb (1 MB)", "connection cut")
@@ -272,9 +316,16 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
             try:
                 async with ws_from("127.0.0.6") as ws:
                     while time.monotonic() < stop_at:
-                        await ws.send(json.dumps({"type": "hello", "v": 1,
-                                                  "table": random.choice(table_ids),
-                                                  "token": secrets.token_urlsafe(24)}))
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "hello",
+                                    "v": 1,
+                                    "table": random.choice(table_ids),
+                                    "token": secrets.token_urlsafe(24),
+                                }
+                            )
+                        )
                         m = json.loads(await ws.recv())
                         count("token guessing", "got " + m.get("code", m["type"]))
             except Exception:  # noqa: BLE001
@@ -303,15 +354,27 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
         http = http_from("127.0.0.8")
         deep = "[" * 3000 + "]" * 3000
         while time.monotonic() < stop_at:
-            for body in ('{"options": ' + deep + "}", '{"preset": "\\ud800"}',
-                         '{"options": {"bout_limit": ' + "9" * 4000 + "}}"):
-                r = await http.post("/api/tables", content=body,
-                                    headers={"Content-Type": "application/json"})
+            for body in (
+                '{"options": ' + deep + "}",
+                '{"preset": "\\ud800"}',
+                '{"options": {"bout_limit": ' + "9" * 4000 + "}}",
+            ):
+                r = await http.post(
+                    "/api/tables", content=body, headers={"Content-Type": "application/json"}
+                )
                 count("malformed JSON", f"HTTP {r.status_code}")
             await asyncio.sleep(0.05)
 
-    done = await asyncio.gather(flood(), hello_storm(), table_spam(), body_bomb(),
-                                guesser(), silent(), bad_json(), return_exceptions=True)
+    done = await asyncio.gather(
+        flood(),
+        hello_storm(),
+        table_spam(),
+        body_bomb(),
+        guesser(),
+        silent(),
+        bad_json(),
+        return_exceptions=True,
+    )
     for x in done:
         if isinstance(x, BaseException):
             count("abuser crashed", repr(x)[:80])
@@ -327,10 +390,14 @@ def main() -> int:
     ap.add_argument("--bot-level", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", type=int, default=2, help="client processes")
-    ap.add_argument("--abuse", action="store_true",
-                    help="add one abusive client per finding of the hardening issue")
-    ap.add_argument("--db-dir", default=None,
-                    help="where the SQLite file goes (default: a temporary directory)")
+    ap.add_argument(
+        "--abuse",
+        action="store_true",
+        help="add one abusive client per finding of the hardening issue",
+    )
+    ap.add_argument(
+        "--db-dir", default=None, help="where the SQLite file goes (default: a temporary directory)"
+    )
     args = ap.parse_args()
     args.tables = min(args.tables, MAX_TABLES)
     args.seconds = min(args.seconds, MAX_SECONDS)
@@ -341,10 +408,26 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         db = Path(tmp) / "load.db"
         server = subprocess.Popen(
-            [sys.executable, "-m", "durak.cli", "serve", "--port", str(port),
-             "--db", f"sqlite:///{db}", "--bot-pace", str(args.bot_pace),
-             "--deal-pause", "1", "--log-level", "error", "--stats-token", stats_token],
-            stdout=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "durak.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{db}",
+                "--bot-pace",
+                str(args.bot_pace),
+                "--deal-pause",
+                "1",
+                "--log-level",
+                "error",
+                "--stats-token",
+                stats_token,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         try:
             for _ in range(100):
                 try:
@@ -354,12 +437,20 @@ def main() -> int:
                     time.sleep(0.1)
             cpu0 = cpu_seconds(server.pid)
             # Several client processes, so that the clients are not what is measured.
-            shares = [args.tables // args.procs + (i < args.tables % args.procs)
-                      for i in range(args.procs)]
+            shares = [
+                args.tables // args.procs + (i < args.tables % args.procs)
+                for i in range(args.procs)
+            ]
             firsts = [sum(shares[:i]) for i in range(args.procs)]
             with ProcessPoolExecutor(args.procs + 1) as pool:
-                honest = pool.map(client_process, [args] * args.procs, [base] * args.procs,
-                                  shares, range(args.seed, args.seed + args.procs), firsts)
+                honest = pool.map(
+                    client_process,
+                    [args] * args.procs,
+                    [base] * args.procs,
+                    shares,
+                    range(args.seed, args.seed + args.procs),
+                    firsts,
+                )
                 bad = None
                 if args.abuse:
                     # The abusers start once the honest tables are made and play.
@@ -377,8 +468,9 @@ def main() -> int:
                 parts = list(honest)
                 if bad is not None:
                     abused = bad.result()
-            server_stats = httpx.get(base + "/api/stats", timeout=10, headers={
-                "Authorization": f"Bearer {stats_token}"}).json()
+            server_stats = httpx.get(
+                base + "/api/stats", timeout=10, headers={"Authorization": f"Bearer {stats_token}"}
+            ).json()
             cpu = cpu_seconds(server.pid) - cpu0
             stats = Stats()
             for part, _, _ in parts:
@@ -401,20 +493,30 @@ def main() -> int:
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000
 
-    print(f"tables {args.tables} (clients {2 * args.tables}, a server bot at each), "
-          f"{elapsed:.0f} s, think {args.think} s, bot pace {args.bot_pace} s")
-    print(f"client actions measured {len(lat)} ({len(lat) / elapsed:.0f}/s; "
-          f"with the bots' about {1.5 * len(lat) / elapsed:.0f}/s stored and broadcast)")
-    print(f"action -> update latency: p50 {pct(50):.1f} ms, p90 {pct(90):.1f} ms, "
-          f"p99 {pct(99):.1f} ms, max {lat[-1] * 1000:.1f} ms, "
-          f"mean {statistics.mean(lat) * 1000:.1f} ms")
-    print(f"inside the server (action received -> update queued): {server_stats['handle_ms']}; "
-          f"event loop lag {server_stats['loop_lag_ms']}")
-    print(f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f}% of one core), "
-          f"clients' CPU {100 * mine / elapsed:.0f}% ({args.procs} processes); "
-          f"load average {os.getloadavg()[0]:.1f}; "
-          f"database {size / 1e6:.1f} MB; deal ends seen {stats.deals}; "
-          f"errors {stats.errors or 'none'}; clients failed {stats.disconnects}")
+    print(
+        f"tables {args.tables} (clients {2 * args.tables}, a server bot at each), "
+        f"{elapsed:.0f} s, think {args.think} s, bot pace {args.bot_pace} s"
+    )
+    print(
+        f"client actions measured {len(lat)} ({len(lat) / elapsed:.0f}/s; "
+        f"with the bots' about {1.5 * len(lat) / elapsed:.0f}/s stored and broadcast)"
+    )
+    print(
+        f"action -> update latency: p50 {pct(50):.1f} ms, p90 {pct(90):.1f} ms, "
+        f"p99 {pct(99):.1f} ms, max {lat[-1] * 1000:.1f} ms, "
+        f"mean {statistics.mean(lat) * 1000:.1f} ms"
+    )
+    print(
+        f"inside the server (action received -> update queued): {server_stats['handle_ms']}; "
+        f"event loop lag {server_stats['loop_lag_ms']}"
+    )
+    print(
+        f"server CPU {cpu:.1f} s over {elapsed:.0f} s ({100 * cpu / elapsed:.0f}% of one core), "
+        f"clients' CPU {100 * mine / elapsed:.0f}% ({args.procs} processes); "
+        f"load average {os.getloadavg()[0]:.1f}; "
+        f"database {size / 1e6:.1f} MB; deal ends seen {stats.deals}; "
+        f"errors {stats.errors or 'none'}; clients failed {stats.disconnects}"
+    )
     for who, what in abused.items():
         print(f"abuser {who}: {what}")
     return 0

@@ -56,8 +56,9 @@ def timed_until(name: str, argv: list[str], cwd: Path, ready: str) -> float:
     """A command that runs until stopped: the time until it prints ``ready``."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    proc = subprocess.Popen(
+        argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     assert proc.stdout is not None
     seen = False
     for line in proc.stdout:
@@ -71,8 +72,9 @@ def timed_until(name: str, argv: list[str], cwd: Path, ready: str) -> float:
         dt = time.perf_counter() - start
     proc.terminate()
     proc.wait(timeout=30)
-    print(f"{name:<78} {dt:7.1f} s  (load {load:.1f})"
-          f"{'' if seen else '   never ready'}", flush=True)
+    print(
+        f"{name:<78} {dt:7.1f} s  (load {load:.1f}){'' if seen else '   never ready'}", flush=True
+    )
     return dt
 
 
@@ -81,30 +83,58 @@ def main() -> None:
         work = Path(tmp)
         match = work / "match.txt"
         record(match)
-        print(f"README commands, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-              f"{os.cpu_count()} cores")
-        timed('durak arena --bots level3 greedy --games 120 --rules "perevodnoy(players=3)"',
-              [DURAK, "arena", "--bots", "level3", "greedy", "--games", "120", "--rules",
-               "perevodnoy(players=3)", "--quiet"], work)
-        timed("durak hint MATCH.txt --deal 1 --ply 20",
-              [DURAK, "hint", str(match), "--deal", "1", "--ply", "20"], work)
+        print(
+            f"README commands, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+            f"{os.cpu_count()} cores"
+        )
+        timed(
+            'durak arena --bots level3 greedy --games 120 --rules "perevodnoy(players=3)"',
+            [
+                DURAK,
+                "arena",
+                "--bots",
+                "level3",
+                "greedy",
+                "--games",
+                "120",
+                "--rules",
+                "perevodnoy(players=3)",
+                "--quiet",
+            ],
+            work,
+        )
+        timed(
+            "durak hint MATCH.txt --deal 1 --ply 20",
+            [DURAK, "hint", str(match), "--deal", "1", "--ply", "20"],
+            work,
+        )
         timed("durak replay MATCH.txt", [DURAK, "replay", str(match)], work)
-        timed("durak replay MATCH.txt --lang ru", [DURAK, "replay", str(match), "--lang", "ru"],
-              work)
+        timed(
+            "durak replay MATCH.txt --lang ru", [DURAK, "replay", str(match), "--lang", "ru"], work
+        )
         timed("durak bench (make bench)", [DURAK, "bench"], work)
-        timed_until("durak serve (make serve): until it answers http://127.0.0.1:PORT/",
-                    [DURAK, "serve", "--port", "0", "--db", f"sqlite:///{work / 'd.db'}"],
-                    work, "serving on")
-        script = ("import asyncio\nfrom durak.tui.app import DurakApp\n"
-                  "from durak.tui.session import Settings\n"
-                  "async def go():\n"
-                  "    app = DurakApp(Settings(save=None))\n"
-                  "    async with app.run_test(size=(80, 24)) as pilot:\n"
-                  "        await pilot.pause()\n"
-                  "        print('start screen drawn', flush=True)\n"
-                  "asyncio.run(go())\n")
-        timed_until("durak play (make play): until the start screen is drawn",
-                    [sys.executable, "-c", script], work, "start screen drawn")
+        timed_until(
+            "durak serve (make serve): until it answers http://127.0.0.1:PORT/",
+            [DURAK, "serve", "--port", "0", "--db", f"sqlite:///{work / 'd.db'}"],
+            work,
+            "serving on",
+        )
+        script = (
+            "import asyncio\nfrom durak.tui.app import DurakApp\n"
+            "from durak.tui.session import Settings\n"
+            "async def go():\n"
+            "    app = DurakApp(Settings(save=None))\n"
+            "    async with app.run_test(size=(80, 24)) as pilot:\n"
+            "        await pilot.pause()\n"
+            "        print('start screen drawn', flush=True)\n"
+            "asyncio.run(go())\n"
+        )
+        timed_until(
+            "durak play (make play): until the start screen is drawn",
+            [sys.executable, "-c", script],
+            work,
+            "start screen drawn",
+        )
         if shutil.which("make"):
             print("make test: the whole suite (minutes, not one): see the CI log")
 

@@ -69,15 +69,19 @@ def focused(key: str) -> Check:
 
 
 def seats(n: int) -> Check:
-    return lambda s: [w.id for w in s.query(Choice) if (w.id or "").startswith("opp-")
-                      and w.display] == [f"opp-{seat}" for seat in range(1, n)]
+    return lambda s: (
+        [w.id for w in s.query(Choice) if (w.id or "").startswith("opp-") and w.display]
+        == [f"opp-{seat}" for seat in range(1, n)]
+    )
 
 
 def in_language(lang: str, start: str) -> Check:
     """The language row shows ``lang`` and the footer the word ``start``."""
+
     def check(s: SetupScreen) -> bool:
         footer = [str(getattr(k, "description", "")).strip() for k in s.query("FooterKey")]
         return bool(s.query_one("#lang", Choice).value == lang and start in footer)
+
     return check
 
 
@@ -105,8 +109,13 @@ def watch_frames(app: DurakApp, frames: list[tuple[float, float]]) -> None:
     processor clocks): turned into the bytes a true-colour terminal receives, which
     the headless test driver skips."""
     display = app._display
-    terminal = Console(color_system="truecolor", force_terminal=True, file=io.StringIO(),
-                       width=app.size.width, height=app.size.height)
+    terminal = Console(
+        color_system="truecolor",
+        force_terminal=True,
+        file=io.StringIO(),
+        width=app.size.width,
+        height=app.size.height,
+    )
 
     def display_and_time(screen: Any, renderable: Any) -> None:
         display(screen, renderable)
@@ -176,8 +185,13 @@ def measure_elsewhere(src: str | None) -> Times:
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    out = subprocess.run([sys.executable, __file__, "--rounds", "1", "--json"], env=env,
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--rounds", "1", "--json"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return {k: [tuple(t) for t in v] for k, v in json.loads(out).items()}  # type: ignore[misc]
 
 
@@ -186,34 +200,48 @@ def ms(xs: list[float], how: Callable[[list[float]], float]) -> str:
 
 
 def table(times: Times) -> list[str]:
-    lines = [f"{'change':<22} {'cpu median':>10} {'cpu worst':>9} {'shown median':>12} "
-             f"{'shown worst':>11}  (ms)"]
+    lines = [
+        f"{'change':<22} {'cpu median':>10} {'cpu worst':>9} {'shown median':>12} "
+        f"{'shown worst':>11}  (ms)"
+    ]
     for name, ts in [*times.items(), ("all changes", [t for v in times.values() for t in v])]:
         cpu, shown = [t[0] for t in ts], [t[1] for t in ts]
-        lines.append(f"{name:<22} {ms(cpu, statistics.median):>10} {ms(cpu, max):>9} "
-                     f"{ms(shown, statistics.median):>12} {ms(shown, max):>11}")
+        lines.append(
+            f"{name:<22} {ms(cpu, statistics.median):>10} {ms(cpu, max):>9} "
+            f"{ms(shown, statistics.median):>12} {ms(shown, max):>11}"
+        )
     return lines
 
 
 def side_by_side(before: Times, after: Times) -> list[str]:
-    lines = [f"{'change':<22} {'cpu before':>10} {'after':>6} {'shown before':>12} {'after':>6} "
-             f"{'worst before':>12} {'after':>6}  (ms, medians)"]
-    every = ("all changes", [t for v in before.values() for t in v],
-             [t for v in after.values() for t in v])
+    lines = [
+        f"{'change':<22} {'cpu before':>10} {'after':>6} {'shown before':>12} {'after':>6} "
+        f"{'worst before':>12} {'after':>6}  (ms, medians)"
+    ]
+    every = (
+        "all changes",
+        [t for v in before.values() for t in v],
+        [t for v in after.values() for t in v],
+    )
     for name, b, a in [*((n, before[n], after[n]) for n in before), every]:
-        lines.append(f"{name:<22} {ms([t[0] for t in b], statistics.median):>10} "
-                     f"{ms([t[0] for t in a], statistics.median):>6} "
-                     f"{ms([t[1] for t in b], statistics.median):>12} "
-                     f"{ms([t[1] for t in a], statistics.median):>6} "
-                     f"{ms([t[1] for t in b], max):>12} {ms([t[1] for t in a], max):>6}")
+        lines.append(
+            f"{name:<22} {ms([t[0] for t in b], statistics.median):>10} "
+            f"{ms([t[0] for t in a], statistics.median):>6} "
+            f"{ms([t[1] for t in b], statistics.median):>12} "
+            f"{ms([t[1] for t in a], statistics.median):>6} "
+            f"{ms([t[1] for t in b], max):>12} {ms([t[1] for t in a], max):>6}"
+        )
     return lines
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5, help="rounds of all steps (default 5)")
-    ap.add_argument("--before", metavar="SRC",
-                    help="also measure the start screen of this source tree, side by side")
+    ap.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also measure the start screen of this source tree, side by side",
+    )
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.rounds < 1:
@@ -233,10 +261,19 @@ def main() -> None:
             for into, src in ((before, args.before), (after, None)):
                 for name, ts in measure_elsewhere(src).items():
                     into[name].extend(ts)
-        lines = [*side_by_side(before, after), "", "before:", *table(before),
-                 "", "after:", *table(after)]
-    print(f"start screen, 80x24, {args.rounds} rounds, Python {platform.python_version()}, "
-          f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+        lines = [
+            *side_by_side(before, after),
+            "",
+            "before:",
+            *table(before),
+            "",
+            "after:",
+            *table(after),
+        ]
+    print(
+        f"start screen, 80x24, {args.rounds} rounds, Python {platform.python_version()}, "
+        f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after"
+    )
     print("\n".join(lines))
 
 

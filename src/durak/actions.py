@@ -82,8 +82,19 @@ class Action:
     True
     """
 
-    __slots__ = ("kind", "cards", "target", "k", "mask", "t", "_text", "_n24", "_n36", "_n52",
-                 "__weakref__")
+    __slots__ = (
+        "kind",
+        "cards",
+        "target",
+        "k",
+        "mask",
+        "t",
+        "_text",
+        "_n24",
+        "_n36",
+        "_n52",
+        "__weakref__",
+    )
     kind: str
     cards: tuple[Card, ...]
     target: Card | None

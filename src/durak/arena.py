@@ -53,6 +53,7 @@ def make_bot(spec: str, seed: int) -> Any:
 
 MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 
+
 # -- playing ---------------------------------------------------------------------------
 def play_game(
     rules: Rules,
@@ -65,8 +66,10 @@ def play_game(
     ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
     the time its bot took choosing, by the wall clock and in this process's CPU time.
     A seat is a bot spec, or a bot object (self-play's policies) used as it is."""
-    bots = [make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
-            for i, spec in enumerate(seats)]
+    bots = [
+        make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
+        for i, spec in enumerate(seats)
+    ]
     for b in bots:
         reset = getattr(b, "reset", None)
         if reset is not None:
@@ -75,8 +78,9 @@ def play_game(
     g = Game(rules.with_action_limit(), seed=deal_seed)  # bots only: a deal must end
     while not g.is_over:
         if len(g.history) > MAX_MOVES:
-            raise RuntimeError(f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} "
-                               "moves")
+            raise RuntimeError(
+                f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} moves"
+            )
         s = g.to_act
         assert s is not None
         for i, observe in watchers:
@@ -123,21 +127,23 @@ def _play_deal(task: tuple[Rules, list[tuple[str, ...]], int, int]) -> list[dict
         g = play_game(rules, seats, ds, ds + k, clock)
         o = g.outcome
         assert o is not None
-        results.append({
-            "deal": deal,
-            "deal_seed": ds,
-            "seats": list(seats),
-            "durak": o.durak,
-            "draw": o.draw,
-            "out_order": list(o.out_order),
-            "moves": len(g.history),
-            # every action, seat by seat (record.moves_text): with the deal seed it
-            # replays the game exactly (replay_game)
-            "play": moves_text(g),
-            "seconds": round(time.perf_counter() - t0, 4),
-            # per seat: moves; seconds choosing them and the longest, wall clock and CPU
-            "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
-        })
+        results.append(
+            {
+                "deal": deal,
+                "deal_seed": ds,
+                "seats": list(seats),
+                "durak": o.durak,
+                "draw": o.draw,
+                "out_order": list(o.out_order),
+                "moves": len(g.history),
+                # every action, seat by seat (record.moves_text): with the deal seed it
+                # replays the game exactly (replay_game)
+                "play": moves_text(g),
+                "seconds": round(time.perf_counter() - t0, 4),
+                # per seat: moves; seconds choosing them and the longest, wall clock and CPU
+                "clock": [[int(c[0])] + [round(x, 5) for x in c[1:]] for c in clock],
+            }
+        )
     return results
 
 
@@ -155,7 +161,7 @@ def replay_game(rules: Rules, rec: dict[str, Any]) -> Game:
 
 
 def _play_deals(
-    task: tuple[Rules, list[tuple[str, ...]], int, list[int]]
+    task: tuple[Rules, list[tuple[str, ...]], int, list[int]],
 ) -> list[list[dict[str, Any]]]:
     """A batch of deals (one task sent to a worker): the games of each deal."""
     rules, ups, seed, deals = task
@@ -197,9 +203,11 @@ class ArenaResult:
 
     def table(self) -> str:
         """The results as a text table."""
-        head = f"{'bot':<32} {'seat-games':>10}  {'durak rate [95% CI]':<24} " \
-               f"{'score [95% CI]':<22} {'rating':>7}  {'ms/move':>8} {'max':>7}  " \
-               f"{'cpu ms':>7} {'max':>7}"
+        head = (
+            f"{'bot':<32} {'seat-games':>10}  {'durak rate [95% CI]':<24} "
+            f"{'score [95% CI]':<22} {'rating':>7}  {'ms/move':>8} {'max':>7}  "
+            f"{'cpu ms':>7} {'max':>7}"
+        )
         lines = [head, "-" * len(head)]
         for e in sorted(self.entrants, key=lambda e: -e.rating):
             lo, hi = e.durak_ci
@@ -351,8 +359,16 @@ def summarize(
         e.rating = ratings[e.name]
         e.sec_mean = e.sec_mean / e.moves if e.moves else 0.0
         e.cpu_mean = e.cpu_mean / e.moves if e.moves else 0.0
-    return ArenaResult(str(rules), list(specs), len(records), seed, seconds,
-                       list(ents.values()), records, rules.players)
+    return ArenaResult(
+        str(rules),
+        list(specs),
+        len(records),
+        seed,
+        seconds,
+        list(ents.values()),
+        records,
+        rules.players,
+    )
 
 
 # -- running -------------------------------------------------------------------------
@@ -481,8 +497,9 @@ def _open_run_file(
         return {}, f
     log = runlog.read_path(path)
     old = log.header
-    if old != header and (old.deals > header.deals
-                          or dataclasses.replace(old, deals=header.deals) != header):
+    if old != header and (
+        old.deals > header.deals or dataclasses.replace(old, deals=header.deals) != header
+    ):
         raise ValueError(
             f"{path} holds another run ({old.rules}, bots {' '.join(old.bots)}, seed {old.seed}, "
             f"{old.deals} deals, shard {old.shard[0]}/{old.shard[1]}); give another --out, or "
@@ -494,8 +511,10 @@ def _open_run_file(
         log.by_deal = done
         runlog.rewrite(path, log)
     if progress:
-        print(f"continuing {path}: {len(done)} of {len(header.shard_deals())} deals already "
-              "played", file=sys.stderr)
+        print(
+            f"continuing {path}: {len(done)} of {len(header.shard_deals())} deals already played",
+            file=sys.stderr,
+        )
     return done, open(path, "a", encoding="utf-8")  # noqa: SIM115
 
 
@@ -544,45 +563,89 @@ def chart(result: ArenaResult, path: str) -> None:
 
 # -- the command ---------------------------------------------------------------------
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", nargs="+", default=["heuristic", "greedy"], metavar="SPEC",
-                        help="bot specs, e.g. ismcts:time=0.1 greedy (repeated round the "
-                             "table when fewer than players)")
-    parser.add_argument("--rules", default="podkidnoy",
-                        help='a preset with options, e.g. "perevodnoy(players=4)"')
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        default=["heuristic", "greedy"],
+        metavar="SPEC",
+        help="bot specs, e.g. ismcts:time=0.1 greedy (repeated round the "
+        "table when fewer than players)",
+    )
+    parser.add_argument(
+        "--rules", default="podkidnoy", help='a preset with options, e.g. "perevodnoy(players=4)"'
+    )
     parser.add_argument("--games", type=int, default=200, help="games to play (about)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--jobs", type=int, default=0,
-                        help="processes, or CPUs of a local Ray (default: all cores)")
-    parser.add_argument("--json", default="", metavar="FILE",
-                        help="write the results here as JSON (default: not written)")
-    parser.add_argument("--png", "--chart", default="", metavar="FILE",
-                        help="draw a chart of the results here (default: not drawn)")
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="processes, or CPUs of a local Ray (default: all cores)"
+    )
+    parser.add_argument(
+        "--json",
+        default="",
+        metavar="FILE",
+        help="write the results here as JSON (default: not written)",
+    )
+    parser.add_argument(
+        "--png",
+        "--chart",
+        default="",
+        metavar="FILE",
+        help="draw a chart of the results here (default: not drawn)",
+    )
     parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--backend", choices=BACKENDS, default="process",
-                        help="where games run: local processes, or Ray (the dist extra)")
-    parser.add_argument("--address", default=None,
-                        help="the Ray cluster to use (default RAY_ADDRESS, else a local Ray "
-                             "with --jobs CPUs)")
-    parser.add_argument("--shard", default="1/1", metavar="I/N",
-                        help="play only the I-th of N shares of the deals (merge the --out "
-                             "files with `durak arena merge`)")
-    parser.add_argument("--out", default="", metavar="FILE.jsonl",
-                        help="write every game here as it ends; if FILE already holds part "
-                             "of this run, continue it")
-    parser.add_argument("--batch", type=at_least(1), default=None,
-                        help="deals per task sent to a worker (default: as many as take "
-                             "about half a second)")
-    sub = parser.add_subparsers(dest="arena_command", title="instead of playing",
-                                metavar="merge")
-    merge = sub.add_parser("merge", help="one result from the --out files of a run's shards",
-                           description="Merge the --out files of the shards of one arena run "
-                                       "(or of one run) into its table, ratings and chart.")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where games run: local processes, or Ray (the dist extra)",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="the Ray cluster to use (default RAY_ADDRESS, else a local Ray with --jobs CPUs)",
+    )
+    parser.add_argument(
+        "--shard",
+        default="1/1",
+        metavar="I/N",
+        help="play only the I-th of N shares of the deals (merge the --out "
+        "files with `durak arena merge`)",
+    )
+    parser.add_argument(
+        "--out",
+        default="",
+        metavar="FILE.jsonl",
+        help="write every game here as it ends; if FILE already holds part "
+        "of this run, continue it",
+    )
+    parser.add_argument(
+        "--batch",
+        type=at_least(1),
+        default=None,
+        help="deals per task sent to a worker (default: as many as take about half a second)",
+    )
+    sub = parser.add_subparsers(dest="arena_command", title="instead of playing", metavar="merge")
+    merge = sub.add_parser(
+        "merge",
+        help="one result from the --out files of a run's shards",
+        description="Merge the --out files of the shards of one arena run "
+        "(or of one run) into its table, ratings and chart.",
+    )
     merge.add_argument("files", nargs="+", metavar="FILE.jsonl")
-    merge.add_argument("--json", default="", metavar="FILE",
-                       help="write the results here as JSON (default: not written)")
-    merge.add_argument("--png", "--chart", default="", metavar="FILE",
-                       help="draw a chart of the results here (default: not drawn)")
+    merge.add_argument(
+        "--json",
+        default="",
+        metavar="FILE",
+        help="write the results here as JSON (default: not written)",
+    )
+    merge.add_argument(
+        "--png",
+        "--chart",
+        default="",
+        metavar="FILE",
+        help="draw a chart of the results here (default: not drawn)",
+    )
     merge.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
 
 
@@ -594,11 +657,20 @@ def run(args: argparse.Namespace) -> int:
             if args.address and args.backend != "ray":
                 raise ValueError("--address is for --backend ray")
             rules = Rules.parse(args.rules)
-            result = run_match(rules, args.bots, games=args.games, seed=args.seed,
-                               jobs=args.jobs or None, progress=not args.quiet,
-                               anchor=args.anchor, backend=args.backend, address=args.address,
-                               shard=runlog.parse_shard(args.shard), out=args.out or None,
-                               batch=args.batch)
+            result = run_match(
+                rules,
+                args.bots,
+                games=args.games,
+                seed=args.seed,
+                jobs=args.jobs or None,
+                progress=not args.quiet,
+                anchor=args.anchor,
+                backend=args.backend,
+                address=args.address,
+                shard=runlog.parse_shard(args.shard),
+                out=args.out or None,
+                batch=args.batch,
+            )
     except (RulesError, ValueError, TypeError, RuntimeError, OSError) as e:
         print(f"durak arena: {e}", file=sys.stderr)
         return 2

@@ -59,8 +59,7 @@ def names_from(choices: Iterable[str], what: str) -> Callable[[str], str]:
         items = [t.strip() for t in text.split(",")]
         for item in items:
             if item not in allowed:
-                raise argparse.ArgumentTypeError(
-                    f"no {what} {item!r}; one of {', '.join(allowed)}")
+                raise argparse.ArgumentTypeError(f"no {what} {item!r}; one of {', '.join(allowed)}")
         return text
 
     return parse

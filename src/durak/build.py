@@ -36,7 +36,21 @@ from typing import Final
 # The compiled modules (setup.py and the Makefile read this list): the engine, its
 # playout loops and the searchers' rollout policy. They are compiled as one group and
 # must be loaded together: compiled code expects its partners compiled too.
-ENGINE: Final = ("cards", "actions", "rules", "observation", "game", "determinize", "playout", "bots.policy", "bots.solver", "envs.bits", "envs.planes", "envs.stepper", "envs.aec")  # noqa: E501
+ENGINE: Final = (
+    "cards",
+    "actions",
+    "rules",
+    "observation",
+    "game",
+    "determinize",
+    "playout",
+    "bots.policy",
+    "bots.solver",
+    "envs.bits",
+    "envs.planes",
+    "envs.stepper",
+    "envs.aec",
+)  # noqa: E501
 PURE_ENV: Final = "DURAK_PURE"
 PURE_PACKAGE: Final = "_pure"
 
@@ -77,7 +91,7 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
             )
         if not fullname.startswith(self.prefix + "."):
             return None
-        rest = fullname[len(self.prefix) + 1:]
+        rest = fullname[len(self.prefix) + 1 :]
         if self.only is not None and rest not in self.only:
             return None
         parts = rest.split(".")

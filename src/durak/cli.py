@@ -29,8 +29,13 @@ class DefaultsHelp(argparse.HelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
-        if ("default" in text or not action.option_strings or default is None
-                or default is False or default is argparse.SUPPRESS):
+        if (
+            "default" in text
+            or not action.option_strings
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+        ):
             return text
         if isinstance(default, list | tuple):
             default = " ".join(str(d) for d in default)
@@ -45,8 +50,9 @@ def build_parser(wanted: str | None = None) -> tuple[argparse.ArgumentParser, di
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text,
-                           formatter_class=DefaultsHelp)
+        p = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=DefaultsHelp
+        )
         if name == wanted:
             modules[name] = importlib.import_module(module)
             modules[name].add_arguments(p)  # type: ignore[attr-defined]
@@ -59,9 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser, modules = build_parser(wanted)
     except ImportError as e:
-        print(f"durak {wanted}: {e}. Install the extra it needs "
-              f"(pip install 'durak[tui]' / 'durak[web]' / 'durak[arena]').",
-              file=sys.stderr)
+        print(
+            f"durak {wanted}: {e}. Install the extra it needs "
+            f"(pip install 'durak[tui]' / 'durak[web]' / 'durak[arena]').",
+            file=sys.stderr,
+        )
         return 2
     args = parser.parse_args(argv)
     if args.command is None:

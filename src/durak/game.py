@@ -114,15 +114,63 @@ class Outcome:
 
 # Every field of a Game. clone() copies each one (a test checks that none is missed).
 FIELDS: Final = (
-    "rules", "seed", "deck", "dealer", "leader", "n", "hand_size", "teams",
-    "_hands", "_talon", "_tp", "_bottom", "_trump_card", "trump_suit", "_lowest_trump",
-    "_att", "_beat", "_unbeaten", "_allowed", "_n_beaten", "cap",
-    "_phase", "to_act", "attacker", "first_attacker", "defender", "_throwers", "_tpos",
-    "_shown", "bout", "out", "out_order", "_known", "_discard", "tally",
-    "_last_lay", "history", "outcome", "_rng_lead", "_pagon",
-    "_forced_take", "_open_max", "_no_open", "_exchange_on", "_tmask", "_table_ranks",
-    "_pogonny", "_legal", "_transfer_on", "_outm", "_tcache", "_first_limit",
-    "_pagon_mask", "_last_att", "_passed", "_opening_rank", "_action_limit",
+    "rules",
+    "seed",
+    "deck",
+    "dealer",
+    "leader",
+    "n",
+    "hand_size",
+    "teams",
+    "_hands",
+    "_talon",
+    "_tp",
+    "_bottom",
+    "_trump_card",
+    "trump_suit",
+    "_lowest_trump",
+    "_att",
+    "_beat",
+    "_unbeaten",
+    "_allowed",
+    "_n_beaten",
+    "cap",
+    "_phase",
+    "to_act",
+    "attacker",
+    "first_attacker",
+    "defender",
+    "_throwers",
+    "_tpos",
+    "_shown",
+    "bout",
+    "out",
+    "out_order",
+    "_known",
+    "_discard",
+    "tally",
+    "_last_lay",
+    "history",
+    "outcome",
+    "_rng_lead",
+    "_pagon",
+    "_forced_take",
+    "_open_max",
+    "_no_open",
+    "_exchange_on",
+    "_tmask",
+    "_table_ranks",
+    "_pogonny",
+    "_legal",
+    "_transfer_on",
+    "_outm",
+    "_tcache",
+    "_first_limit",
+    "_pagon_mask",
+    "_last_att",
+    "_passed",
+    "_opening_rank",
+    "_action_limit",
 )
 
 
@@ -170,8 +218,9 @@ class Game:
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
-            raise TypeError("rules: a durak.Rules (Rules.parse(text) reads text), "
-                            f"not {type(rules).__name__}")
+            raise TypeError(
+                f"rules: a durak.Rules (Rules.parse(text) reads text), not {type(rules).__name__}"
+            )
         self.rules = rules
         if _blank:
             # The one way to make a Game without dealing: clone() and _from_view() fill
@@ -220,7 +269,7 @@ class Game:
         self._known = [0] * n
         if k < len(order):
             trump = order[k]
-            self._talon = tuple(order[k + 1:])
+            self._talon = tuple(order[k + 1 :])
             self._bottom = trump  # face up under the talon, drawn last
         else:
             # Every card dealt: the last one dealt names the trump and stays,
@@ -743,7 +792,8 @@ class Game:
             action = Action.parse(action)
         if not isinstance(action, Action):
             raise IllegalActionError(
-                f"not an action: {action!r} (an Action or its text, e.g. 'take')")
+                f"not an action: {action!r} (an Action or its text, e.g. 'take')"
+            )
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -845,20 +895,28 @@ class Game:
         if self._phase == DEFENCE and self._forced_take:
             return f"{a}: attacked with a pagon card, {who} must take (pagony_attack=off)"
         if a.kind not in kinds:
-            expect = {OPEN: "an opening attack", DEFENCE: "a defence or take",
-                      THROW: "a throw-in or pass", PILE: "a throw-in after «беру» or pass"}
+            expect = {
+                OPEN: "an opening attack",
+                DEFENCE: "a defence or take",
+                THROW: "a throw-in or pass",
+                PILE: "a throw-in after «беру» or pass",
+            }
             return f"{a}: {a.kind} is not possible now; {who} must make {expect[self._phase]}"
         if a.k == DEFEND:
             if not (self._unbeaten >> a.t & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
             return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣'[self.trump_suit]})"
         if a.k == TRANSFER:
-            return f"{a}: a transfer needs cards of the attacked rank, and the next defender " \
-                   "must hold at least as many cards as will be on the table"
+            return (
+                f"{a}: a transfer needs cards of the attacked rank, and the next defender "
+                "must hold at least as many cards as will be on the table"
+            )
         if a.k == ATTACK:
             if self._phase == OPEN:
-                return (f"{a}: the opening may not lay these cards "
-                        f"({self.rules.opening}, limit {self.cap})")
+                return (
+                    f"{a}: the opening may not lay these cards "
+                    f"({self.rules.opening}, limit {self.cap})"
+                )
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
         return f"{a}: not legal now"
 
@@ -932,9 +990,14 @@ class Game:
 
     def fresh(self) -> Game:
         """The same deal, at its start."""
-        return Game(self.rules, seed=self.seed, deck=self.deck,
-                    dealer=self.dealer, leader=self.leader,
-                    pagon=self._pagon if self._pagon else None)
+        return Game(
+            self.rules,
+            seed=self.seed,
+            deck=self.deck,
+            dealer=self.dealer,
+            leader=self.leader,
+            pagon=self._pagon if self._pagon else None,
+        )
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
@@ -1116,7 +1179,8 @@ _BEATS: Final = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(
 # _DEFENDS[target][card]: the defence laying card on target.
 _DEFENDS: Final = tuple(
     # (a card never beats itself: that slot holds a placeholder never looked up)
-    tuple(make(DEFEND, 1 << c, t) if c != t else _TAKE for c in range(52)) for t in range(52)
+    tuple(make(DEFEND, 1 << c, t) if c != t else _TAKE for c in range(52))
+    for t in range(52)
 )
 # _GROUPS[rank][suits][limit]: attacks with the non-empty subsets of those suits of that
 # rank (ranks counted from 2 as 0), at most ``limit`` cards each.
@@ -1133,8 +1197,9 @@ _GROUPS: Final = tuple(
 _TGROUPS: Final = tuple(
     tuple(
         tuple(
-            tuple(make(TRANSFER, sub << (4 * r), -1) for sub in SUBSETS[g]
-                  if sub.bit_count() <= lim)
+            tuple(
+                make(TRANSFER, sub << (4 * r), -1) for sub in SUBSETS[g] if sub.bit_count() <= lim
+            )
             for lim in range(5)
         )
         for g in range(16)
@@ -1150,6 +1215,8 @@ _THROWERS: Final[dict[tuple[str, str, int], dict[int, tuple[int, ...]]]] = {}
 
 def _thrower_cache(rules: Rules) -> dict[int, tuple[int, ...]]:
     return _THROWERS.setdefault((rules.throwers, rules.teams, rules.players), {})
+
+
 # _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
 # the defender last.
 _DRAW_ORDER: Final = tuple(
@@ -1162,4 +1229,3 @@ _DRAW_ORDER: Final = tuple(
     )
     for n in range(7)
 )
-

@@ -85,15 +85,19 @@ class Tally:
             extra = ""
             if rules.scoring == "pogonny":
                 extra = f", pogony scored {self.pogonny_scores[s]}"
-            lines.append(f"  {name}: durak {self.durak_counts[s]} times"
-                         f", hung with pogony {self.pogony_hung[s]}{extra}")
+            lines.append(
+                f"  {name}: durak {self.durak_counts[s]} times"
+                f", hung with pogony {self.pogony_hung[s]}{extra}"
+            )
         if rules.scoring == "pagony":
             ladder = pagon_ladder(rules.deck)
             for side in range(self.sides):
                 step = self.pagon_steps[side]
                 rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(ladder[step], str(ladder[step]))
-                lines.append(f"  side {side + 1}: pagony of {rank}"
-                             + (" — won the match" if self.winner_side == side else ""))
+                lines.append(
+                    f"  side {side + 1}: pagony of {rank}"
+                    + (" — won the match" if self.winner_side == side else "")
+                )
         return "\n".join(lines)
 
 
@@ -131,8 +135,9 @@ class Match:
 
     def _deal(self, dealer: int, leader: int | None) -> Game:
         pagon = self.tally.pagon_steps if self.rules.scoring == "pagony" else None
-        return Game(self.rules, seed=self.rng.randrange(2**63), dealer=dealer, leader=leader,
-                    pagon=pagon)
+        return Game(
+            self.rules, seed=self.rng.randrange(2**63), dealer=dealer, leader=leader, pagon=pagon
+        )
 
     @property
     def is_over(self) -> bool:
@@ -200,7 +205,7 @@ class Match:
         sections = _split_deals(text)
         head, _ = parse_headers(sections[0])
         if head.get("Match") != "durak":
-            raise RecordError("not a match record (no [Match \"durak\"] header)")
+            raise RecordError('not a match record (no [Match "durak"] header)')
         try:
             rules = Rules.parse(head["Rules"])
             m = Match(

@@ -31,14 +31,27 @@ def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list
     """The deal bout by bout: who attacks whom, every action, how the bout and the deal
     ended (the pogony hung on the durak only when there are any)."""
     g = game.fresh()
-    out = [render(Entry("ev_deal_start", {"n": number, "dealer": Seat(g.dealer),
-                                          "trump": g.trump}), lang, names)]
+    out = [
+        render(
+            Entry("ev_deal_start", {"n": number, "dealer": Seat(g.dealer), "trump": g.trump}),
+            lang,
+            names,
+        )
+    ]
     bout = -1
     for a in game.history:
         if g.bout != bout:
             bout = g.bout
-            out.append(i18n.t(lang, "cli.replay.bout", n=bout + 1, attacker=names[g.attacker],
-                              defender=names[g.defender], talon=g.talon_size))
+            out.append(
+                i18n.t(
+                    lang,
+                    "cli.replay.bout",
+                    n=bout + 1,
+                    attacker=names[g.attacker],
+                    defender=names[g.defender],
+                    talon=g.talon_size,
+                )
+            )
         out += ["   " + render(e, lang, names) for e in play(g, a)]
     if game.outcome is None:
         out.append(i18n.t(lang, "cli.replay.unfinished"))
@@ -54,16 +67,28 @@ def tally_lines(t: Tally, rules: Rules, names: list[str], lang: str) -> list[str
     pogony scored in pogonny, each side's pagony rank in pagony."""
     lines = [i18n.t(lang, "cli.replay.after", n=t.deals)]
     if rules.teams != "none":
-        lines += ["  " + i18n.t(lang, "cli.replay.team_lost", n=t.side_losses[side],
-                                team=team_text(rules, side, names))
-                  for side in range(rules.sides)]
+        lines += [
+            "  "
+            + i18n.t(
+                lang,
+                "cli.replay.team_lost",
+                n=t.side_losses[side],
+                team=team_text(rules, side, names),
+            )
+            for side in range(rules.sides)
+        ]
     for s, name in enumerate(names):
         parts = [i18n.t(lang, "cli.replay.durak_times", n=t.durak_counts[s], name=name)]
         if t.pogony_hung[s]:
             parts.append(i18n.t(lang, "result.pogony", n=t.pogony_hung[s]))
         if rules.scoring == "pogonny":
-            parts.append(i18n.t(lang, "cli.replay.scored",
-                                pogony=i18n.t(lang, "term.pogony", n=t.pogonny_scores[s])))
+            parts.append(
+                i18n.t(
+                    lang,
+                    "cli.replay.scored",
+                    pogony=i18n.t(lang, "term.pogony", n=t.pogonny_scores[s]),
+                )
+            )
         if rules.teams == "none" or t.durak_counts[s] or t.pogony_hung[s]:
             lines.append("  " + ", ".join(parts))
     if t.draws:
@@ -75,8 +100,9 @@ def tally_lines(t: Tally, rules: Rules, names: list[str], lang: str) -> list[str
             rank = i18n.rank_text(ladder[min(t.pagon_steps[side], len(ladder) - 1)], lang)
             lines.append("  " + i18n.t(lang, "cli.replay.pagon", team=team, rank=rank))
         if t.winner_side is not None:
-            lines.append("  " + i18n.t(lang, "cli.replay.won",
-                                       team=team_text(rules, t.winner_side, names)))
+            lines.append(
+                "  " + i18n.t(lang, "cli.replay.won", team=team_text(rules, t.winner_side, names))
+            )
     return lines
 
 
@@ -87,8 +113,14 @@ def replay_text(text: str, lang: str = "en") -> str:
     rules = deals[0].rules
     is_match = headers.get("Match") == "durak"
     seed = headers.get("MatchSeed") if is_match else deals[0].seed
-    lines = [i18n.t(lang, "cli.replay.match" if is_match else "cli.replay.game",
-                    rules=i18n.rules_name(rules, lang), seed=seed)]
+    lines = [
+        i18n.t(
+            lang,
+            "cli.replay.match" if is_match else "cli.replay.game",
+            rules=i18n.rules_name(rules, lang),
+            seed=seed,
+        )
+    ]
     running = Tally(rules.players, sides=rules.sides)
     for i, g in enumerate(deals, 1):
         lines += deal_lines(g, names, lang, i)
@@ -101,8 +133,9 @@ def replay_text(text: str, lang: str = "en") -> str:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game or match record")
     p.add_argument("--step", action="store_true", help="step through it in the terminal viewer")
-    p.add_argument("--lang", choices=i18n.LANGS, default=None,
-                   help="language of the text (default: from LANG)")
+    p.add_argument(
+        "--lang", choices=i18n.LANGS, default=None, help="language of the text (default: from LANG)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

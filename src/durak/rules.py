@@ -174,8 +174,9 @@ class Rules:
         durak.rules.RulesError: players: given twice
         """
         if not isinstance(text, str):
-            raise TypeError(f"rules: text such as 'podkidnoy(players=3)', "
-                            f"not {type(text).__name__}")
+            raise TypeError(
+                f"rules: text such as 'podkidnoy(players=3)', not {type(text).__name__}"
+            )
         text = text.strip()
         name, paren, rest = text.partition("(")
         name = name.strip() or "podkidnoy"

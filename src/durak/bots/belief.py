@@ -168,14 +168,19 @@ class Belief:
             hid = [0] * len(need)
             i = 0
             for t, k in enumerate(need):
-                for c in unseen[i:i + k]:
+                for c in unseen[i : i + k]:
                     hid[t] |= 1 << c
                 i += k
             self.hidden.append(hid)
 
     def _repair(
-        self, p: Observation, s: int, revealed: int, drawn: int,
-        guesses: list[list[int]] | None = None, rng: random.Random | None = None,
+        self,
+        p: Observation,
+        s: int,
+        revealed: int,
+        drawn: int,
+        guesses: list[list[int]] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         """Make every particle (or ``guesses``) hold what seat ``s`` just showed from its
         hidden hand, and no other seat hold what this seat drew (both came out of

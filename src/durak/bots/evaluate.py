@@ -28,12 +28,28 @@ from ..game import Game
 from .eval_weights import WEIGHTS
 
 FEATURES: Final = (
-    "bias", "talon", "talon empty", "leads", "leads, talon empty",
-    "cards - theirs", "cards - theirs, talon empty", "cards", "their cards",
-    "trumps", "their trumps", "trumps - theirs, talon empty",
-    "trump strength", "their trump strength", "highest trump in hands",
-    "high plain", "their high plain", "low plain", "their low plain",
-    "plain rank", "their plain rank", "aces and trumps - theirs, talon empty",
+    "bias",
+    "talon",
+    "talon empty",
+    "leads",
+    "leads, talon empty",
+    "cards - theirs",
+    "cards - theirs, talon empty",
+    "cards",
+    "their cards",
+    "trumps",
+    "their trumps",
+    "trumps - theirs, talon empty",
+    "trump strength",
+    "their trump strength",
+    "highest trump in hands",
+    "high plain",
+    "their high plain",
+    "low plain",
+    "their low plain",
+    "plain rank",
+    "their plain rank",
+    "aces and trumps - theirs, talon empty",
 )
 
 
@@ -76,12 +92,28 @@ def features(me: int, opp: int, trump: int, talon: int, leads: bool) -> list[flo
     lead = 1.0 if leads else 0.0
     top = 1.0 if a[3] > b[3] else (-1.0 if b[3] > a[3] else 0.0)
     return [
-        1.0, talon / 24.0, late, lead, lead * late,
-        (a[0] - b[0]) / 6.0, late * (a[0] - b[0]) / 6.0, a[0] / 6.0, b[0] / 6.0,
-        a[1] / 3.0, b[1] / 3.0, late * (a[1] - b[1]) / 3.0,
-        a[2], b[2], top,
-        a[4] / 3.0, b[4] / 3.0, a[5] / 3.0, b[5] / 3.0,
-        a[6], b[6], late * (a[7] - b[7]) / 3.0,
+        1.0,
+        talon / 24.0,
+        late,
+        lead,
+        lead * late,
+        (a[0] - b[0]) / 6.0,
+        late * (a[0] - b[0]) / 6.0,
+        a[0] / 6.0,
+        b[0] / 6.0,
+        a[1] / 3.0,
+        b[1] / 3.0,
+        late * (a[1] - b[1]) / 3.0,
+        a[2],
+        b[2],
+        top,
+        a[4] / 3.0,
+        b[4] / 3.0,
+        a[5] / 3.0,
+        b[5] / 3.0,
+        a[6],
+        b[6],
+        late * (a[7] - b[7]) / 3.0,
     ]
 
 

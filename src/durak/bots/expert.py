@@ -70,14 +70,16 @@ def burden(card: int, trump: int) -> float:
     return 0.4 * (7 - r)
 
 
-def cheapest_cover(unbeaten: list[int], by_target: dict[int, list[Action]],
-                   cost_of: Callable[[int], float]) -> tuple[float, Action] | None:
+def cheapest_cover(
+    unbeaten: list[int], by_target: dict[int, list[Action]], cost_of: Callable[[int], float]
+) -> tuple[float, Action] | None:
     """The cheapest way to beat every card of ``unbeaten`` (each has beaters in
     ``by_target``), a card costing ``cost_of(card)``: (cost, the action to play first), or
     None when no choice of the four cheapest beaters a card beats them all with
     different cards."""
-    options = [sorted(by_target[u], key=lambda a: cost_of(a.mask.bit_length() - 1))[:4]
-               for u in unbeaten]
+    options = [
+        sorted(by_target[u], key=lambda a: cost_of(a.mask.bit_length() - 1))[:4] for u in unbeaten
+    ]
     best: tuple[float, Action] | None = None
     for combo in itertools.product(*options):
         used = 0

@@ -96,14 +96,24 @@ def describe(obs: Observation) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="a game or match record file ('-' reads standard input)")
-    parser.add_argument("--deal", type=int, default=None,
-                        help="in a match record, the deal to read, 1.. (default: the last)")
-    parser.add_argument("--ply", type=int, default=None,
-                        help="the position after this many actions (default: the end)")
-    parser.add_argument("--time", type=float, default=None,
-                        help="seconds of search (default: --iterations decides)")
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="rollouts of search (default 2000)")
+    parser.add_argument(
+        "--deal",
+        type=int,
+        default=None,
+        help="in a match record, the deal to read, 1.. (default: the last)",
+    )
+    parser.add_argument(
+        "--ply",
+        type=int,
+        default=None,
+        help="the position after this many actions (default: the end)",
+    )
+    parser.add_argument(
+        "--time", type=float, default=None, help="seconds of search (default: --iterations decides)"
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="rollouts of search (default 2000)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the search")
 
 

@@ -218,9 +218,7 @@ class ISMCTSBot:
         # heuristic bot playing this style, or (``prior=expert``) the expert's rules of
         # move choice without its exact endgame (v8, benchmarks/bots/README.md).
         if prior != "expert" and prior not in STYLES:
-            raise ValueError(
-                f"ismcts: prior is one of {', '.join(STYLES)}, expert, not {prior!r}"
-            )
+            raise ValueError(f"ismcts: prior is one of {', '.join(STYLES)}, expert, not {prior!r}")
         self.prior: HeuristicBot | ExpertBot = (
             ExpertBot(seed=seed, nodes=0) if prior == "expert" else HeuristicBot(style=prior)
         )
@@ -255,9 +253,7 @@ class ISMCTSBot:
         # the opponents ``plain``/``mixed`` make PLAIN or SIMPLE in a world; ``own`` this
         # seat's side by the expert's rules and the opponents by ``model`` (v13).
         if rollout not in ROLLOUTS:
-            raise ValueError(
-                f"ismcts: rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}"
-            )
+            raise ValueError(f"ismcts: rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.expert_rollouts = rollout == "expert"
         self.own_rollouts = rollout in ("expert", "own")
         # Rollouts a move in a two-player game, in place of ``iterations`` (0: the same):
@@ -388,8 +384,11 @@ class ISMCTSBot:
             # finish, one rollout per action is all the sampling can tell.
             if self.use_solver:
                 # The exact endgame stops sooner than the move (SOLVE_SHARE of the cap).
-                stop = deadline if cpu is None else Deadline(wall=self.time,
-                                                             cpu=self.cap * SOLVE_SHARE)
+                stop = (
+                    deadline
+                    if cpu is None
+                    else Deadline(wall=self.time, cpu=self.cap * SOLVE_SHARE)
+                )
                 solved, _ = self._solve(obs, deadline, stop, budget, every_value)
                 if solved is not None:
                     self.last_stats = {"solver": True, "seconds": _time.perf_counter() - start}
@@ -399,7 +398,11 @@ class ISMCTSBot:
         return self._pimc(obs, legal, deadline, budget, start)
 
     def _solve(
-        self, obs: Observation, deadline: Deadline | None, stop: Deadline | None, budget: int,
+        self,
+        obs: Observation,
+        deadline: Deadline | None,
+        stop: Deadline | None,
+        budget: int,
         every_value: bool,
     ) -> tuple[list[tuple[Action, float]] | None, int]:
         """Exact values if the solver finishes within the budget (nodes, from the move's
@@ -411,9 +414,11 @@ class ISMCTSBot:
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
         fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
-        if self._solver is None or self._solver_for != fingerprint or len(
-            self._solver.table
-        ) > 2_000_000:
+        if (
+            self._solver is None
+            or self._solver_for != fingerprint
+            or len(self._solver.table) > 2_000_000
+        ):
             self._solver = Solver(obs.seat)
             self._solver_for = fingerprint
         solver = self._solver
@@ -543,8 +548,11 @@ class ISMCTSBot:
         margin = self.keep
         if self.dear > margin and _dear_lead(best, obs):
             margin = self.dear
-        if margin > 0 and best is not first and first in n_alive and not _significant(
-            results[best], results[first], margin
+        if (
+            margin > 0
+            and best is not first
+            and first in n_alive
+            and not _significant(results[best], results[first], margin)
         ):
             ranked.remove(first)
             ranked.insert(0, first)
@@ -616,7 +624,8 @@ class ISMCTSBot:
         done = 0
         for i, (own, opp) in enumerate(pairs):
             st = [
-                (x if own is None else own) if team(s) == team(seat)
+                (x if own is None else own)
+                if team(s) == team(seat)
                 else (x if opp is None else opp)
                 for s, x in enumerate(styles)
             ]
@@ -635,7 +644,8 @@ class ISMCTSBot:
         """Whether the belief's model misreads an opponent of ``seat`` (``fit``): now, or
         with ``hold`` at any move of this deal so far."""
         now = {
-            s for s in range(players)
+            s
+            for s in range(players)
             if team(s) != team(seat) and _misread(belief.model_fit(s), self.fit)
         }
         if not self.hold:
@@ -755,8 +765,13 @@ def _noisy_action(g: Game, styles: list[int], rng: random.Random, p: float) -> A
 
 
 def _cut_rollout(
-    g: Game, rng: random.Random, styles: list[int], stop: int, seat: int,
-    value: Callable[[Game, int], float] = evaluate.value, empty: bool = False,
+    g: Game,
+    rng: random.Random,
+    styles: list[int],
+    stop: int,
+    seat: int,
+    value: Callable[[Game, int], float] = evaluate.value,
+    empty: bool = False,
 ) -> float:
     """Play ``g`` with the rules of thumb until bout ``stop`` begins, or with ``empty`` a
     bout begins with the talon empty (then the learned ``value`` of the position for
@@ -780,7 +795,7 @@ def _mean(r: list[float]) -> float:
 def _max_min(series: list[list[float]], width: int) -> list[float]:
     """The results of the best row's worst entry: ``series`` holds rows of ``width``
     (this side's continuations by the opponents' replies), best by mean."""
-    rows = [series[i:i + width] for i in range(0, len(series), width)]
+    rows = [series[i : i + width] for i in range(0, len(series), width)]
     return max((min(row, key=_mean) for row in rows), key=_mean)
 
 
@@ -790,8 +805,7 @@ def _styles(option: str, text: str) -> list[int]:
     for name in names:
         if name not in NAMED:
             raise ValueError(
-                f"ismcts: {option} names styles ({', '.join(NAMED)}) joined by '+', "
-                f"not {name!r}"
+                f"ismcts: {option} names styles ({', '.join(NAMED)}) joined by '+', not {name!r}"
             )
     return [NAMED[name] for name in names]
 

@@ -154,9 +154,7 @@ def _defend(
         used |= pick[1].mask
         plan.append(pick)
     tmask = SUIT_MASK[trump]
-    if transfer is not None and (
-        not transfer.mask & tmask or transfer.k == SHOW or not feasible
-    ):
+    if transfer is not None and (not transfer.mask & tmask or transfer.k == SHOW or not feasible):
         # Passing the attack on sheds cards and makes the next player beat more.
         return transfer
     if not feasible or not plan:
@@ -166,19 +164,21 @@ def _defend(
         trumps = [v - TRUMP_BASE for v, _ in plan if v >= TRUMP_BASE]
         pick_up = table.bit_count()
         # Early on, keep big trumps rather than spend them on a few small cards.
-        if trumps and pick_up <= 4 and (
-            (talon >= 6 and max(trumps) >= QUEEN)
-            or (talon >= 10 and len(trumps) >= 2)
-            or (talon >= 14 and pick_up <= 2 and max(trumps) >= QUEEN - 2)
+        if (
+            trumps
+            and pick_up <= 4
+            and (
+                (talon >= 6 and max(trumps) >= QUEEN)
+                or (talon >= 10 and len(trumps) >= 2)
+                or (talon >= 14 and pick_up <= 2 and max(trumps) >= QUEEN - 2)
+            )
         ):
             return take
     # Beat the card whose planned beater is cheapest first: it shows the least.
     return min(plan, key=lambda x: x[0])[1]
 
 
-def _open(
-    legal: Sequence[Action], trump: int, talon: int, V: tuple[int, ...], safe: int
-) -> Action:
+def _open(legal: Sequence[Action], trump: int, talon: int, V: tuple[int, ...], safe: int) -> Action:
     best = legal[0]
     best_score = 1e9
     tmask = SUIT_MASK[trump]
@@ -358,8 +358,10 @@ def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
             best, best_cost = a, c
     if best_cost == 10**6:
         return fallback
-    if phase != OPEN and phase != DEFENCE and (
-        best.mask & SUIT_MASK[trump] or _high(best.mask) >> 2 >= KING
+    if (
+        phase != OPEN
+        and phase != DEFENCE
+        and (best.mask & SUIT_MASK[trump] or _high(best.mask) >> 2 >= KING)
     ):
         # Keeps trumps, kings and aces rather than throwing them in.
         return fallback

@@ -113,9 +113,22 @@ class Solver:
         # ints (and shared tuples): the garbage collector untracks it the first time it
         # sees it, so a big table costs later collections nothing.
         key: tuple[object, ...] = tuple(g._hands) + (
-            g._tmask, g._unbeaten, len(g._att), g._allowed, g._phase,
-            g.to_act, g.attacker, g.defender, g.first_attacker, g._tpos, g.cap, g._shown,
-            g._throwers, g.bout == 0, g._outm, g._forced_take,
+            g._tmask,
+            g._unbeaten,
+            len(g._att),
+            g._allowed,
+            g._phase,
+            g.to_act,
+            g.attacker,
+            g.defender,
+            g.first_attacker,
+            g._tpos,
+            g.cap,
+            g._shown,
+            g._throwers,
+            g.bout == 0,
+            g._outm,
+            g._forced_take,
         )
         if g._tp < len(g._talon) or g._bottom >= 0:
             # A talon left (a sampled world, its order fixed): what is still to draw.

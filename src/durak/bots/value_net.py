@@ -72,7 +72,7 @@ def inputs(g: Game, seat: int) -> list[float]:
             c = low.bit_length() - 1
             m ^= low
             x[((c >> 2) * 2 + (1 if c & 3 == trump else 0)) * 3 + loc] += 1.0
-    x[len(ROWS):] = _scalars(g, seat, me, opp)
+    x[len(ROWS) :] = _scalars(g, seat, me, opp)
     return x
 
 

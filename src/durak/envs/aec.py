@@ -44,8 +44,7 @@ class AECCore:
         self._fill: ArrayView | None = None
         self._wrap: Wrap | None = None
         self.possible_agents: list[str] = [f"player_{i}" for i in range(rules.players)]
-        self.agent_name_mapping: dict[str, int] = {
-            a: i for i, a in enumerate(self.possible_agents)}
+        self.agent_name_mapping: dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.agent_selection = ""
         self.rewards: dict[str, float] = {}
@@ -93,8 +92,13 @@ class AECCore:
         if observe:
             seen = self._seen if agent == self._seen_agent else _observed(self, agent)
             obs = {"observation": seen[0], "action_mask": seen[1]}
-        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """The agent to act next, until every agent is done (as AECEnv's)."""
@@ -143,8 +147,11 @@ def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
     g = core.game
     to_act = g.to_act
     # (the agent on move, as step() named it: its seat without a dict lookup)
-    seat = (to_act if to_act is not None and agent is core.possible_agents[to_act]
-            else core.agent_name_mapping[agent])
+    seat = (
+        to_act
+        if to_act is not None and agent is core.possible_agents[to_act]
+        else core.agent_name_mapping[agent]
+    )
     fill = core._fill
     if fill is not None:
         seen = core._stepper.arrays(seat, fill)

@@ -27,12 +27,49 @@ from ..rules import Rules
 # The fields of ``raw`` in order; ``raw`` is a plain tuple because it is built on every
 # step of every environment (a named tuple costs more than the encoding it feeds).
 RAW_FIELDS = (
-    "hands", "known", "attacks", "beats", "unbeaten", "table", "discard", "trump_card",
-    "trump_under_talon", "talon_size", "out", "to_act", "attacker", "defender", "phase", "cap",
-    "bout", "tally", "shown", "forced_take",
+    "hands",
+    "known",
+    "attacks",
+    "beats",
+    "unbeaten",
+    "table",
+    "discard",
+    "trump_card",
+    "trump_under_talon",
+    "talon_size",
+    "out",
+    "to_act",
+    "attacker",
+    "defender",
+    "phase",
+    "cap",
+    "bout",
+    "tally",
+    "shown",
+    "forced_take",
 )
-Raw = tuple[list[int], list[int], list[int], list[int], int, int, int, int, bool, int,
-            list[bool], int, int, int, int, int, int, list[int], int, bool]
+Raw = tuple[
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    int,
+    int,
+    int,
+    int,
+    bool,
+    int,
+    list[bool],
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    list[int],
+    int,
+    bool,
+]
 
 
 def raw(g: Game) -> Raw:
@@ -46,10 +83,28 @@ def raw(g: Game) -> Raw:
     (and ``known`` of the seat itself) is public.
     """
     bottom = g._bottom
-    return (g._hands, g._known, g._att, g._beat, g._unbeaten, g._tmask, g._discard,
-            g._trump_card, bottom >= 0, len(g._talon) - g._tp + (bottom >= 0), g.out,
-            -1 if g.to_act is None else g.to_act, g.attacker, g.defender, g._phase, g.cap,
-            g.bout, g.tally, g._shown, g._forced_take)
+    return (
+        g._hands,
+        g._known,
+        g._att,
+        g._beat,
+        g._unbeaten,
+        g._tmask,
+        g._discard,
+        g._trump_card,
+        bottom >= 0,
+        len(g._talon) - g._tp + (bottom >= 0),
+        g.out,
+        -1 if g.to_act is None else g.to_act,
+        g.attacker,
+        g.defender,
+        g._phase,
+        g.cap,
+        g.bout,
+        g.tally,
+        g._shown,
+        g._forced_take,
+    )
 
 
 def view_key(g: Game, seat: int) -> str:
@@ -59,8 +114,10 @@ def view_key(g: Game, seat: int) -> str:
     known = list(r[1])
     known[seat] = r[0][seat]
     sizes = [h.bit_count() for h in r[0]]
-    return (f"{seat}|{known}|{r[2]}{r[3]}|{r[6]:x}|{r[7]}{r[8]:d}{r[9]}|{sizes}"
-            f"|{[int(o) for o in r[10]]}|{r[11:17]}|{r[17]}|{r[18]}{r[19]:d}")
+    return (
+        f"{seat}|{known}|{r[2]}{r[3]}|{r[6]:x}|{r[7]}{r[8]:d}{r[9]}|{sizes}"
+        f"|{[int(o) for o in r[10]]}|{r[11:17]}|{r[17]}|{r[18]}{r[19]:d}"
+    )
 
 
 def phase_index(g: Game) -> int:
@@ -158,7 +215,7 @@ class Actions:
 # -- the talon, for chance nodes (durak.envs.openspiel) ------------------------------------
 def undrawn(g: Game) -> list[int]:
     """The talon's cards still to be drawn, top first (the face-up trump not counted)."""
-    return list(g._talon[g._tp:])
+    return list(g._talon[g._tp :])
 
 
 def undrawn_count(g: Game) -> int:
@@ -173,7 +230,7 @@ def drawn_count(g: Game) -> int:
 
 def set_undrawn(g: Game, cards: list[int]) -> None:
     """Put ``cards`` (a reordering of :func:`undrawn`) on the talon, top first."""
-    g._talon = g._talon[:g._tp] + tuple(cards)
+    g._talon = g._talon[: g._tp] + tuple(cards)
 
 
 def apply_unchecked(g: Game, a: Action) -> None:
@@ -187,8 +244,13 @@ def play_or_probe(g: Game, a: Action) -> tuple[Game, int]:
     ``k`` cards drawn (found by playing it on a copy), for the caller to deal as chance
     outcomes first. The game returned may be a new object."""
     k = a.k
-    if (len(g._talon) > g._tp and k != TRANSFER and k != SHOW and k != EXCHANGE
-            and (k != ATTACK or g._phase == PILE)):
+    if (
+        len(g._talon) > g._tp
+        and k != TRANSFER
+        and k != SHOW
+        and k != EXCHANGE
+        and (k != ATTACK or g._phase == PILE)
+    ):
         # only a move that can end the bout makes anyone draw
         probe = g.clone()
         probe._apply(a)

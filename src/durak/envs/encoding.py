@@ -59,9 +59,18 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
     if arrays is None:
         return None
     p = Planes(rules, privileged)
-    viewer = arrays.Viewer(p.players, p.cards, p.lo, p.full, p.flags, privileged,
-                           rules.scoring == "pogonny", len(PHASES), float(rules.bout_limit),
-                           encoding(rules).size)
+    viewer = arrays.Viewer(
+        p.players,
+        p.cards,
+        p.lo,
+        p.full,
+        p.flags,
+        privileged,
+        rules.scoring == "pogonny",
+        len(PHASES),
+        float(rules.bout_limit),
+        encoding(rules).size,
+    )
     assert viewer.size == p.size, "the C layout differs from Planes'"
     return viewer.view  # type: ignore[no-any-return]
 

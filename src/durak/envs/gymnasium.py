@@ -50,9 +50,14 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, rules: Rules | str | None = None,
-                 opponents: Sequence[str] = ("random",), seat: int | None = None,
-                 render_mode: str | None = None, privileged: bool = False) -> None:
+    def __init__(
+        self,
+        rules: Rules | str | None = None,
+        opponents: Sequence[str] = ("random",),
+        seat: int | None = None,
+        render_mode: str | None = None,
+        privileged: bool = False,
+    ) -> None:
         self.rules = learning_rules(rules)
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
@@ -68,10 +73,12 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         self.encoder = Encoder(self.rules, privileged)
         self._actions = Actions(self.rules)
         size = self._actions.size
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (size,), np.int8),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (size,), np.int8),
+            }
+        )
         self.action_space = spaces.Discrete(size)
         self.game: Game | None = None
         self.seat = 0
@@ -90,21 +97,29 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
     def _info(self) -> dict[str, Any]:
         g = self.game
         assert g is not None
-        return {"seat": self.seat, "legal": list(self._legal),
-                "outcome": str(g.outcome) if g.outcome is not None else None}
+        return {
+            "seat": self.seat,
+            "legal": list(self._legal),
+            "outcome": str(g.outcome) if g.outcome is not None else None,
+        }
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         n = self.rules.players
         while True:
-            self.seat = (self.fixed_seat if self.fixed_seat is not None
-                         else int(rng.integers(n)))
-            self.bots = [None if s == self.seat else
-                         make(self.opponents[(s - self.seat - 1) % n % len(self.opponents)],
-                              seed=int(rng.integers(2**31)))
-                         for s in range(n)]
+            self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+            self.bots = [
+                None
+                if s == self.seat
+                else make(
+                    self.opponents[(s - self.seat - 1) % n % len(self.opponents)],
+                    seed=int(rng.integers(2**31)),
+                )
+                for s in range(n)
+            ]
             for b in self.bots:
                 reset = getattr(b, "reset", None)
                 if reset is not None:
@@ -128,8 +143,9 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             g.apply(bot.choose(g.observation(s)))
         self._legal = legal_indices(g) if g.to_act is not None else []
 
-    def step(self, action: np.int64 | int) -> tuple[dict[str, Any], float, bool, bool,
-                                                    dict[str, Any]]:
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         g = self.game
         if g is None:
             raise RuntimeError("step() before reset()")
@@ -151,9 +167,11 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         if self.render_mode is None or self.game is None:
             return None
         g = self.game
-        lines = [f"{self.rules}  trump {g.trump}  talon {g.talon_size}  you: seat {self.seat}",
-                 f"your hand: {g.hand(self.seat)}",
-                 "table: " + " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table)]
+        lines = [
+            f"{self.rules}  trump {g.trump}  talon {g.talon_size}  you: seat {self.seat}",
+            f"your hand: {g.hand(self.seat)}",
+            "table: " + " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table),
+        ]
         if g.outcome is not None:
             lines.append(f"result: {g.outcome}")
         return "\n".join(lines)
@@ -167,5 +185,6 @@ def env_id(preset: str) -> str:
 
 for _name in PRESETS:
     if env_id(_name) not in gym.registry:
-        gym.register(env_id(_name), entry_point="durak.envs.gymnasium:DurakEnv",
-                     kwargs={"rules": _name})
+        gym.register(
+            env_id(_name), entry_point="durak.envs.gymnasium:DurakEnv", kwargs={"rules": _name}
+        )

@@ -64,8 +64,9 @@ from .encoding import Encoder
 from .episode import DEFAULT_ACTION_LIMIT, returns
 
 _INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
-_TEXT_PARAMS = tuple(f.name for f in fields(Rules)
-                     if f.name not in _INT_PARAMS and f.name != "action_limit")
+_TEXT_PARAMS = tuple(
+    f.name for f in fields(Rules) if f.name not in _INT_PARAMS and f.name != "action_limit"
+)
 PARAMETERS: dict[str, Any] = {
     "variant": "podkidnoy",
     **{name: getattr(Rules(), name) for name in _INT_PARAMS},
@@ -110,8 +111,11 @@ def params_of(rules: Rules, dealer: int = 0) -> dict[str, Any]:
     """Game parameters for ``rules`` (``action_limit`` defaulted when off)."""
     variant = rules.preset_name()
     base = Rules.preset(variant, players=rules.players)
-    out: dict[str, Any] = {"variant": variant, "dealer": dealer,
-                           "action_limit": rules.action_limit or DEFAULT_ACTION_LIMIT}
+    out: dict[str, Any] = {
+        "variant": variant,
+        "dealer": dealer,
+        "action_limit": rules.action_limit or DEFAULT_ACTION_LIMIT,
+    }
     for k in _INT_PARAMS:
         out[k] = getattr(rules, k)
     for k in _TEXT_PARAMS:
@@ -137,25 +141,31 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
         self.dealer = int(params["dealer"])
         if not 0 <= self.dealer < rules.players:
             raise ValueError(f"dealer: a seat 0..{rules.players - 1}")
-        super().__init__(_GAME_TYPE, pyspiel.GameInfo(
-            num_distinct_actions=encoding(rules).size,
-            max_chance_outcomes=rules.deck,
-            num_players=rules.players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=rules.action_limit + rules.deck + 1,
-        ), params)
+        super().__init__(
+            _GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=encoding(rules).size,
+                max_chance_outcomes=rules.deck,
+                num_players=rules.players,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=rules.action_limit + rules.deck + 1,
+            ),
+            params,
+        )
         self.encoder = Encoder(rules)
         k = rules.players * rules.hand_size
-        self.consts = _Consts(rules, self.dealer, self.encoder, Actions(rules),
-                              k + (1 if k < rules.deck else 0))
+        self.consts = _Consts(
+            rules, self.dealer, self.encoder, Actions(rules), k + (1 if k < rules.deck else 0)
+        )
 
     def new_initial_state(self) -> DurakState:
         return DurakState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None,
-                         params: dict[str, Any] | None = None) -> DurakObserver:
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> DurakObserver:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
         recall = iig_obs_type is None or iig_obs_type.perfect_recall
@@ -166,8 +176,9 @@ class _Consts:
     """What every state of one game shares; OpenSpiel clones a Python state by deep-copying
     its attributes, and these need no copy."""
 
-    def __init__(self, rules: Rules, dealer: int, encoder: Encoder, actions: Actions,
-                 to_deal: int) -> None:
+    def __init__(
+        self, rules: Rules, dealer: int, encoder: Encoder, actions: Actions, to_deal: int
+    ) -> None:
         self.rules, self.dealer, self.encoder, self.actions = rules, dealer, encoder, actions
         self.lo = encoder.lo
         self.to_deal = to_deal  # chance outcomes of the deal: the hands, then the trump
@@ -179,8 +190,19 @@ class _Consts:
 class _Deal:
     """A state's mutable part, copied fast (OpenSpiel clones a Python state by deepcopy)."""
 
-    __slots__ = ("dealt", "placed", "left", "game", "lot", "pending", "draws", "chosen", "pool",
-                 "public", "legal")
+    __slots__ = (
+        "dealt",
+        "placed",
+        "left",
+        "game",
+        "lot",
+        "pending",
+        "draws",
+        "chosen",
+        "pool",
+        "public",
+        "legal",
+    )
 
     def __init__(self) -> None:
         self.dealt: list[int] = []  # cards dealt so far, in dealing order
@@ -282,8 +304,9 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             left = d.left
             if left is None:
                 lo = self.c.lo
-                left = d.left = [c - lo for c in iter_bits(deck_mask(self.c.rules.deck)
-                                                             & ~d.placed)]
+                left = d.left = [
+                    c - lo for c in iter_bits(deck_mask(self.c.rules.deck) & ~d.placed)
+                ]
         else:
             left = d.pool
         return list(zip(left, repeat(1.0 / len(left))))
@@ -341,8 +364,13 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d = self.d
         r = self.c.rules
         rest = list(iter_bits(deck_mask(r.deck) & ~d.placed))  # the talon: not yet drawn
-        d.game = Game(r, seed=0, deck=[Card.from_index(c) for c in d.dealt + rest],
-                      dealer=self.c.dealer, leader=leader)
+        d.game = Game(
+            r,
+            seed=0,
+            deck=[Card.from_index(c) for c in d.dealt + rest],
+            dealer=self.c.dealer,
+            leader=leader,
+        )
         d.public.append(f"trump:{d.game.trump}")
 
     def _draw(self, outcome: int) -> None:
@@ -392,8 +420,11 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d = self.d
         if d.game is None:
             r = self.c.rules
-            mine = [c for i, c in enumerate(d.dealt[:r.players * r.hand_size])
-                    if (self.c.dealer + 1 + i) % r.players == player]
+            mine = [
+                c
+                for i, c in enumerate(d.dealt[: r.players * r.hand_size])
+                if (self.c.dealer + 1 + i) % r.players == player
+            ]
             return f"{player}|deal {len(d.dealt)}|{sorted(mine)}"
         key = view_key(d.game, player)
         if d.pending is not None:
@@ -423,8 +454,10 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         g = d.game
         hands = " | ".join(str(h) for h in g.hands)
         table = " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table)
-        return (f"trump {g.trump} talon {g.talon_size} to_act {g.to_act} hands {hands} "
-                f"table {table}" + (f" drawing for {d.pending}" if d.pending else ""))
+        return (
+            f"trump {g.trump} talon {g.talon_size} to_act {g.to_act} hands {hands} "
+            f"table {table}" + (f" drawing for {d.pending}" if d.pending else "")
+        )
 
 
 class DurakObserver:

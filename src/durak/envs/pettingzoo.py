@@ -49,8 +49,9 @@ _INT8 = np.dtype(np.int8)
 _ARRAY = np.ndarray  # (an array on a buffer: a little cheaper than np.frombuffer)
 
 
-def _wrap(obs_shape: tuple[int], mask_shape: tuple[int], x: bytearray, mask: bytearray
-          ) -> tuple[np.ndarray, np.ndarray]:
+def _wrap(
+    obs_shape: tuple[int], mask_shape: tuple[int], x: bytearray, mask: bytearray
+) -> tuple[np.ndarray, np.ndarray]:
     """The encoder's new bytes as the two arrays, without copying (where the C helper of
     :func:`durak.envs.encoding.array_view` is not built)."""
     return _ARRAY(obs_shape, _FLOAT32, x), _ARRAY(mask_shape, _INT8, mask)
@@ -79,11 +80,18 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
     :class:`durak.envs.aec.AECCore`'s (compiled with the engine).
     """
 
-    metadata: dict[str, Any] = {"name": "durak_v0", "render_modes": ["ansi", "human"],
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "durak_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, rules: Rules | str | None = None, render_mode: str | None = None,
-                 privileged: bool = False) -> None:
+    def __init__(
+        self,
+        rules: Rules | str | None = None,
+        render_mode: str | None = None,
+        privileged: bool = False,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
         AECCore.__init__(self, learning_rules(rules), privileged)
@@ -91,13 +99,14 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         self._human = render_mode == "human"
         self.encoder = Encoder(self.rules, privileged)
         self.num_actions = encoding(self.rules).size
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.num_actions)
-                              for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
         self._fill = array_view(self.rules, privileged)
         self._wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
@@ -124,7 +133,8 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         if to_act is None or to_act == _ILLEGAL:
             if action is None or not 0 <= action < self.num_actions:
                 raise ValueError(
-                    f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}")
+                    f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}"
+                )
             to_act = self._stepper.play(int(action))  # (a numpy integer, say)
         self._cumulative_rewards[agent] = 0.0
         self._seen_agent = ""

@@ -29,8 +29,15 @@ from ..cards import deck_mask
 from ..game import PHASES, Game
 from ..rules import Rules
 
-BASE_PLANES: Final = ("hand", "attack_unbeaten", "attack_beaten", "beating", "discard",
-                      "trump_card", "unseen")
+BASE_PLANES: Final = (
+    "hand",
+    "attack_unbeaten",
+    "attack_beaten",
+    "beating",
+    "discard",
+    "trump_card",
+    "unseen",
+)
 
 
 def _f32(x: float) -> bytes:
@@ -41,8 +48,10 @@ def _f32(x: float) -> bytes:
 _ZERO: Final = _f32(0.0)
 _ONE: Final = _f32(1.0)
 # _LOW[n][b]: the low n bits of b (lowest first) as n floats 0.0/1.0; _LOW[8] is the byte
-_LOW: Final = [[b"".join(_ONE if b >> i & 1 else _ZERO for i in range(n)) for b in range(256)]
-               for n in range(9)]
+_LOW: Final = [
+    [b"".join(_ONE if b >> i & 1 else _ZERO for i in range(n)) for b in range(256)]
+    for n in range(9)
+]
 _BYTE: Final = _LOW[8]
 
 
@@ -84,8 +93,12 @@ _BITS16: Final = [bin(i).count("1") for i in range(1 << 16)]
 
 def _count(m: int) -> int:
     """How many cards a mask holds (at most 64)."""
-    return (_BITS16[m & 0xFFFF] + _BITS16[m >> 16 & 0xFFFF] + _BITS16[m >> 32 & 0xFFFF]
-            + _BITS16[m >> 48 & 0xFFFF])
+    return (
+        _BITS16[m & 0xFFFF]
+        + _BITS16[m >> 16 & 0xFFFF]
+        + _BITS16[m >> 32 & 0xFFFF]
+        + _BITS16[m >> 48 & 0xFFFF]
+    )
 
 
 def _table(values: list[float]) -> list[bytes]:
@@ -154,7 +167,8 @@ class Planes:
         # the scalars' divisors, in the order of fields(): talon, cap, attacks, the hand
         # sizes, the tallies (clipped at 12)
         self.divisors: tuple[float, ...] = tuple(
-            [float(nc), float(limit), float(limit)] + [float(nc)] * n + [12.0] * n)
+            [float(nc), float(limit), float(limit)] + [float(nc)] * n + [12.0] * n
+        )
         self._parts: list[list[bytes]] = []
         for _ in range(n):
             row: list[bytes] = [b""] * (len(names) + 4 + n)
@@ -233,8 +247,11 @@ class Planes:
                 flags |= 1 << (self._out + rel[s])
         to_act = g.to_act
         if to_act is not None:
-            flags |= ((1 << (self._att + rel[g.attacker])) | (1 << (self._def + rel[g.defender]))
-                      | (1 << (self._act + rel[to_act])))
+            flags |= (
+                (1 << (self._att + rel[g.attacker]))
+                | (1 << (self._def + rel[g.defender]))
+                | (1 << (self._act + rel[to_act]))
+            )
         flags |= 1 << (self._phase + g._phase)
         if g.bout == 0:
             flags |= self._first

@@ -88,7 +88,6 @@ class Stepper:
         mask = mask_bytes(self.legal if g.to_act == seat else [], self._size)
         return self.planes.encode(g, seat), mask
 
-
     def arrays(self, seat: int, fill: ArrayView) -> tuple[Any, Any]:
         """As :meth:`view`, but as two new numpy arrays made by ``fill``
         (:func:`durak.envs.encoding.array_view`) in one call, from the game's own fields
@@ -96,11 +95,28 @@ class Stepper:
         g = self.game
         assert g is not None
         to_act = g.to_act
-        return fill(seat, g._hands, g._known, g._att, g._unbeaten, g._tmask, g._discard,
-                    g._trump_card, g._bottom, len(g._talon) - g._tp, g.cap, g.out,
-                    g.attacker, g.defender, to_act, g._phase, g.bout, g._forced_take,
-                    g.tally, self.legal if to_act is not None and to_act == seat
-                    else self._none)
+        return fill(
+            seat,
+            g._hands,
+            g._known,
+            g._att,
+            g._unbeaten,
+            g._tmask,
+            g._discard,
+            g._trump_card,
+            g._bottom,
+            len(g._talon) - g._tp,
+            g.cap,
+            g.out,
+            g.attacker,
+            g.defender,
+            to_act,
+            g._phase,
+            g.bout,
+            g._forced_take,
+            g.tally,
+            self.legal if to_act is not None and to_act == seat else self._none,
+        )
 
 
 def _rebuilt(rules: Rules, privileged: bool, game: Game | None, legal: list[int]) -> Stepper:

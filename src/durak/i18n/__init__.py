@@ -188,8 +188,14 @@ def rules_name(rules: Rules | str, lang: str) -> str:
     if "teams" in over:
         parts.append(value_text("teams", over.pop("teams"), lang))
     for name, value in over.items():
-        parts.append(t(lang, "rules.option_value", option=option_label(name, lang),
-                       value=value_text(name, _value_of(name, value), lang)))
+        parts.append(
+            t(
+                lang,
+                "rules.option_value",
+                option=option_label(name, lang),
+                value=value_text(name, _value_of(name, value), lang),
+            )
+        )
     return t(lang, "rules.joiner").join(parts)
 
 

@@ -51,7 +51,8 @@ MU0 = 25.0
 SIGMA0 = 25.0 / 3
 
 accounts_t = Table(
-    "durak_accounts", metadata,
+    "durak_accounts",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(64), nullable=False),
     Column("name_key", String(64), nullable=False, unique=True),  # casefolded: one "Anna"
@@ -64,14 +65,16 @@ accounts_t = Table(
 )
 
 sessions_t = Table(
-    "durak_sessions", metadata,
+    "durak_sessions",
+    metadata,
     Column("token_hash", String(64), primary_key=True),
     Column("account_id", Integer, ForeignKey("durak_accounts.id"), nullable=False),
     Column("created_at", DateTime, nullable=False),
 )
 
 seat_accounts_t = Table(
-    "durak_seat_accounts", metadata,
+    "durak_seat_accounts",
+    metadata,
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("account_id", Integer, ForeignKey("durak_accounts.id"), nullable=False),
@@ -80,7 +83,8 @@ seat_accounts_t = Table(
 # Every finished deal an account played, with its rating before and after (null when
 # the deal was not rated): the personal history.
 account_deals_t = Table(
-    "durak_account_deals", metadata,
+    "durak_account_deals",
+    metadata,
     Column("deal_id", Integer, primary_key=True),
     Column("account_id", Integer, ForeignKey("durak_accounts.id"), primary_key=True),
     Column("seat", Integer, nullable=False),
@@ -101,8 +105,9 @@ class AccountError(ValueError):
     """A request about accounts refused: ``code`` names the reason for the browser
     (which words it in the player's language), ``field`` the form field it is about."""
 
-    def __init__(self, code: str, message: str, field: str | None = None,
-                 status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, field: str | None = None, status: int = 400
+    ) -> None:
         super().__init__(message)
         self.code, self.field, self.status = code, field, status
 
@@ -113,8 +118,9 @@ def _b64(b: bytes) -> str:
 
 def hash_password(password: str) -> str:
     salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
-                            dklen=32)
+    digest = hashlib.scrypt(
+        password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32
+    )
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(digest)}"
 
 
@@ -125,8 +131,9 @@ def verify_password(password: str, stored: str) -> bool:
         return False
     if kind != "scrypt":
         return False
-    got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r),
-                         p=int(p), dklen=32)
+    got = hashlib.scrypt(
+        password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p), dklen=32
+    )
     return hmac.compare_digest(got, base64.b64decode(digest))
 
 
@@ -158,9 +165,15 @@ class Account:
     def public(self) -> dict[str, Any]:
         from .ratings import display
 
-        return {"id": self.id, "name": self.name, "kind": self.kind, "games": self.games,
-                "rating": display(self.mu, self.sigma), "mu": round(self.mu, 3),
-                "sigma": round(self.sigma, 3)}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "games": self.games,
+            "rating": display(self.mu, self.sigma),
+            "mu": round(self.mu, 3),
+            "sigma": round(self.sigma, 3),
+        }
 
 
 def _account(row: Any) -> Account:
@@ -178,15 +191,19 @@ def clean_account_name(name: object) -> str:
 
 def _check_password(password: object) -> str:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise AccountError("short_password",
-                           f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters", "password")
+        raise AccountError(
+            "short_password", f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters", "password"
+        )
     return password
 
 
 def _new_session(c: Any, account_id: int) -> str:
     token = secrets.token_urlsafe(24)
-    c.execute(insert(sessions_t).values(token_hash=token_hash(token), account_id=account_id,
-                                        created_at=now()))
+    c.execute(
+        insert(sessions_t).values(
+            token_hash=token_hash(token), account_id=account_id, created_at=now()
+        )
+    )
     return token
 
 
@@ -197,9 +214,18 @@ def register(store: Store, name: object, password: object) -> tuple[Account, str
     pw = hash_password(_check_password(password))
     try:
         with store.engine.begin() as c:
-            res = c.execute(insert(accounts_t).values(
-                name=text, name_key=text.casefold(), kind="person", pw_hash=pw, mu=MU0,
-                sigma=SIGMA0, games=0, created_at=now()))
+            res = c.execute(
+                insert(accounts_t).values(
+                    name=text,
+                    name_key=text.casefold(),
+                    kind="person",
+                    pw_hash=pw,
+                    mu=MU0,
+                    sigma=SIGMA0,
+                    games=0,
+                    created_at=now(),
+                )
+            )
             key = res.inserted_primary_key
             assert key is not None
             token = _new_session(c, int(key[0]))
@@ -214,9 +240,11 @@ def login(store: Store, name: object, password: object) -> tuple[Account, str]:
     if not isinstance(name, str) or not isinstance(password, str):
         raise AccountError("bad_login", "wrong name or password", "password", 401)
     with store.engine.begin() as c:
-        row = c.execute(select(accounts_t).where(
-            accounts_t.c.name_key == name.strip().casefold(),
-            accounts_t.c.kind == "person")).first()
+        row = c.execute(
+            select(accounts_t).where(
+                accounts_t.c.name_key == name.strip().casefold(), accounts_t.c.kind == "person"
+            )
+        ).first()
         if row is None or not verify_password(password, row.pw_hash or ""):
             raise AccountError("bad_login", "wrong name or password", "password", 401)
         return _account(row), _new_session(c, row.id)
@@ -234,9 +262,11 @@ def by_token(store: Store, token: str | None) -> Account | None:
         return None
     ensure(store.engine)
     with store.engine.connect() as c:
-        row = c.execute(select(accounts_t).join(
-            sessions_t, sessions_t.c.account_id == accounts_t.c.id)
-            .where(sessions_t.c.token_hash == token_hash(token))).first()
+        row = c.execute(
+            select(accounts_t)
+            .join(sessions_t, sessions_t.c.account_id == accounts_t.c.id)
+            .where(sessions_t.c.token_hash == token_hash(token))
+        ).first()
     return None if row is None else _account(row)
 
 
@@ -252,8 +282,18 @@ def bot_account(c: Any, spec: str) -> Account:
     key = f"bot:{spec}"
     row = c.execute(select(accounts_t).where(accounts_t.c.name_key == key)).first()
     if row is None:
-        c.execute(insert(accounts_t).values(name=spec, name_key=key, kind="bot", pw_hash=None,
-                                            mu=MU0, sigma=SIGMA0, games=0, created_at=now()))
+        c.execute(
+            insert(accounts_t).values(
+                name=spec,
+                name_key=key,
+                kind="bot",
+                pw_hash=None,
+                mu=MU0,
+                sigma=SIGMA0,
+                games=0,
+                created_at=now(),
+            )
+        )
         row = c.execute(select(accounts_t).where(accounts_t.c.name_key == key)).one()
     return _account(row)
 
@@ -262,15 +302,21 @@ def link_seat(store: Store, table_id: str, seat: int, account_id: int) -> None:
     """The person at ``seat`` of ``table_id`` plays as ``account_id`` from now on."""
     ensure(store.engine)
     with store.engine.begin() as c:
-        c.execute(delete(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id,
-                                                seat_accounts_t.c.seat == seat))
-        c.execute(insert(seat_accounts_t).values(table_id=table_id, seat=seat,
-                                                 account_id=account_id))
+        c.execute(
+            delete(seat_accounts_t).where(
+                seat_accounts_t.c.table_id == table_id, seat_accounts_t.c.seat == seat
+            )
+        )
+        c.execute(
+            insert(seat_accounts_t).values(table_id=table_id, seat=seat, account_id=account_id)
+        )
 
 
 def seat_accounts(c: Any, table_id: str) -> dict[int, int]:
-    return {r.seat: r.account_id for r in c.execute(
-        select(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id))}
+    return {
+        r.seat: r.account_id
+        for r in c.execute(select(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id))
+    }
 
 
 def set_rating(c: Any, account_id: int, mu: float, sigma: float, played: bool) -> None:

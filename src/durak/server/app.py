@@ -40,10 +40,12 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_DEAL_ID = 2**62
 
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-     b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-     b"form-action 'self'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+        b"form-action 'self'",
+    ),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -51,12 +53,20 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
-def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
-               deal_pause: float | None = None, bot_threads: int = 2,
-               close_finished_after: float = 600.0, close_playing_after: float = 900.0,
-               close_waiting_after: float = 3600.0, grace: float = 60.0,
-               forfeit_after: float = 120.0, limits: Limits | None = None,
-               stats_token: str | None = None, busy_timeout: float = 2.0) -> ASGIApp:
+def create_app(
+    db_url: str = "sqlite:///durak.db",
+    bot_pace: float = 0.8,
+    deal_pause: float | None = None,
+    bot_threads: int = 2,
+    close_finished_after: float = 600.0,
+    close_playing_after: float = 900.0,
+    close_waiting_after: float = 3600.0,
+    grace: float = 60.0,
+    forfeit_after: float = 120.0,
+    limits: Limits | None = None,
+    stats_token: str | None = None,
+    busy_timeout: float = 2.0,
+) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
     ``close_*_after``: seconds a table nobody is connected to stays open, by status;
@@ -69,12 +79,18 @@ def create_app(db_url: str = "sqlite:///durak.db", bot_pace: float = 0.8,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby = Lobby(Store(db_url, busy_timeout=busy_timeout), bot_pace=bot_pace,
-                      deal_pause=deal_pause, bot_threads=bot_threads,
-                      close_finished_after=close_finished_after,
-                      close_playing_after=close_playing_after,
-                      close_waiting_after=close_waiting_after, grace=grace,
-                      forfeit_after=forfeit_after, limits=lim)
+        lobby = Lobby(
+            Store(db_url, busy_timeout=busy_timeout),
+            bot_pace=bot_pace,
+            deal_pause=deal_pause,
+            bot_threads=bot_threads,
+            close_finished_after=close_finished_after,
+            close_playing_after=close_playing_after,
+            close_waiting_after=close_waiting_after,
+            grace=grace,
+            forfeit_after=forfeit_after,
+            limits=lim,
+        )
         app.state.lobby = lobby
         n = await lobby.restore()
         if n:
@@ -147,8 +163,9 @@ class Shield:
     def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
         lim = self.guard.limits
         if not self.guard.requests.take(address(scope)):
-            return JSONResponse({"error": "too many requests; slow down"}, 429,
-                                headers={"Retry-After": "1"})
+            return JSONResponse(
+                {"error": "too many requests; slow down"}, 429, headers={"Retry-After": "1"}
+            )
         if scope["method"] == "POST":
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
             # A cross-site form can send neither this type nor an Authorization header
@@ -196,8 +213,9 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    return Response(protocol.dumps(data), status_code=status,
-                    media_type="application/json; charset=utf-8")
+    return Response(
+        protocol.dumps(data), status_code=status, media_type="application/json; charset=utf-8"
+    )
 
 
 def _error(e: LobbyError) -> Response:
@@ -217,10 +235,22 @@ async def meta(request: Request) -> Response:
     options = []
     for f in fields(Rules):
         kind = type(f.default).__name__
-        options.append({"name": f.name, "type": kind, "default": f.default,
-                        "choices": list(CHOICES.get(f.name, ()))})
-    return _json({"protocol": PROTOCOL_VERSION, "presets": {k: v for k, v in PRESETS.items()},
-                  "options": options, "bots": seatbots.choices()})
+        options.append(
+            {
+                "name": f.name,
+                "type": kind,
+                "default": f.default,
+                "choices": list(CHOICES.get(f.name, ())),
+            }
+        )
+    return _json(
+        {
+            "protocol": PROTOCOL_VERSION,
+            "presets": {k: v for k, v in PRESETS.items()},
+            "options": options,
+            "bots": seatbots.choices(),
+        }
+    )
 
 
 async def stats(request: Request) -> Response:
@@ -241,15 +271,19 @@ def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> in
 
 async def list_tables(request: Request) -> Response:
     size = _guard(request).limits.page_size
-    return _json(_lobby(request).summaries(_int_param(request, "offset", 0, 0, 10**9),
-                                           _int_param(request, "limit", size, 1, 100)))
+    return _json(
+        _lobby(request).summaries(
+            _int_param(request, "offset", 0, 0, 10**9), _int_param(request, "limit", size, 1, 100)
+        )
+    )
 
 
 async def create_table(request: Request) -> Response:
     try:
         _limited(_guard(request).creates, request, "new tables")
-        return _json(await _lobby(request).create(await _body(request),
-                                                  owner=address(request.scope)), 201)
+        return _json(
+            await _lobby(request).create(await _body(request), owner=address(request.scope)), 201
+        )
     except LobbyError as e:
         return _error(e)
 
@@ -287,8 +321,9 @@ async def table_action(request: Request) -> Response:
 
 async def list_games(request: Request) -> Response:
     try:
-        return _json({"games": await _lobby(request).games(
-            _int_param(request, "limit", 50, 1, 200))})
+        return _json(
+            {"games": await _lobby(request).games(_int_param(request, "limit", 50, 1, 200))}
+        )
     except LobbyError as e:
         return _error(e)
 
@@ -352,8 +387,7 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
                 msg = await ws.receive()
             else:
                 try:
-                    msg = await asyncio.wait_for(ws.receive(),
-                                                 max(0.0, hello_by - loop.time()))
+                    msg = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
                 except TimeoutError:
                     conn.push(protocol.error("hello_timeout", "no hello in time; goodbye"))
                     conn.stop()
@@ -434,6 +468,7 @@ def _check_hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
         raise ProtocolError("bad_token", "a seat needs its token")
     if conn.table is not None and conn.table is not t:
         conn.table.detach(conn)
-    conn.push(protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id,
-                              "seat": seat}))
+    conn.push(
+        protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id, "seat": seat})
+    )
     t.attach(conn, seat, hash_token(m.token) if m.token is not None else None)

@@ -101,18 +101,28 @@ async def hint(conn: Connection) -> None:
     obs = g.observation(seat)
     loop = asyncio.get_running_loop()
     ranked = await loop.run_in_executor(
-        t.lobby.bot_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state))
+        t.lobby.bot_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
+    )
     if t.deal_id is not None:
         extras(t).assisted.add(t.deal_id)
     best, value = ranked[0]
-    _send(conn, {"type": "hint", "state": state, "action": str(best),
-                 "cards": [str(c) for c in best.cards], "value": round(value, 3)})
+    _send(
+        conn,
+        {
+            "type": "hint",
+            "state": state,
+            "action": str(best),
+            "cards": [str(c) for c in best.cards],
+            "value": round(value, 3),
+        },
+    )
 
 
 def _drop_actions(store: Store, deal_id: int, from_ply: int) -> None:
     with store.engine.begin() as c:
-        c.execute(delete(actions_t).where(actions_t.c.deal_id == deal_id,
-                                          actions_t.c.ply >= from_ply))
+        c.execute(
+            delete(actions_t).where(actions_t.c.deal_id == deal_id, actions_t.c.ply >= from_ply)
+        )
 
 
 async def undo(conn: Connection) -> None:
@@ -155,8 +165,13 @@ def clean_text(text: str) -> str:
 async def chat(conn: Connection, text: str) -> None:
     """A player's message to everyone at the table (spectators read, not write)."""
     t, seat = _seated(conn)
-    msg = {"type": "chat", "seat": seat, "name": t.seats[seat].name, "text": clean_text(text),
-           "at": round(time.time(), 3)}
+    msg = {
+        "type": "chat",
+        "seat": seat,
+        "name": t.seats[seat].name,
+        "text": clean_text(text),
+        "at": round(time.time(), 3),
+    }
     extras(t).chat.append(msg)
     _broadcast(t, msg)
 
@@ -190,8 +205,11 @@ async def vote_off(conn: Connection, target: int) -> None:
         raise ProtocolError("malformed", "vote.seat: another player's seat")
     if not idle(t, target):
         raise ProtocolError("not_idle", "that player is not idle")
-    voters = {s.index for s in t.seats
-              if s.kind == "human" and s.token_hash is not None and s.index != target}
+    voters = {
+        s.index
+        for s in t.seats
+        if s.kind == "human" and s.token_hash is not None and s.index != target
+    }
     e = extras(t)
     votes = e.votes.setdefault(target, set())
     votes.add(seat)

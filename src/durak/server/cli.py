@@ -1,7 +1,7 @@
 """``durak serve``: the web table under uvicorn.
 
-    durak serve                         # http://127.0.0.1:8000, SQLite file durak.db
-    durak serve --host 0.0.0.0 --port 8080 --db postgresql+psycopg://u:p@host/durak
+durak serve                         # http://127.0.0.1:8000, SQLite file durak.db
+durak serve --host 0.0.0.0 --port 8080 --db postgresql+psycopg://u:p@host/durak
 """
 
 from __future__ import annotations
@@ -20,31 +20,63 @@ DEFAULT_DB = "sqlite:///durak.db"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=port, default=8000,
-                        help="port to listen on (0: any free port)")
-    parser.add_argument("--db", default=DEFAULT_DB,
-                        help=f"SQLAlchemy database URL (default {DEFAULT_DB})")
-    parser.add_argument("--bot-pace", type=float, default=0.8,
-                        help="seconds a bot takes for a move, so people can follow")
-    parser.add_argument("--deal-pause", type=float, default=None,
-                        help="seconds a finished deal stays on the table (default 4 x pace)")
-    parser.add_argument("--bot-threads", type=int, default=2,
-                        help="threads that bots think on")
-    parser.add_argument("--grace", type=float, default=60.0,
-                        help="seconds a person may be disconnected before a bot plays for them")
-    parser.add_argument("--forfeit-after", type=float, default=120.0,
-                        help="seconds away after which the others may claim the win")
-    parser.add_argument("--origin", action="append", default=[], metavar="URL",
-                        help="another origin allowed to open /ws (repeatable)")
-    parser.add_argument("--stats-token", default=os.environ.get("DURAK_STATS_TOKEN"),
-                        help="bearer token for /api/stats (default $DURAK_STATS_TOKEN; "
-                        "without one /api/stats is not served)")
-    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                        help="change one of the limits (docs/web.md), e.g. "
-                        "--limit tables_per_address=8")
-    parser.add_argument("--log-level", default="info",
-                        choices=["critical", "error", "warning", "info", "debug"],
-                        help="how much the server logs")
+    parser.add_argument(
+        "--port", type=port, default=8000, help="port to listen on (0: any free port)"
+    )
+    parser.add_argument(
+        "--db", default=DEFAULT_DB, help=f"SQLAlchemy database URL (default {DEFAULT_DB})"
+    )
+    parser.add_argument(
+        "--bot-pace",
+        type=float,
+        default=0.8,
+        help="seconds a bot takes for a move, so people can follow",
+    )
+    parser.add_argument(
+        "--deal-pause",
+        type=float,
+        default=None,
+        help="seconds a finished deal stays on the table (default 4 x pace)",
+    )
+    parser.add_argument("--bot-threads", type=int, default=2, help="threads that bots think on")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        help="seconds a person may be disconnected before a bot plays for them",
+    )
+    parser.add_argument(
+        "--forfeit-after",
+        type=float,
+        default=120.0,
+        help="seconds away after which the others may claim the win",
+    )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin allowed to open /ws (repeatable)",
+    )
+    parser.add_argument(
+        "--stats-token",
+        default=os.environ.get("DURAK_STATS_TOKEN"),
+        help="bearer token for /api/stats (default $DURAK_STATS_TOKEN; "
+        "without one /api/stats is not served)",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the limits (docs/web.md), e.g. --limit tables_per_address=8",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="how much the server logs",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
     except OSError as e:
-        print(f"durak serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
-              file=sys.stderr)
+        print(
+            f"durak serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
+            file=sys.stderr,
+        )
         return 1
     from .app import create_app
 
@@ -69,13 +103,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"durak serve: no limit {name!r}; limits: {', '.join(kinds)}")
             return 2
         changes[name] = (float if kinds[name] in (float, "float") else int)(value)
-    app = create_app(args.db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
-                     bot_threads=args.bot_threads, grace=args.grace,
-                     forfeit_after=args.forfeit_after, stats_token=args.stats_token,
-                     limits=Limits(**changes))  # type: ignore[arg-type]
+    app = create_app(
+        args.db,
+        bot_pace=args.bot_pace,
+        deal_pause=args.deal_pause,
+        bot_threads=args.bot_threads,
+        grace=args.grace,
+        forfeit_after=args.forfeit_after,
+        stats_token=args.stats_token,
+        limits=Limits(**changes),  # type: ignore[arg-type]
+    )
     # Said only now that the address is ours.
-    print(f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
-          f"(database {args.db})", flush=True)
+    print(
+        f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
+        f"(database {args.db})",
+        flush=True,
+    )
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
@@ -84,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` (OSError if that address cannot be had)."""
     family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -38,11 +38,14 @@ def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
     seed = int(seed_text)
     commit = commitment(seed, salt)
     if game.get("commit") != commit:
-        out.append(f"the server's commitment {game.get('commit')} is not sha256(seed:salt) "
-                   f"= {commit}")
+        out.append(
+            f"the server's commitment {game.get('commit')} is not sha256(seed:salt) = {commit}"
+        )
     if seen_commit is not None and seen_commit.lower() != commit:
-        out.append(f"the commitment you saw before the deal, {seen_commit}, is not "
-                   f"sha256(seed:salt) = {commit}")
+        out.append(
+            f"the commitment you saw before the deal, {seen_commit}, is not "
+            f"sha256(seed:salt) = {commit}"
+        )
     try:
         headers = parse_headers(str(game.get("record", "")))[0]
         recorded = Game.from_record(str(game["record"]))
@@ -50,19 +53,29 @@ def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
         return [*out, f"the record does not replay: {e}"]
     if headers.get("Seed") != seed_text:
         out.append(f"the record's seed {headers.get('Seed')} is not the revealed {seed}")
-    fresh = Game(recorded.rules, seed=seed, dealer=recorded.dealer, leader=recorded.leader,
-                 pagon=recorded._pagon or None)
+    fresh = Game(
+        recorded.rules,
+        seed=seed,
+        dealer=recorded.dealer,
+        leader=recorded.leader,
+        pagon=recorded._pagon or None,
+    )
     dealt = game_headers(fresh)["Deck"]
     if headers.get("Deck") != dealt:
-        out.append("the recorded deck is not the deck the revealed seed deals:\n"
-                   f"  recorded: {headers.get('Deck')}\n  re-dealt: {dealt}")
+        out.append(
+            "the recorded deck is not the deck the revealed seed deals:\n"
+            f"  recorded: {headers.get('Deck')}\n  re-dealt: {dealt}"
+        )
     return out
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="a finished game: URL of /api/games/{id}, or a JSON file")
-    parser.add_argument("--commit", help="the commitment your browser was sent before the deal "
-                        "(default: none; then only the server's own record is checked)")
+    parser.add_argument(
+        "--commit",
+        help="the commitment your browser was sent before the deal "
+        "(default: none; then only the server's own record is checked)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     for p in found:
         print("FAIL:", p)
     if not found:
-        print(f"ok: seed {game['seed']} matches the commitment {game['commit'][:16]}... "
-              "and re-deals the recorded deck")
+        print(
+            f"ok: seed {game['seed']} matches the commitment {game['commit'][:16]}... "
+            "and re-deals the recorded deck"
+        )
     return 1 if found else 0

@@ -71,8 +71,11 @@ class Bucket:
 
     def _prune(self, now: float) -> None:
         """Forget keys whose bucket is full again (they would start full anyway)."""
-        full = [k for k, (tok, last) in self._state.items()
-                if tok + (now - last) * self.rate >= self.burst]
+        full = [
+            k
+            for k, (tok, last) in self._state.items()
+            if tok + (now - last) * self.rate >= self.burst
+        ]
         for k in full:
             del self._state[k]
         if len(self._state) >= self.max_keys:  # all busy: forget the oldest

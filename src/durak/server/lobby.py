@@ -45,22 +45,32 @@ class LobbyError(ValueError):
 class Lobby:
     """Every table of one server process."""
 
-    def __init__(self, store: Store, bot_pace: float = 0.8, deal_pause: float | None = None,
-                 bot_threads: int = 2, close_finished_after: float = 600.0,
-                 close_waiting_after: float = 3600.0, close_playing_after: float = 900.0,
-                 grace: float = 60.0, forfeit_after: float = 120.0,
-                 limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_pace: float = 0.8,
+        deal_pause: float | None = None,
+        bot_threads: int = 2,
+        close_finished_after: float = 600.0,
+        close_waiting_after: float = 3600.0,
+        close_playing_after: float = 900.0,
+        grace: float = 60.0,
+        forfeit_after: float = 120.0,
+        limits: Limits | None = None,
+    ) -> None:
         # Seconds a table with nobody connected stays open, by status.
-        self.close_after = {"finished": close_finished_after, "waiting": close_waiting_after,
-                            "playing": close_playing_after}
+        self.close_after = {
+            "finished": close_finished_after,
+            "waiting": close_waiting_after,
+            "playing": close_playing_after,
+        }
         self.grace = grace  # a person with no connection this long is away
         self.forfeit_after = forfeit_after  # away this long: the others may claim the win
         self.limits = limits or Limits()
         self.store = AsyncStore(store)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
-        self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
-                                           thread_name_prefix="durak-bot")
+        self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="durak-bot")
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
         self.timings: deque[float] = deque(maxlen=100_000)
@@ -107,10 +117,20 @@ class Lobby:
         for row in rows:
             try:
                 rules = Rules.parse(row.rules)
-                seats = [Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
-                         for s in row.seats]
-                t = LiveTable(self, row.id, rules, seats, row.deals, row.target, row.turn_timer,
-                              invite_hash=row.invite_hash)
+                seats = [
+                    Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
+                    for s in row.seats
+                ]
+                t = LiveTable(
+                    self,
+                    row.id,
+                    rules,
+                    seats,
+                    row.deals,
+                    row.target,
+                    row.turn_timer,
+                    invite_hash=row.invite_hash,
+                )
                 end = t.restore(row)
             except Exception:
                 log.exception("table %s could not be restored; left in the database", row.id)
@@ -142,25 +162,33 @@ class Lobby:
         def pct(p: float, xs: list[float] = times) -> float | None:
             return round(xs[min(len(xs) - 1, int(p * len(xs)))] * 1000, 2) if xs else None
 
-        return {"tables": len(self.tables),
-                "playing": sum(1 for t in self.tables.values() if t.status == "playing"),
-                "connections": sum(len(t.conns) for t in self.tables.values()),
-                "actions": len(times), "handle_ms": {"p50": pct(0.5), "p90": pct(0.9),
-                                                     "p99": pct(0.99), "max": pct(1.0)},
-                "loop_lag_ms": {"p50": pct(0.5, lags), "p99": pct(0.99, lags),
-                                "max": pct(1.0, lags)}}
+        return {
+            "tables": len(self.tables),
+            "playing": sum(1 for t in self.tables.values() if t.status == "playing"),
+            "connections": sum(len(t.conns) for t in self.tables.values()),
+            "actions": len(times),
+            "handle_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
+            "loop_lag_ms": {"p50": pct(0.5, lags), "p99": pct(0.99, lags), "max": pct(1.0, lags)},
+        }
 
     def summaries(self, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         """One page of the public tables, newest first, and how many there are."""
         public = [t for t in self.tables.values() if t.invite_hash is None]
         public.reverse()
-        page = public[offset:offset + limit]
-        return {"tables": [t.summary() for t in page], "total": len(public),
-                "offset": offset, "limit": limit}
+        page = public[offset : offset + limit]
+        return {
+            "tables": [t.summary() for t in page],
+            "total": len(public),
+            "offset": offset,
+            "limit": limit,
+        }
 
     def live_tables_of(self, address: str) -> int:
-        return sum(1 for t in self.tables.values()
-                   if t.owner == address and t.status in ("waiting", "playing"))
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.owner == address and t.status in ("waiting", "playing")
+        )
 
     # -- requests --------------------------------------------------------------------
     async def create(self, spec: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
@@ -168,10 +196,10 @@ class Lobby:
         first person's seat, if there is one."""
         if len(self.tables) >= self.limits.max_tables:
             raise LobbyError("the server has as many tables as it can hold", 503)
-        if owner is not None and \
-                self.live_tables_of(owner) >= self.limits.tables_per_address:
-            raise LobbyError(f"at most {self.limits.tables_per_address} live tables from "
-                             "one address", 429)
+        if owner is not None and self.live_tables_of(owner) >= self.limits.tables_per_address:
+            raise LobbyError(
+                f"at most {self.limits.tables_per_address} live tables from one address", 429
+            )
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -187,17 +215,26 @@ class Lobby:
             deals = 1
         people = any(s.kind == "human" for s in seats)
         timer = spec.get("turn_timer", DEFAULT_TURN_TIMER if people else None)
-        if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float)
-                                  or not 1 <= timer <= 600):
+        if timer is not None and (
+            isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 600
+        ):
             raise LobbyError("turn_timer: seconds, 1 to 600, or null")
         private = spec.get("private", False)
         if not isinstance(private, bool):
             raise LobbyError("private: true or false")
         invite = secrets.token_urlsafe(12) if private else None
         table_id = secrets.token_urlsafe(9)
-        t = LiveTable(self, table_id, rules, seats, deals, target,
-                      float(timer) if timer is not None else None,
-                      invite_hash=hash_token(invite) if invite else None, owner=owner)
+        t = LiveTable(
+            self,
+            table_id,
+            rules,
+            seats,
+            deals,
+            target,
+            float(timer) if timer is not None else None,
+            invite_hash=hash_token(invite) if invite else None,
+            owner=owner,
+        )
         token: str | None = None
         me = next((s for s in seats if s.kind == "human"), None)
         if me is not None:
@@ -205,11 +242,20 @@ class Lobby:
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
         try:
-            await self.store.run(self.store.store.create_table, {
-                "id": table_id, "rules": str(rules), "deals": deals, "target": target,
-                "turn_timer": t.turn_timer, "status": "waiting", "match_no": 0,
-                "invite_hash": t.invite_hash,
-            }, [s.row() for s in seats])
+            await self.store.run(
+                self.store.store.create_table,
+                {
+                    "id": table_id,
+                    "rules": str(rules),
+                    "deals": deals,
+                    "target": target,
+                    "turn_timer": t.turn_timer,
+                    "status": "waiting",
+                    "match_no": 0,
+                    "invite_hash": t.invite_hash,
+                },
+                [s.row() for s in seats],
+            )
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         self.tables[table_id] = t
@@ -218,8 +264,14 @@ class Lobby:
         except StoreUnavailable:
             t._spawn(t.start_if_ready_later())
         link = f"/#/t/{table_id}" + (f"/{invite}" if invite else "")
-        return {"table": table_id, "seat": me.index if me else None, "token": token,
-                "invite": link, "secret": invite, "summary": t.summary()}
+        return {
+            "table": table_id,
+            "seat": me.index if me else None,
+            "token": token,
+            "invite": link,
+            "secret": invite,
+            "summary": t.summary(),
+        }
 
     async def join(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
         t = self.table(table_id, body.get("invite"))
@@ -236,8 +288,7 @@ class Lobby:
             await t.take_seat(seat.index, name, hash_token(token))
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
-        return {"table": table_id, "seat": seat.index, "token": token,
-                "summary": t.summary()}
+        return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
 
     def seat_of(self, table_id: str, token: object) -> tuple[LiveTable, int]:
         t = self.tables.get(table_id)
@@ -280,8 +331,16 @@ class Lobby:
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         secret = d.get("invite_hash") if d is not None else None
-        if d is None or d["record"] is None or (secret is not None and not (
-                isinstance(invite, str) and hmac.compare_digest(secret, hash_token(invite)))):
+        if (
+            d is None
+            or d["record"] is None
+            or (
+                secret is not None
+                and not (
+                    isinstance(invite, str) and hmac.compare_digest(secret, hash_token(invite))
+                )
+            )
+        ):
             raise LobbyError(f"no finished game {deal_id}", 404)
         return replay_json(d)
 
@@ -296,20 +355,35 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         g.apply(a)
         frames.append(_frame(g, seat, str(a)))
     salt = d.get("salt")
-    return {"id": d["id"], "table": d["table_id"], "rules": d["rules"], "names": d["names"],
-            "result": d["result"], "record": d["record"], "frames": frames,
-            "trump": str(g.trump), "seed": str(d["seed"]), "salt": salt,
-            "commit": commitment(d["seed"], salt) if salt else None}
+    return {
+        "id": d["id"],
+        "table": d["table_id"],
+        "rules": d["rules"],
+        "names": d["names"],
+        "result": d["result"],
+        "record": d["record"],
+        "frames": frames,
+        "trump": str(g.trump),
+        "seed": str(d["seed"]),
+        "salt": salt,
+        "commit": commitment(d["seed"], salt) if salt else None,
+    }
 
 
 def _frame(g: Game, seat: int | None, action: str | None) -> dict[str, Any]:
-    return {"seat": seat, "action": action,
-            "hands": [[str(c) for c in g.hand(s)] for s in range(g.rules.players)],
-            "table": [[str(a), str(b) if b else None] for a, b in g.table],
-            "talon": g.talon_size, "discard": len(g.discard), "to_act": g.to_act,
-            "attacker": g.attacker if not g.is_over else None,
-            "defender": g.defender if not g.is_over else None,
-            "phase": g.phase, "bout": g.bout}
+    return {
+        "seat": seat,
+        "action": action,
+        "hands": [[str(c) for c in g.hand(s)] for s in range(g.rules.players)],
+        "table": [[str(a), str(b) if b else None] for a, b in g.table],
+        "talon": g.talon_size,
+        "discard": len(g.discard),
+        "to_act": g.to_act,
+        "attacker": g.attacker if not g.is_over else None,
+        "defender": g.defender if not g.is_over else None,
+        "phase": g.phase,
+        "bout": g.bout,
+    }
 
 
 def rules_of(spec: dict[str, Any]) -> Rules:
@@ -342,7 +416,7 @@ def rules_of(spec: dict[str, Any]) -> Rules:
 
 def seat_from_spec(index: int, spec: object) -> Seat:
     if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
-        raise LobbyError(f"seat {index}: {{\"kind\": \"human\"}} or {{\"kind\": \"bot\", ...}}")
+        raise LobbyError(f'seat {index}: {{"kind": "human"}} or {{"kind": "bot", ...}}')
     if spec["kind"] == "human":
         return Seat(index, "human", None, "", None)
     level, name = spec.get("level"), spec.get("bot")
@@ -354,8 +428,7 @@ def seat_from_spec(index: int, spec: object) -> Seat:
     return Seat(index, "bot", bot, clean_name(spec.get("name"), f"Bot {index + 1}"), None)
 
 
-def _opt_int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: int
-             ) -> int | None:
+def _opt_int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
     v = spec.get(key, default)
     if v is None:
         return None

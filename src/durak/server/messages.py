@@ -131,6 +131,17 @@ class VotedOff(_Msg, tag="voted_off"):
     seat: int
 
 
-ServerMessage = (Welcome | State | Seats | Clock | Deal | Error | Pong | ChatLine | HintAnswer
-                 | VoteCount | VotedOff)
+ServerMessage = (
+    Welcome
+    | State
+    | Seats
+    | Clock
+    | Deal
+    | Error
+    | Pong
+    | ChatLine
+    | HintAnswer
+    | VoteCount
+    | VotedOff
+)
 SERVER_DECODER: Final = msgspec.json.Decoder(ServerMessage)

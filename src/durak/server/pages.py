@@ -22,8 +22,9 @@ async def catalogue(request: Request) -> Response:
     if name not in WEB_DOMAINS:
         return JSONResponse({"error": f"no catalogue {name!r}"}, status_code=404)
     body = json.dumps(i18n.domain(name), ensure_ascii=False)
-    return Response(body, media_type="application/json; charset=utf-8",
-                    headers={"Cache-Control": "no-cache"})
+    return Response(
+        body, media_type="application/json; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
 
 
 async def chat(request: Request) -> Response:

@@ -51,16 +51,16 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _refused(e: AccountError) -> Response:
-    return JSONResponse({"error": str(e), "code": e.code, "field": e.field},
-                        status_code=e.status)
+    return JSONResponse({"error": str(e), "code": e.code, "field": e.field}, status_code=e.status)
 
 
 def _session(account: accounts.Account, token: str) -> dict[str, Any]:
     return {**account.public(), "token": token}
 
 
-async def _sign_in(request: Request, how: Callable[..., tuple[accounts.Account, str]],
-                   status_code: int) -> Response:
+async def _sign_in(
+    request: Request, how: Callable[..., tuple[accounts.Account, str]], status_code: int
+) -> Response:
     """Register or log in (``how``) with the body's name and password: the session."""
     s = _store(request)
     try:
@@ -127,8 +127,9 @@ async def seat_account(request: Request) -> Response:
     token = body.get("token")
     seat = table.seat_of_token(token) if table is not None and isinstance(token, str) else None
     if table is None or seat is None:
-        return _refused(AccountError("bad_token", "that token holds no seat at this table",
-                                     None, 403))
+        return _refused(
+            AccountError("bad_token", "that token holds no seat at this table", None, 403)
+        )
     s = _store(request)
     await s.run(accounts.link_seat, s.store, table.id, seat, account.id)
     return JSONResponse({"table": table.id, "seat": seat, "account": account.id})

@@ -55,8 +55,7 @@ class ProtocolError(Exception):
         self.message = message
 
 
-class Hello(msgspec.Struct, tag_field="type", tag="hello", forbid_unknown_fields=True,
-            frozen=True):
+class Hello(msgspec.Struct, tag_field="type", tag="hello", forbid_unknown_fields=True, frozen=True):
     """Join a table: with a seat's token as that seat, without one as a spectator;
     ``invite``: the secret of a private table (not needed with a token)."""
 
@@ -67,47 +66,40 @@ class Hello(msgspec.Struct, tag_field="type", tag="hello", forbid_unknown_fields
     invite: Short | None = None
 
 
-class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True,
-          frozen=True):
+class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True, frozen=True):
     """Play ``action`` (notation text) against state ``state``."""
 
     state: Annotated[int, Meta(ge=0, le=MAX_STATE)]
     action: Short
 
 
-class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True,
-           frozen=True):
+class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True, frozen=True):
     """Answered by a ``pong`` with the same ``id``."""
 
     id: Annotated[int, Meta(ge=-MAX_STATE, le=MAX_STATE)] | Short | None = None
 
 
-class Claim(msgspec.Struct, tag_field="type", tag="claim", forbid_unknown_fields=True,
-            frozen=True):
+class Claim(msgspec.Struct, tag_field="type", tag="claim", forbid_unknown_fields=True, frozen=True):
     """Claim the win: every other person has been away past the forfeit time."""
 
 
-class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=True,
-           frozen=True):
+class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=True, frozen=True):
     """A player's chat message to the table."""
 
     text: Annotated[str, Meta(max_length=200)]
 
 
-class Vote(msgspec.Struct, tag_field="type", tag="vote", forbid_unknown_fields=True,
-           frozen=True):
+class Vote(msgspec.Struct, tag_field="type", tag="vote", forbid_unknown_fields=True, frozen=True):
     """Vote to hand the idle person at ``seat`` over to a bot."""
 
     seat: Annotated[int, Meta(ge=0, le=5)]
 
 
-class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=True,
-           frozen=True):
+class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=True, frozen=True):
     """Ask for the searcher's move (only against bots alone)."""
 
 
-class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=True,
-           frozen=True):
+class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=True, frozen=True):
     """Take back your last move (only against bots alone)."""
 
 
@@ -123,8 +115,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
     """Read and validate one client message, or raise ProtocolError."""
     if isinstance(text, bytes):
         raise ProtocolError("malformed", "messages are JSON text, not binary")
-    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) \
-            > MAX_MESSAGE_BYTES:
+    if (
+        len(text) > MAX_MESSAGE_BYTES
+        or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+    ):
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_BYTES} bytes")
     try:
         msg: ClientMessage = _DECODER.decode(text)
@@ -156,11 +150,13 @@ def json_schemas() -> dict[str, Any]:
     ``client`` what a client may send, ``server`` what the server sends."""
     from .messages import ServerMessage
 
-    (client, server), components = msgspec.json.schema_components(
-        [ClientMessage, ServerMessage])
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": f"durak web table protocol v{PROTOCOL_VERSION}",
-            "properties": {"client": client, "server": server}, "$defs": components}
+    (client, server), components = msgspec.json.schema_components([ClientMessage, ServerMessage])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"durak web table protocol v{PROTOCOL_VERSION}",
+        "properties": {"client": client, "server": server},
+        "$defs": components,
+    }
 
 
 def decode_body(raw: bytes) -> Any:

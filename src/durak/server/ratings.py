@@ -48,13 +48,20 @@ def display(mu: float, sigma: float) -> int:
     return round(1000 + 40 * (mu - 3 * sigma))
 
 
-def rate(players: list[tuple[float, float]], sides: list[int], loser_side: int | None
-         ) -> list[tuple[float, float]]:
+def rate(
+    players: list[tuple[float, float]], sides: list[int], loser_side: int | None
+) -> list[tuple[float, float]]:
     """New ``(mu, sigma)`` for each player after one deal; ``sides[i]``: player i's side
     (its seat without teams), ``loser_side``: the durak's side, None for a draw."""
     order = sorted(set(sides))
-    teams = [[MODEL.rating(mu=players[i][0], sigma=players[i][1])
-              for i in range(len(players)) if sides[i] == s] for s in order]
+    teams = [
+        [
+            MODEL.rating(mu=players[i][0], sigma=players[i][1])
+            for i in range(len(players))
+            if sides[i] == s
+        ]
+        for s in order
+    ]
     ranks = [2.0 if s == loser_side else 1.0 for s in order]
     result = MODEL.rate(teams, ranks=ranks)
     out: list[tuple[float, float]] = [(0.0, 0.0)] * len(players)
@@ -65,8 +72,15 @@ def rate(players: list[tuple[float, float]], sides: list[int], loser_side: int |
     return out
 
 
-def rate_deal(store: Store, deal_id: int, table_id: str, rules: Rules, durak: int | None,
-              seats: list[tuple[str, str | None]], unrated: bool = False) -> bool:
+def rate_deal(
+    store: Store,
+    deal_id: int,
+    table_id: str,
+    rules: Rules,
+    durak: int | None,
+    seats: list[tuple[str, str | None]],
+    unrated: bool = False,
+) -> bool:
     """Write a finished deal into the personal history of every signed-in person at
     the table and, when every person is signed in, rate it. True if it was rated.
     ``seats``: ``(kind, bot spec)`` of each seat; ``unrated``: never rate it (an undo
@@ -84,7 +98,7 @@ def rate_deal(store: Store, deal_id: int, table_id: str, rules: Rules, durak: in
                     who[i] = Account(row.id, row.name, row.kind, row.mu, row.sigma, row.games)
         people = [i for i, (kind, _) in enumerate(seats) if kind == "human"]
         distinct = len({a.id for a in who.values() if a.kind == "person"}) == len(people)
-        rated = (not unrated and bool(people) and len(who) == len(seats) and distinct)
+        rated = not unrated and bool(people) and len(who) == len(seats) and distinct
         after: dict[int, tuple[float, float]] = {}
         if rated:
             order = sorted(who)
@@ -98,17 +112,30 @@ def rate_deal(store: Store, deal_id: int, table_id: str, rules: Rules, durak: in
                 after[i] = (mu, sigma)
                 by_account.setdefault(who[i].id, []).append((mu, sigma))
             for account_id, results in by_account.items():
-                set_rating(c, account_id, sum(m for m, _ in results) / len(results),
-                           sum(s for _, s in results) / len(results), played=True)
+                set_rating(
+                    c,
+                    account_id,
+                    sum(m for m, _ in results) / len(results),
+                    sum(s for _, s in results) / len(results),
+                    played=True,
+                )
         for i in people:
             a = who.get(i)
             if a is None:
                 continue
             mu_after, sigma_after = after.get(i, (None, None))
-            c.execute(account_deals_t.insert().values(
-                deal_id=deal_id, account_id=a.id, seat=i,
-                mu_before=a.mu if rated else None, sigma_before=a.sigma if rated else None,
-                mu_after=mu_after, sigma_after=sigma_after, at=now()))
+            c.execute(
+                account_deals_t.insert().values(
+                    deal_id=deal_id,
+                    account_id=a.id,
+                    seat=i,
+                    mu_before=a.mu if rated else None,
+                    sigma_before=a.sigma if rated else None,
+                    mu_after=mu_after,
+                    sigma_after=sigma_after,
+                    at=now(),
+                )
+            )
     return rated
 
 
@@ -128,23 +155,40 @@ def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] |
     account = by_id(store, account_id)
     if account is None:
         return None
-    q = (select(account_deals_t, deals_t.c.rules, deals_t.c.names, deals_t.c.result,
-                deals_t.c.table_id, deals_t.c.finished_at)
-         .join(deals_t, deals_t.c.id == account_deals_t.c.deal_id)
-         .where(account_deals_t.c.account_id == account_id)
-         .order_by(account_deals_t.c.deal_id.desc()).limit(limit))
+    q = (
+        select(
+            account_deals_t,
+            deals_t.c.rules,
+            deals_t.c.names,
+            deals_t.c.result,
+            deals_t.c.table_id,
+            deals_t.c.finished_at,
+        )
+        .join(deals_t, deals_t.c.id == account_deals_t.c.deal_id)
+        .where(account_deals_t.c.account_id == account_id)
+        .order_by(account_deals_t.c.deal_id.desc())
+        .limit(limit)
+    )
     games = []
     with store.engine.connect() as c:
         for r in c.execute(q):
             change = None
             if r.mu_before is not None and r.mu_after is not None:
-                change = (display(r.mu_after, r.sigma_after)
-                          - display(r.mu_before, r.sigma_before))
-            games.append({
-                "deal": r.deal_id, "table": r.table_id, "seat": r.seat, "rules": r.rules,
-                "names": json.loads(r.names), "result": r.result,
-                "finished_at": r.finished_at.isoformat() + "Z" if r.finished_at else None,
-                "rated": change is not None, "change": change,
-                "rating_after": (display(r.mu_after, r.sigma_after)
-                                 if r.mu_after is not None else None)})
+                change = display(r.mu_after, r.sigma_after) - display(r.mu_before, r.sigma_before)
+            games.append(
+                {
+                    "deal": r.deal_id,
+                    "table": r.table_id,
+                    "seat": r.seat,
+                    "rules": r.rules,
+                    "names": json.loads(r.names),
+                    "result": r.result,
+                    "finished_at": r.finished_at.isoformat() + "Z" if r.finished_at else None,
+                    "rated": change is not None,
+                    "change": change,
+                    "rating_after": (
+                        display(r.mu_after, r.sigma_after) if r.mu_after is not None else None
+                    ),
+                }
+            )
     return {"account": account.public(), "games": games}

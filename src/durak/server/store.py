@@ -51,7 +51,8 @@ log = logging.getLogger("durak.server")
 metadata = MetaData()
 
 tables_t = Table(
-    "durak_tables", metadata,
+    "durak_tables",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("rules", Text, nullable=False),
     Column("deals", Integer, nullable=True),
@@ -65,7 +66,8 @@ tables_t = Table(
 )
 
 seats_t = Table(
-    "durak_seats", metadata,
+    "durak_seats",
+    metadata,
     Column("table_id", String(32), ForeignKey("durak_tables.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("kind", String(8), nullable=False),  # human, bot
@@ -75,7 +77,8 @@ seats_t = Table(
 )
 
 deals_t = Table(
-    "durak_deals", metadata,
+    "durak_deals",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("table_id", String(32), ForeignKey("durak_tables.id"), nullable=False, index=True),
     Column("match_no", Integer, nullable=False),
@@ -93,7 +96,8 @@ deals_t = Table(
 )
 
 actions_t = Table(
-    "durak_actions", metadata,
+    "durak_actions",
+    metadata,
     Column("deal_id", Integer, ForeignKey("durak_deals.id"), primary_key=True),
     Column("ply", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
@@ -150,8 +154,9 @@ class Store:
             # Checkpoints copy the WAL into the database and fsync it: on a busy disk
             # that takes 100 ms and more. Done here, on a thread of their own, they
             # never hold up the event loop's writes.
-            self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
-                                                  name="durak-db-checkpoint")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, daemon=True, name="durak-db-checkpoint"
+            )
             self._checkpointer.start()
 
     def _checkpoints(self, every: float = 1.0) -> None:
@@ -179,94 +184,188 @@ class Store:
 
     def set_seat(self, table_id: str, seat: int, **values: Any) -> None:
         with self.engine.begin() as c:
-            c.execute(update(seats_t).where(seats_t.c.table_id == table_id,
-                                            seats_t.c.seat == seat).values(**values))
+            c.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(**values)
+            )
 
     def set_table(self, table_id: str, **values: Any) -> None:
         with self.engine.begin() as c:
             c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
-    def start_deal(self, table_id: str, match_no: int, deal_no: int, seed: int, dealer: int,
-                   leader: int | None, rules: str, names: list[str],
-                   table_values: dict[str, Any] | None = None, salt: str | None = None
-                   ) -> int:
+    def start_deal(
+        self,
+        table_id: str,
+        match_no: int,
+        deal_no: int,
+        seed: int,
+        dealer: int,
+        leader: int | None,
+        rules: str,
+        names: list[str],
+        table_values: dict[str, Any] | None = None,
+        salt: str | None = None,
+    ) -> int:
         with self.engine.begin() as c:
             if table_values:
-                c.execute(update(tables_t).where(tables_t.c.id == table_id)
-                          .values(**table_values))
-            res = c.execute(insert(deals_t).values(
-                table_id=table_id, match_no=match_no, deal_no=deal_no, seed=seed,
-                dealer=dealer, leader=leader, rules=rules, names=json.dumps(names),
-                started_at=now(), salt=salt))
+                c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**table_values))
+            res = c.execute(
+                insert(deals_t).values(
+                    table_id=table_id,
+                    match_no=match_no,
+                    deal_no=deal_no,
+                    seed=seed,
+                    dealer=dealer,
+                    leader=leader,
+                    rules=rules,
+                    names=json.dumps(names),
+                    started_at=now(),
+                    salt=salt,
+                )
+            )
             key = res.inserted_primary_key
             assert key is not None
             return int(key[0])
 
     def add_action(self, deal_id: int, ply: int, seat: int, action: str) -> None:
         with self.engine.begin() as c:
-            c.execute(insert(actions_t).values(deal_id=deal_id, ply=ply, seat=seat,
-                                               action=action, at=now()))
+            c.execute(
+                insert(actions_t).values(
+                    deal_id=deal_id, ply=ply, seat=seat, action=action, at=now()
+                )
+            )
 
-    def finish_deal(self, deal_id: int, result: str, record: str,
-                    table_id: str | None = None, status: str | None = None) -> None:
+    def finish_deal(
+        self,
+        deal_id: int,
+        result: str,
+        record: str,
+        table_id: str | None = None,
+        status: str | None = None,
+    ) -> None:
         with self.engine.begin() as c:
-            c.execute(update(deals_t).where(deals_t.c.id == deal_id)
-                      .values(result=result, record=record, finished_at=now()))
+            c.execute(
+                update(deals_t)
+                .where(deals_t.c.id == deal_id)
+                .values(result=result, record=record, finished_at=now())
+            )
             if table_id is not None and status is not None:
-                c.execute(update(tables_t).where(tables_t.c.id == table_id)
-                          .values(status=status))
+                c.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
 
     # -- reads -----------------------------------------------------------------------
-    def load_tables(self, statuses: tuple[str, ...] = ("waiting", "playing", "finished")
-                    ) -> list[TableRow]:
+    def load_tables(
+        self, statuses: tuple[str, ...] = ("waiting", "playing", "finished")
+    ) -> list[TableRow]:
         """Every table in one of ``statuses``, with the deals of its current match."""
         out: list[TableRow] = []
         with self.engine.connect() as c:
-            rows = c.execute(select(tables_t).where(tables_t.c.status.in_(statuses))
-                             .order_by(tables_t.c.created_at)).mappings().all()
+            rows = (
+                c.execute(
+                    select(tables_t)
+                    .where(tables_t.c.status.in_(statuses))
+                    .order_by(tables_t.c.created_at)
+                )
+                .mappings()
+                .all()
+            )
             for t in rows:
-                seats = [dict(s) for s in c.execute(
-                    select(seats_t).where(seats_t.c.table_id == t["id"])
-                    .order_by(seats_t.c.seat)).mappings()]
-                deals = [DealRow(d["id"], d["match_no"], d["deal_no"], d["seed"], d["dealer"],
-                                 d["leader"], d["result"], salt=d["salt"])
-                         for d in c.execute(select(deals_t).where(
-                             deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
-                             .order_by(deals_t.c.deal_no)).mappings()]
+                seats = [
+                    dict(s)
+                    for s in c.execute(
+                        select(seats_t)
+                        .where(seats_t.c.table_id == t["id"])
+                        .order_by(seats_t.c.seat)
+                    ).mappings()
+                ]
+                deals = [
+                    DealRow(
+                        d["id"],
+                        d["match_no"],
+                        d["deal_no"],
+                        d["seed"],
+                        d["dealer"],
+                        d["leader"],
+                        d["result"],
+                        salt=d["salt"],
+                    )
+                    for d in c.execute(
+                        select(deals_t)
+                        .where(deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
+                        .order_by(deals_t.c.deal_no)
+                    ).mappings()
+                ]
                 for d in deals:
-                    d.actions = [(a.seat, a.action) for a in c.execute(
-                        select(actions_t.c.seat, actions_t.c.action)
-                        .where(actions_t.c.deal_id == d.id).order_by(actions_t.c.ply))]
-                n_deals = c.execute(select(func.count()).select_from(deals_t)
-                                    .where(deals_t.c.table_id == t["id"])).scalar_one()
+                    d.actions = [
+                        (a.seat, a.action)
+                        for a in c.execute(
+                            select(actions_t.c.seat, actions_t.c.action)
+                            .where(actions_t.c.deal_id == d.id)
+                            .order_by(actions_t.c.ply)
+                        )
+                    ]
+                n_deals = c.execute(
+                    select(func.count()).select_from(deals_t).where(deals_t.c.table_id == t["id"])
+                ).scalar_one()
                 n_actions = c.execute(
-                    select(func.count()).select_from(actions_t.join(deals_t))
-                    .where(deals_t.c.table_id == t["id"])).scalar_one()
-                out.append(TableRow(
-                    id=t["id"], rules=t["rules"], deals=t["deals"], target=t["target"],
-                    turn_timer=t["turn_timer"], status=t["status"], match_no=t["match_no"],
-                    match_seed=t["match_seed"], seats=seats, current=deals,
-                    deal_count=int(n_deals), action_count=int(n_actions),
-                    invite_hash=t["invite_hash"]))
+                    select(func.count())
+                    .select_from(actions_t.join(deals_t))
+                    .where(deals_t.c.table_id == t["id"])
+                ).scalar_one()
+                out.append(
+                    TableRow(
+                        id=t["id"],
+                        rules=t["rules"],
+                        deals=t["deals"],
+                        target=t["target"],
+                        turn_timer=t["turn_timer"],
+                        status=t["status"],
+                        match_no=t["match_no"],
+                        match_seed=t["match_seed"],
+                        seats=seats,
+                        current=deals,
+                        deal_count=int(n_deals),
+                        action_count=int(n_actions),
+                        invite_hash=t["invite_hash"],
+                    )
+                )
         return out
 
-    def finished_deals(self, limit: int = 50, table_id: str | None = None
-                       ) -> list[dict[str, Any]]:
+    def finished_deals(self, limit: int = 50, table_id: str | None = None) -> list[dict[str, Any]]:
         """The most recent finished deals of public tables, newest first (no record
         text); a private table's deals are listed only by its id."""
-        q = (select(deals_t.c.id, deals_t.c.table_id, deals_t.c.match_no, deals_t.c.deal_no,
-                    deals_t.c.rules, deals_t.c.names, deals_t.c.result, deals_t.c.finished_at)
-             .where(deals_t.c.result.is_not(None))
-             .order_by(deals_t.c.finished_at.desc(), deals_t.c.id.desc()).limit(limit))
+        q = (
+            select(
+                deals_t.c.id,
+                deals_t.c.table_id,
+                deals_t.c.match_no,
+                deals_t.c.deal_no,
+                deals_t.c.rules,
+                deals_t.c.names,
+                deals_t.c.result,
+                deals_t.c.finished_at,
+            )
+            .where(deals_t.c.result.is_not(None))
+            .order_by(deals_t.c.finished_at.desc(), deals_t.c.id.desc())
+            .limit(limit)
+        )
         if table_id is not None:
             q = q.where(deals_t.c.table_id == table_id)
         else:
-            q = q.where(deals_t.c.table_id.in_(
-                select(tables_t.c.id).where(tables_t.c.invite_hash.is_(None))))
+            q = q.where(
+                deals_t.c.table_id.in_(
+                    select(tables_t.c.id).where(tables_t.c.invite_hash.is_(None))
+                )
+            )
         with self.engine.connect() as c:
-            return [{**dict(r), "names": json.loads(r["names"]),
-                     "finished_at": r["finished_at"].isoformat() + "Z"}
-                    for r in c.execute(q).mappings()]
+            return [
+                {
+                    **dict(r),
+                    "names": json.loads(r["names"]),
+                    "finished_at": r["finished_at"].isoformat() + "Z",
+                }
+                for r in c.execute(q).mappings()
+            ]
 
     def deal(self, deal_id: int) -> dict[str, Any] | None:
         with self.engine.connect() as c:
@@ -275,11 +374,17 @@ class Store:
                 return None
             d = dict(r)
             d["names"] = json.loads(d["names"])
-            d["invite_hash"] = c.execute(select(tables_t.c.invite_hash).where(
-                tables_t.c.id == d["table_id"])).scalar_one_or_none()
-            d["actions"] = [(a.seat, a.action) for a in c.execute(
-                select(actions_t.c.seat, actions_t.c.action)
-                .where(actions_t.c.deal_id == deal_id).order_by(actions_t.c.ply))]
+            d["invite_hash"] = c.execute(
+                select(tables_t.c.invite_hash).where(tables_t.c.id == d["table_id"])
+            ).scalar_one_or_none()
+            d["actions"] = [
+                (a.seat, a.action)
+                for a in c.execute(
+                    select(actions_t.c.seat, actions_t.c.action)
+                    .where(actions_t.c.deal_id == deal_id)
+                    .order_by(actions_t.c.ply)
+                )
+            ]
             return d
 
 
@@ -346,8 +451,9 @@ class AsyncStore:
         try:
             return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
         except SQLAlchemyError as e:
-            log.warning("database call %s failed: %s", getattr(fn, "__name__", fn),
-                        str(e).splitlines()[0])
+            log.warning(
+                "database call %s failed: %s", getattr(fn, "__name__", fn), str(e).splitlines()[0]
+            )
             raise StoreUnavailable("the database is busy; try again") from e
 
     def close(self) -> None:

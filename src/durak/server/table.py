@@ -84,18 +84,28 @@ def forfeit_seats(names: list[str], text: str) -> tuple[list[int], int | None]:
 
 def forfeit_result(text: str, gone: list[int], claimer: int | None) -> dict[str, Any]:
     """A claimed win as the result a table reports: the away seats lose the match."""
-    return {"durak": gone[0] if len(gone) == 1 else None, "draw": False, "out_order": [],
-            "pogony": 0, "losing_team": None, "text": text, "forfeit": gone,
-            "claimed_by": claimer}
+    return {
+        "durak": gone[0] if len(gone) == 1 else None,
+        "draw": False,
+        "out_order": [],
+        "pogony": 0,
+        "losing_team": None,
+        "text": text,
+        "forfeit": gone,
+        "claimed_by": claimer,
+    }
 
 
 class Connection:
     """One client's outbox: a writer task drains it, so that a slow client never holds
     up its table or the others."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[], Awaitable[None]] | None = None,
-                 address: str = "") -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]] | None = None,
+        address: str = "",
+    ) -> None:
         self._send = send
         self._close = close
         self.address = address
@@ -151,17 +161,30 @@ class Seat:
         return self.kind == "bot" or self.token_hash is not None
 
     def row(self) -> dict[str, Any]:
-        return {"seat": self.index, "kind": self.kind, "bot": self.bot, "name": self.name,
-                "token_hash": self.token_hash}
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "token_hash": self.token_hash,
+        }
 
 
 class LiveTable:
     """A table in memory. Public coroutines take the lock; ``_`` methods expect it held."""
 
-    def __init__(self, lobby: Lobby, table_id: str, rules: Rules, seats: list[Seat],
-                 deals: int | None = 1, target: int | None = None,
-                 turn_timer: float | None = None, invite_hash: str | None = None,
-                 owner: str | None = None) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        table_id: str,
+        rules: Rules,
+        seats: list[Seat],
+        deals: int | None = 1,
+        target: int | None = None,
+        turn_timer: float | None = None,
+        invite_hash: str | None = None,
+        owner: str | None = None,
+    ) -> None:
         self.lobby = lobby
         self.id = table_id
         # a table of bots only must end its deals (RULES.md 5, action_limit)
@@ -207,35 +230,58 @@ class LiveTable:
     def public_seats(self) -> list[dict[str, Any]]:
         online = self._online()
         now = time.monotonic()
-        return [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "taken": s.taken, "online": s.kind == "bot" or s.index in online,
-                 "away": self._away_for(s, online, now) >= self.lobby.grace}
-                for s in self.seats]
+        return [
+            {
+                "seat": s.index,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "taken": s.taken,
+                "online": s.kind == "bot" or s.index in online,
+                "away": self._away_for(s, online, now) >= self.lobby.grace,
+            }
+            for s in self.seats
+        ]
 
     @staticmethod
     def _away_for(s: Seat, online: set[int], now: float) -> float:
         """Seconds a held person's seat has had no connection (0 when connected)."""
-        if s.kind != "human" or s.token_hash is None or s.index in online \
-                or s.gone_since is None:
+        if s.kind != "human" or s.token_hash is None or s.index in online or s.gone_since is None:
             return 0.0
         return now - s.gone_since
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
-        return {"id": self.id, "rules": protocol.rules_text(self.rules), "status": self.status,
-                "seats": self.public_seats(), "deals": self.deals, "target": self.target,
-                "turn_timer": self.turn_timer, "deal": self.deal_no, "state": self.state,
-                "spectators": sum(1 for c in self.conns if c.seat is None),
-                "private": self.invite_hash is not None}
+        return {
+            "id": self.id,
+            "rules": protocol.rules_text(self.rules),
+            "status": self.status,
+            "seats": self.public_seats(),
+            "deals": self.deals,
+            "target": self.target,
+            "turn_timer": self.turn_timer,
+            "deal": self.deal_no,
+            "state": self.state,
+            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "private": self.invite_hash is not None,
+        }
 
     def _match_json(self) -> dict[str, Any] | None:
         if self.match is None:
             return None
         t = self.match.tally
-        return {"no": self.match_no, "deal": self.deal_no, "deals": self.deals,
-                "target": self.target, "played": t.deals, "draws": t.draws,
-                "durak_counts": t.durak_counts, "pogony_hung": t.pogony_hung,
-                "pogonny_scores": t.pogonny_scores, "team_losses": t.side_losses}
+        return {
+            "no": self.match_no,
+            "deal": self.deal_no,
+            "deals": self.deals,
+            "target": self.target,
+            "played": t.deals,
+            "draws": t.draws,
+            "durak_counts": t.durak_counts,
+            "pogony_hung": t.pogony_hung,
+            "pogonny_scores": t.pogonny_scores,
+            "team_losses": t.side_losses,
+        }
 
     def _result_json(self) -> dict[str, Any] | None:
         g = self.game
@@ -244,26 +290,46 @@ class LiveTable:
         if g is None or g.outcome is None:
             return None
         o = g.outcome
-        return {"durak": o.durak, "draw": o.draw, "out_order": list(o.out_order),
-                "pogony": o.pogony, "losing_team": o.losing_team, "text": str(o)}
+        return {
+            "durak": o.durak,
+            "draw": o.draw,
+            "out_order": list(o.out_order),
+            "pogony": o.pogony,
+            "losing_team": o.losing_team,
+            "text": str(o),
+        }
 
     def message(self, seat: int | None) -> str:
         """The update for one seat (None: a spectator): its Observation and public facts."""
         g = self.game
         obs: dict[str, Any] | None = None
         if g is not None:
-            obs = (protocol.observation_json(g.observation(seat)) if seat is not None
-                   else protocol.public_json(g))
-        return protocol.dumps({
-            "type": "state", "v": PROTOCOL_VERSION, "table": self.id, "state": self.state,
-            "status": self.status, "seat": seat, "rules": protocol.rules_text(self.rules),
-            "seats": self.public_seats(), "match": self._match_json(),
-            "turn_timer": self.turn_timer, "deadline": self.deadline, "obs": obs,
-            "fair": self._fair_json(),
-            # The log's tail keeps every message small however long the deal runs.
-            "log": self.log[-LOG_TAIL:], "log_start": max(0, len(self.log) - LOG_TAIL),
-            "result": self._result_json(),
-        })
+            obs = (
+                protocol.observation_json(g.observation(seat))
+                if seat is not None
+                else protocol.public_json(g)
+            )
+        return protocol.dumps(
+            {
+                "type": "state",
+                "v": PROTOCOL_VERSION,
+                "table": self.id,
+                "state": self.state,
+                "status": self.status,
+                "seat": seat,
+                "rules": protocol.rules_text(self.rules),
+                "seats": self.public_seats(),
+                "match": self._match_json(),
+                "turn_timer": self.turn_timer,
+                "deadline": self.deadline,
+                "obs": obs,
+                "fair": self._fair_json(),
+                # The log's tail keeps every message small however long the deal runs.
+                "log": self.log[-LOG_TAIL:],
+                "log_start": max(0, len(self.log) - LOG_TAIL),
+                "result": self._result_json(),
+            }
+        )
 
     def _fair_json(self) -> dict[str, Any] | None:
         """The deal's seed commitment; the seed and salt too once the deal is over."""
@@ -283,8 +349,9 @@ class LiveTable:
             c.push(cache[c.seat])
 
     def broadcast_seats(self) -> None:
-        text = protocol.dumps({"type": "seats", "table": self.id, "state": self.state,
-                               "seats": self.public_seats()})
+        text = protocol.dumps(
+            {"type": "seats", "table": self.id, "state": self.state, "seats": self.public_seats()}
+        )
         for c in list(self.conns):
             c.push(text)
 
@@ -293,8 +360,11 @@ class LiveTable:
         """True for a public table, and for a private one with its invite secret."""
         if self.invite_hash is None:
             return True
-        return isinstance(invite, str) and len(invite) <= 64 and \
-            hmac.compare_digest(self.invite_hash, hash_token(invite))
+        return (
+            isinstance(invite, str)
+            and len(invite) <= 64
+            and hmac.compare_digest(self.invite_hash, hash_token(invite))
+        )
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
@@ -353,8 +423,14 @@ class LiveTable:
             before = self.deadline
             self._schedule()
             if self.deadline != before:
-                text = protocol.dumps({"type": "clock", "table": self.id, "state": self.state,
-                                       "deadline": self.deadline})
+                text = protocol.dumps(
+                    {
+                        "type": "clock",
+                        "table": self.id,
+                        "state": self.state,
+                        "deadline": self.deadline,
+                    }
+                )
                 for c in list(self.conns):
                     c.push(text)
 
@@ -373,12 +449,12 @@ class LiveTable:
             try:
                 await self._act(conn.seat, state, action)
             except StoreUnavailable:
-                raise ProtocolError("unavailable", "the move could not be stored, so it was "
-                                    "not played; try again") from None
+                raise ProtocolError(
+                    "unavailable", "the move could not be stored, so it was not played; try again"
+                ) from None
         self.lobby.timings.append(time.perf_counter() - t0)
 
-    async def _act(self, seat: int, state: int, action: Action, by: str | None = None
-                   ) -> None:
+    async def _act(self, seat: int, state: int, action: Action, by: str | None = None) -> None:
         """``by``: who moved for the seat when not its player ("timer": the turn timer
         ran out; "stand_in": nobody holds the seat), shown as such in the log."""
         g = self.game
@@ -397,13 +473,18 @@ class LiveTable:
         assert self.deal_id is not None
         # Stored first: a crash after this line replays the action on restart; a store
         # that fails leaves everything as it was.
-        await self.store.run(self.store.store.add_action, self.deal_id, len(g.history),
-                             seat, str(action))
+        await self.store.run(
+            self.store.store.add_action, self.deal_id, len(g.history), seat, str(action)
+        )
         phase = g.phase
         g.apply(action)
         self.state += 1
-        entry: dict[str, Any] = {"seat": seat, "action": str(action), "bout": g.bout,
-                                 "phase": phase}
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "action": str(action),
+            "bout": g.bout,
+            "phase": phase,
+        }
         if by is not None:
             entry["by"] = by
         self.log.append(entry)
@@ -427,17 +508,30 @@ class LiveTable:
         else:
             self.pending = nxt
         assert self.deal_id is not None
-        await self._store_or_retry(self.store.store.finish_deal, self.deal_id, str(g.outcome),
-                                   g.record(self.names(), Table=self.id), self.id, status)
+        await self._store_or_retry(
+            self.store.store.finish_deal,
+            self.deal_id,
+            str(g.outcome),
+            g.record(self.names(), Table=self.id),
+            self.id,
+            status,
+        )
         await self._rate(g)
 
     async def _rate(self, g: Game) -> None:
         """Personal history and ratings (server/ratings.py); never stops the game."""
         assert g.outcome is not None and self.deal_id is not None
         try:
-            await self.store.run(ratings.rate_deal, self.store.store, self.deal_id, self.id,
-                                 self.rules, None if g.outcome.draw else g.outcome.durak,
-                                 [(s.kind, s.bot) for s in self.seats], assist.assisted(self))
+            await self.store.run(
+                ratings.rate_deal,
+                self.store.store,
+                self.deal_id,
+                self.id,
+                self.rules,
+                None if g.outcome.draw else g.outcome.durak,
+                [(s.kind, s.bot) for s in self.seats],
+                assist.assisted(self),
+            )
         except Exception:
             log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 
@@ -448,6 +542,7 @@ class LiveTable:
         try:
             await self.store.run(fn, *args)
         except StoreUnavailable:
+
             async def again() -> None:
                 for delay in (*RETRY_DELAYS, *[10.0] * 60):
                     await asyncio.sleep(delay)
@@ -457,16 +552,23 @@ class LiveTable:
                     except StoreUnavailable:
                         continue
                 log.error("table %s: gave up storing %s", self.id, fn.__name__)
+
             self._spawn(again())
 
     def _fair_deal(self, game: Game) -> Game:
         """The deal ``game`` stands for, dealt from a seed of the operating system's
         cryptographic source instead of the match's generator."""
-        return Game(self.rules, seed=secrets.randbits(63), dealer=game.dealer,
-                    leader=game.leader, pagon=game._pagon or None)
+        return Game(
+            self.rules,
+            seed=secrets.randbits(63),
+            dealer=game.dealer,
+            leader=game.leader,
+            pagon=game._pagon or None,
+        )
 
-    async def _start_deal(self, game: Game, table_values: dict[str, Any] | None = None,
-                          match: Match | None = None) -> None:
+    async def _start_deal(
+        self, game: Game, table_values: dict[str, Any] | None = None, match: Match | None = None
+    ) -> None:
         """Store and show a new deal (of ``match``, else of the match in play); raises
         StoreUnavailable, changing nothing, when the store refuses."""
         m = match or self.match
@@ -477,9 +579,18 @@ class LiveTable:
         deal_no = 1 if match is not None else self.deal_no + 1
         names = self.names()
         self.deal_id = await self.store.run(
-            self.store.store.start_deal, self.id, match_no, deal_no, game.seed,
-            game.dealer, game.leader, protocol.rules_text(self.rules), names, table_values,
-            salt)
+            self.store.store.start_deal,
+            self.id,
+            match_no,
+            deal_no,
+            game.seed,
+            game.dealer,
+            game.leader,
+            protocol.rules_text(self.rules),
+            names,
+            table_values,
+            salt,
+        )
         m.game = game
         if match is not None:
             self.match, self.match_no, self.status = match, match_no, "playing"
@@ -493,8 +604,15 @@ class LiveTable:
             if reset is not None:
                 reset()
         # The commitment reaches every seat before any card of the deal does.
-        commit = protocol.dumps({"type": "deal", "table": self.id, "deal_id": self.deal_id,
-                                 "deal": deal_no, "commit": commitment(game.seed, salt)})
+        commit = protocol.dumps(
+            {
+                "type": "deal",
+                "table": self.id,
+                "deal_id": self.deal_id,
+                "deal": deal_no,
+                "commit": commitment(game.seed, salt),
+            }
+        )
         for c in list(self.conns):
             c.push(commit)
         self._schedule()
@@ -502,10 +620,12 @@ class LiveTable:
 
     async def _begin_match(self) -> None:
         seed = secrets.randbits(63)
-        m = Match(self.rules, seed=seed, deals=self.deals, target=self.target,
-                  names=self.names())
-        await self._start_deal(m.game, {"status": "playing", "match_no": self.match_no + 1,
-                                        "match_seed": seed}, match=m)
+        m = Match(self.rules, seed=seed, deals=self.deals, target=self.target, names=self.names())
+        await self._start_deal(
+            m.game,
+            {"status": "playing", "match_no": self.match_no + 1, "match_seed": seed},
+            match=m,
+        )
 
     async def start_if_ready(self) -> None:
         async with self.lock:
@@ -519,8 +639,9 @@ class LiveTable:
     async def take_seat(self, seat: int, name: str, token_hash: str) -> None:
         async with self.lock:
             s = self.seats[seat]
-            await self.store.run(self.store.store.set_seat, self.id, seat, name=name,
-                                 token_hash=token_hash)
+            await self.store.run(
+                self.store.store.set_seat, self.id, seat, name=name, token_hash=token_hash
+            )
             s.name, s.token_hash = name, token_hash
             s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
@@ -545,8 +666,9 @@ class LiveTable:
         async with self.lock:
             s = self.seats[seat]
             name = s.name if self.status == "playing" else ""
-            await self.store.run(self.store.store.set_seat, self.id, seat, name=name,
-                                 token_hash=None)
+            await self.store.run(
+                self.store.store.set_seat, self.id, seat, name=name, token_hash=None
+            )
             s.token_hash, s.name = None, name
             for c in list(self.conns):
                 if c.seat == seat:
@@ -579,18 +701,28 @@ class LiveTable:
             if seat.token_hash is None or seat.token_hash != conn.token_hash:
                 raise ProtocolError("bad_token", "this seat is no longer yours")
             online, now = self._online(), time.monotonic()
-            others = [s for s in self.seats
-                      if s.kind == "human" and s.index != conn.seat and s.token_hash]
+            others = [
+                s for s in self.seats if s.kind == "human" and s.index != conn.seat and s.token_hash
+            ]
             wait = self.lobby.forfeit_after
             gone = [s.index for s in others if self._away_for(s, online, now) >= wait]
             if not others or len(gone) < len(others):
-                raise ProtocolError("cannot_claim", "a win can be claimed only when every "
-                                    f"other person has been away for {wait:g} s")
+                raise ProtocolError(
+                    "cannot_claim",
+                    "a win can be claimed only when every "
+                    f"other person has been away for {wait:g} s",
+                )
             names = self.names()
             text = forfeit_text(names, gone, conn.seat)
             assert self.deal_id is not None
-            await self.store.run(self.store.store.finish_deal, self.deal_id, text,
-                                 g.record(names, Table=self.id), self.id, "finished")
+            await self.store.run(
+                self.store.store.finish_deal,
+                self.deal_id,
+                text,
+                g.record(names, Table=self.id),
+                self.id,
+                "finished",
+            )
             self.status = "finished"
             self.pending = None
             self.forfeit = forfeit_result(text, gone, conn.seat)
@@ -638,10 +770,10 @@ class LiveTable:
             return
         self.deadline = round(time.time() + wait, 3)
         self.task = asyncio.create_task(
-            self._bot_move(seat.index, self.stand_in, wait, wait_first=True))
+            self._bot_move(seat.index, self.stand_in, wait, wait_first=True)
+        )
 
-    async def _bot_move(self, seat: int, bot: Bot, delay: float, wait_first: bool = False
-                        ) -> None:
+    async def _bot_move(self, seat: int, bot: Bot, delay: float, wait_first: bool = False) -> None:
         state = self.state
         g = self.game
         assert g is not None
@@ -665,8 +797,11 @@ class LiveTable:
                 async with self.lock:
                     if self.state != state:
                         return
-                    if bot is self.stand_in and seat in self._online() \
-                            and not (wait_first and self.turn_timer):
+                    if (
+                        bot is self.stand_in
+                        and seat in self._online()
+                        and not (wait_first and self.turn_timer)
+                    ):
                         # The person came back while the stand-in thought: their move
                         # (the reschedule their return spawned may not have run yet).
                         # Only their own turn clock running out moves for them now.
@@ -677,8 +812,7 @@ class LiveTable:
                     except StoreUnavailable:
                         if retry is None:
                             raise
-                        log.warning("table %s: a bot move could not be stored; retrying",
-                                    self.id)
+                        log.warning("table %s: a bot move could not be stored; retrying", self.id)
                 await asyncio.sleep(retry)
         except asyncio.CancelledError:
             raise
@@ -704,8 +838,9 @@ class LiveTable:
                         await self._start_deal(self.pending)
                         return
                     except StoreUnavailable:
-                        log.warning("table %s: the next deal could not be stored; retrying",
-                                    self.id)
+                        log.warning(
+                            "table %s: the next deal could not be stored; retrying", self.id
+                        )
                 await asyncio.sleep(retry)
         except asyncio.CancelledError:
             raise
@@ -731,25 +866,36 @@ class LiveTable:
         unrecorded_end = False
         if row.match_seed is None or not row.current:
             return False
-        m = self.match = Match(self.rules, seed=row.match_seed, deals=self.deals,
-                               target=self.target, names=self.names())
+        m = self.match = Match(
+            self.rules,
+            seed=row.match_seed,
+            deals=self.deals,
+            target=self.target,
+            names=self.names(),
+        )
         for i, d in enumerate(row.current):
             g = m.game
             if (g.seed, g.dealer, g.leader) != (d.seed, d.dealer, d.leader):
                 # Each deal was dealt from a seed of its own (``_fair_deal``), stored
                 # with it: the stored deal wins.
-                g = m.game = Game(self.rules, seed=d.seed, dealer=d.dealer, leader=d.leader,
-                                  pagon=g._pagon or None)
+                g = m.game = Game(
+                    self.rules,
+                    seed=d.seed,
+                    dealer=d.dealer,
+                    leader=d.leader,
+                    pagon=g._pagon or None,
+                )
             self.salt = d.salt
             self.log = []
             for seat, text in d.actions:
                 if g.to_act != seat:
-                    raise ValueError(f"table {self.id}: stored action {text} by seat {seat}, "
-                                     f"but seat {g.to_act} is to act")
+                    raise ValueError(
+                        f"table {self.id}: stored action {text} by seat {seat}, "
+                        f"but seat {g.to_act} is to act"
+                    )
                 phase = g.phase
                 g.apply(text)
-                self.log.append({"seat": seat, "action": text, "bout": g.bout,
-                                 "phase": phase})
+                self.log.append({"seat": seat, "action": text, "bout": g.bout, "phase": phase})
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
             if d.result is not None and d.result.startswith("forfeit"):
                 gone, by = forfeit_seats(self.names(), d.result)
@@ -772,8 +918,13 @@ class LiveTable:
             if record_end:
                 g = self.game
                 assert g is not None and self.deal_id is not None
-                await self.store.run(self.store.store.finish_deal, self.deal_id,
-                                     str(g.outcome), g.record(self.names(), Table=self.id),
-                                     self.id, self.status)
+                await self.store.run(
+                    self.store.store.finish_deal,
+                    self.deal_id,
+                    str(g.outcome),
+                    g.record(self.names(), Table=self.id),
+                    self.id,
+                    self.status,
+                )
                 await self._rate(g)
             self._schedule()

@@ -24,36 +24,59 @@ from .session import (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", choices=list(PRESETS), default=None,
-                        help="the game (default podkidnoy)")
-    parser.add_argument("--rules", metavar="TEXT",
-                        help='full rules text, e.g. "perevodnoy(players=3,deck=52)" '
-                        "(default: the preset's rules)")
-    parser.add_argument("--players", type=int,
-                        help="2 to 6, you and the bots (default: 2, or as --rules says)")
-    parser.add_argument("--deck", type=int, choices=(24, 36, 52),
-                        help="cards in the deck (default: 36, or as --rules says)")
-    parser.add_argument("--teams", choices=("none", "2x2", "3x3"),
-                        help="2x2 with 4 players, 3x3 with 6 (default: none)")
-    parser.add_argument("--opponents", metavar="SPEC[,SPEC...]",
-                        help="bots for seats 1.. : level:N, a bot name or a bot with options "
-                        "(ismcts:iterations=600) "
-                        f"({', '.join(opponent_choices())}; the last one repeats; "
-                        f"default: {default_opponent()} at every seat)")
-    parser.add_argument("--level", type=int,
-                        help="every bot at this level (default: as --opponents says)")
+    parser.add_argument(
+        "--preset", choices=list(PRESETS), default=None, help="the game (default podkidnoy)"
+    )
+    parser.add_argument(
+        "--rules",
+        metavar="TEXT",
+        help='full rules text, e.g. "perevodnoy(players=3,deck=52)" (default: the preset\'s rules)',
+    )
+    parser.add_argument(
+        "--players", type=int, help="2 to 6, you and the bots (default: 2, or as --rules says)"
+    )
+    parser.add_argument(
+        "--deck",
+        type=int,
+        choices=(24, 36, 52),
+        help="cards in the deck (default: 36, or as --rules says)",
+    )
+    parser.add_argument(
+        "--teams",
+        choices=("none", "2x2", "3x3"),
+        help="2x2 with 4 players, 3x3 with 6 (default: none)",
+    )
+    parser.add_argument(
+        "--opponents",
+        metavar="SPEC[,SPEC...]",
+        help="bots for seats 1.. : level:N, a bot name or a bot with options "
+        "(ismcts:iterations=600) "
+        f"({', '.join(opponent_choices())}; the last one repeats; "
+        f"default: {default_opponent()} at every seat)",
+    )
+    parser.add_argument(
+        "--level", type=int, help="every bot at this level (default: as --opponents says)"
+    )
     parser.add_argument("--deals", type=int, default=3, help="deals in the match (default 3)")
-    parser.add_argument("--seed", type=int, help="seed of the match, to replay the same cards "
-                        "(default: a new one each time)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the match, to replay the same cards (default: a new one each time)",
+    )
     parser.add_argument("--name", help="your name at the table (default: Player)")
-    parser.add_argument("--lang", choices=("en", "ru"), default=None,
-                        help="language (default: from LANG)")
+    parser.add_argument(
+        "--lang", choices=("en", "ru"), default=None, help="language (default: from LANG)"
+    )
     parser.add_argument("--fast", action="store_true", help="bots move instantly")
-    parser.add_argument("--delay", type=float, default=0.6,
-                        help="seconds between bot moves (default 0.6)")
-    parser.add_argument("--save", type=Path, metavar="PATH",
-                        help="where to save the record (default: "
-                        "~/.local/share/durak/games/match-DATE-TIME.txt)")
+    parser.add_argument(
+        "--delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="PATH",
+        help="where to save the record (default: ~/.local/share/durak/games/match-DATE-TIME.txt)",
+    )
     parser.add_argument("--no-save", action="store_true", help="do not save the record")
     parser.add_argument("--quick", action="store_true", help="skip the start screen")
 
@@ -61,7 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The match the command line asks for (RulesError / ValueError if it is wrong)."""
     over: dict[str, Any] = {
-        key: getattr(args, key) for key in ("players", "deck", "teams")
+        key: getattr(args, key)
+        for key in ("players", "deck", "teams")
         if getattr(args, key) is not None
     }
     if args.rules:

@@ -39,8 +39,7 @@ class KeysFooter(Footer):
     (an action's longest description, in cells) keeps each key as wide in every
     language."""
 
-    def __init__(self, *, widths: Mapping[str, int] | None = None, compact: bool = False
-                 ) -> None:
+    def __init__(self, *, widths: Mapping[str, int] | None = None, compact: bool = False) -> None:
         super().__init__(compact=compact)
         self.widths = dict(widths or {})
 
@@ -66,8 +65,12 @@ class KeysFooter(Footer):
             self._relabel(screen)
 
     def _ready(self, screen: Screen[object]) -> bool:
-        return (screen.app.app_focus and self.is_attached and screen is self.screen
-                and self._bindings_ready)
+        return (
+            screen.app.app_focus
+            and self.is_attached
+            and screen is self.screen
+            and self._bindings_ready
+        )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if not (self._ready(screen) and self._relabel(screen)):
@@ -78,10 +81,17 @@ class KeysFooter(Footer):
         shown = shown_bindings(screen)
         keys = list(self.children)
         app = screen.app
-        if (len(keys) != len(shown) or any(b.group is not None for b, _, _ in shown)
-                or not all(isinstance(k, FooterKey) and k.key == b.key and k.action == b.action
-                           and k.key_display == app.get_key_display(b)
-                           for k, (b, _, _) in zip(keys, shown, strict=True))):
+        if (
+            len(keys) != len(shown)
+            or any(b.group is not None for b, _, _ in shown)
+            or not all(
+                isinstance(k, FooterKey)
+                and k.key == b.key
+                and k.action == b.action
+                and k.key_display == app.get_key_display(b)
+                for k, (b, _, _) in zip(keys, shown, strict=True)
+            )
+        ):
             return False
         for key, (binding, enabled, tooltip) in zip(keys, shown, strict=True):
             assert isinstance(key, FooterKey)

@@ -47,8 +47,15 @@ class Choice(Widget, can_focus=True):
         def control(self) -> Choice:
             return self.choice
 
-    def __init__(self, label: str, options: Sequence[tuple[str, Any]], value: Any, *,
-                 id: str, switch: bool = False) -> None:
+    def __init__(
+        self,
+        label: str,
+        options: Sequence[tuple[str, Any]],
+        value: Any,
+        *,
+        id: str,
+        switch: bool = False,
+    ) -> None:
         super().__init__(id=id)
         self.label = label
         self.options = list(options)
@@ -72,8 +79,12 @@ class Choice(Widget, can_focus=True):
             self._value = value
             self.refresh()
 
-    def set(self, label: str | None = None, options: Sequence[tuple[str, Any]] | None = None,
-            value: Any = None) -> None:
+    def set(
+        self,
+        label: str | None = None,
+        options: Sequence[tuple[str, Any]] | None = None,
+        value: Any = None,
+    ) -> None:
         """Change the label, the options and the value at once (value None: keep it if
         it is still offered, else the first)."""
         before = (self.label, self.options, self._value)
@@ -122,18 +133,24 @@ class Choice(Widget, can_focus=True):
     def render(self) -> Content:
         focused = self.has_focus
         mark = "▶ " if focused else "  "
-        head = Content.styled(f"{mark}{self.label}"[:LABEL_W - 1].ljust(LABEL_W),
-                              "bold" if focused else "dim")
+        head = Content.styled(
+            f"{mark}{self.label}"[: LABEL_W - 1].ljust(LABEL_W), "bold" if focused else "dim"
+        )
         if self.switch:
             on = bool(self._value)
-            box = Content.styled(" ✓ " if on else "   ",
-                                 "bold #101010 on #5fd75f" if on else "on #4a4a4a")
+            box = Content.styled(
+                " ✓ " if on else "   ", "bold #101010 on #5fd75f" if on else "on #4a4a4a"
+            )
             word = Content.styled(f" {self.text()}", "bold #5fd75f" if on else "#a0a0a0")
             return Content.assemble(head, box, word)
         many = len(self.options) > 1
         value = Content.styled(f" {self.text()} ", "bold reverse" if focused else "bold")
-        return Content.assemble(head, Content.styled("◂ " if many else "  ", "#87d7ff"),
-                                value, Content.styled(" ▸" if many else "", "#87d7ff"))
+        return Content.assemble(
+            head,
+            Content.styled("◂ " if many else "  ", "#87d7ff"),
+            value,
+            Content.styled(" ▸" if many else "", "#87d7ff"),
+        )
 
     def on_focus(self) -> None:
         self.refresh()

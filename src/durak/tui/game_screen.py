@@ -50,8 +50,10 @@ def game_keys(rules: Rules) -> list[KeySpec]:
         ru = ",".join(RU_LAYOUT[c] for c in k.split(",") if c in RU_LAYOUT)
         return KeySpec(f"press({k.split(',')[0]!r})", k, text, show, ru, help=help)
 
-    cards = [KeySpec(f"press({k!r})", k, "key_cards", False, RU_LAYOUT.get(k, ""),
-                     display="1…9 0 a…z") for k in KEYS]
+    cards = [
+        KeySpec(f"press({k!r})", k, "key_cards", False, RU_LAYOUT.get(k, ""), display="1…9 0 a…z")
+        for k in KEYS
+    ]
     return [
         KeySpec("press('enter')", "enter", "key_lay", help="key_lay_help"),
         key("t", "key_take"),
@@ -64,12 +66,16 @@ def game_keys(rules: Rules) -> list[KeySpec]:
         KeySpec("press('question_mark')", "question_mark,f1", "key_help", help="key_help_help"),
         key("q", "key_quit", help="key_quit_help"),
         KeySpec("press('q')", "ctrl+c", "key_quit", False, help="key_quit_help"),
-        *(KeySpec(f"press({k!r})", k, "key_cursor", False) for k in ("left", "right",
-                                                                        "home", "end")),
+        *(
+            KeySpec(f"press({k!r})", k, "key_cursor", False)
+            for k in ("left", "right", "home", "end")
+        ),
         KeySpec("press('space')", "space", "key_mark", False),
         *cards,
-        *(KeySpec(f"press({k!r})", k, "key_target", False)
-          for k in ("up", "down", "tab", "shift+tab")),
+        *(
+            KeySpec(f"press({k!r})", k, "key_target", False)
+            for k in ("up", "down", "tab", "shift+tab")
+        ),
         KeySpec("press('escape')", "escape", "key_clear", False),
         key("n", "key_next", False),
         key("f", "key_fast", False),
@@ -184,15 +190,24 @@ class GameScreen(Screen[None]):
         width = max(20, self.size.width - 2) if self.size.width else 78
         for seat in range(1, s.rules.players):
             w = self.query_one(f"#seat-{seat}", Static)
-            w.update(opponent_content(s, obs, seat, lang, max(4, w.size.width - 2),
-                                      short=s.rules.players >= 5))
+            w.update(
+                opponent_content(
+                    s, obs, seat, lang, max(4, w.size.width - 2), short=s.rules.players >= 5
+                )
+            )
             w.set_class(obs.to_act == seat, "acting")
         table_w = self.query_one("#table", Static)
         tw = max(20, table_w.size.width - 2) if table_w.size.width else width - 30
         if obs.table:
             targets = self.picker.targets() if obs.to_act == HUMAN else []
-            lines = table_lines(obs.table, lang, target=self.picker.target, beatable=targets,
-                                tall=self.tall, width=tw)
+            lines = table_lines(
+                obs.table,
+                lang,
+                target=self.picker.target,
+                beatable=targets,
+                tall=self.tall,
+                width=tw,
+            )
             table_w.update(join_lines(lines))
         else:
             table_w.update(Content.styled("\n" + tr(lang, "empty_table"), "italic #9fc9a9"))
@@ -204,8 +219,15 @@ class GameScreen(Screen[None]):
         playable = int(self.picker.playable) if obs.to_act == HUMAN else None
         hand_w = self.query_one("#hand", Static)
         hw = max(20, hand_w.size.width - 2) if hand_w.size.width else width
-        lines = hand_lines(cards, lang, selected=self.picker.selected, playable=playable,
-                           cursor=self.cursor if cards else None, tall=self.tall, width=hw)
+        lines = hand_lines(
+            cards,
+            lang,
+            selected=self.picker.selected,
+            playable=playable,
+            cursor=self.cursor if cards else None,
+            tall=self.tall,
+            width=hw,
+        )
         hand_w.update(join_lines(lines))
         self.query_one("#actions", Static).update(self.actions_content())
         msg = self.message
@@ -244,7 +266,7 @@ class GameScreen(Screen[None]):
         if not incremental or self._logged > len(entries):
             log.clear()
             self._logged = 0
-        for e in entries[self._logged:]:
+        for e in entries[self._logged :]:
             log.write(self._log_text(e))
         self._logged = len(entries)
         # the newest move must stay in view, also after a rewrite at another width
@@ -446,8 +468,12 @@ class GameScreen(Screen[None]):
 
             self.app.push_screen(HelpScreen(self.keys, self.lang))
         else:
-            self.say(Entry("why_unknown_key", {"key": character if character and
-                                               character.isprintable() else key}))
+            self.say(
+                Entry(
+                    "why_unknown_key",
+                    {"key": character if character and character.isprintable() else key},
+                )
+            )
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -479,7 +505,8 @@ class GameScreen(Screen[None]):
         action = entry.values.get("move")
         if isinstance(action, Action) and self.session.observation() == obs:
             # Mark the suggested cards so Enter (or the key shown) plays it.
-            self.picker.selected = action.mask if action.kind in (
-                "attack", "defend", "transfer") else 0
+            self.picker.selected = (
+                action.mask if action.kind in ("attack", "defend", "transfer") else 0
+            )
             self.picker.target = action.target
         self.say(entry)

@@ -25,8 +25,9 @@ def help_content(specs: Sequence[KeySpec], lang: str) -> Content:
     for keys, text in rows:
         # the description wrapped beside its keys, not under them
         wrapped = textwrap.wrap(text, max(20, TEXT_W - width)) or [""]
-        lines.append(Content.assemble(Content.styled(f"{keys:<{width}}", "bold #87d7ff"),
-                                      wrapped[0]))
+        lines.append(
+            Content.assemble(Content.styled(f"{keys:<{width}}", "bold #87d7ff"), wrapped[0])
+        )
         lines += [Content(" " * width + more) for more in wrapped[1:]]
     lines += [Content(""), Content.styled(tr(lang, "help_close"), "italic")]
     return Content("\n").join(lines)

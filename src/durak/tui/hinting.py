@@ -34,8 +34,7 @@ def hint_entry(obs: Observation) -> Entry:
         return Entry("why_no_hint", {"reason": "-"})
     if value is None:
         return Entry("ev_hint", {"action": action_label(action), "move": action})
-    return Entry("ev_hint_ranked", {"action": action_label(action), "value": value,
-                                    "move": action})
+    return Entry("ev_hint_ranked", {"action": action_label(action), "value": value, "move": action})
 
 
 def _call(fn: Any, obs: Observation) -> Any:

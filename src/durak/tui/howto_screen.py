@@ -25,8 +25,11 @@ def howto_content(preset: str, lang: str) -> Content:
     for i, (title, paragraphs) in enumerate(catalogue.howto(preset, lang)):
         if i == 0:
             title = tr(lang, "howto_title", game=title)
-        lines += [Content.styled(title, "bold underline" if i == 0 else "bold #87d7ff"),
-                  *(Content(p) for p in paragraphs), Content("")]
+        lines += [
+            Content.styled(title, "bold underline" if i == 0 else "bold #87d7ff"),
+            *(Content(p) for p in paragraphs),
+            Content(""),
+        ]
     lines.append(Content.styled(tr(lang, "howto_keys"), "italic #a0a0a0"))
     return Content("\n").join(lines)
 

@@ -62,16 +62,33 @@ def widths(specs: Sequence[KeySpec]) -> dict[str, int]:
     >>> widths([KeySpec("press('t')", "t", "key_take", ru="е")])
     {"press('t')": 5}
     """
-    return {spec.action: max(cell_len(tr(lang, spec.text)) for lang in LANGS)
-            for spec in specs if spec.show}
+    return {
+        spec.action: max(cell_len(tr(lang, spec.text)) for lang in LANGS)
+        for spec in specs
+        if spec.show
+    }
 
 
 def key_name(key: str) -> str:
     """A key as people write it."""
-    names = {"enter": "Enter", "escape": "Esc", "space": "space", "left": "←", "right": "→",
-             "up": "↑", "down": "↓", "home": "Home", "end": "End", "tab": "Tab",
-             "shift+tab": "shift+Tab", "question_mark": "?", "pageup": "PgUp",
-             "pagedown": "PgDn", "left_square_bracket": "[", "right_square_bracket": "]"}
+    names = {
+        "enter": "Enter",
+        "escape": "Esc",
+        "space": "space",
+        "left": "←",
+        "right": "→",
+        "up": "↑",
+        "down": "↓",
+        "home": "Home",
+        "end": "End",
+        "tab": "Tab",
+        "shift+tab": "shift+Tab",
+        "question_mark": "?",
+        "pageup": "PgUp",
+        "pagedown": "PgDn",
+        "left_square_bracket": "[",
+        "right_square_bracket": "]",
+    }
     return names.get(key, key)
 
 

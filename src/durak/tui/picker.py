@@ -65,8 +65,11 @@ class Picker:
 
     def targets(self) -> list[Card]:
         """The unbeaten cards the marked card can beat."""
-        return [a.target for a in self.legal
-                if a.kind == "defend" and a.mask == self.selected and a.target is not None]
+        return [
+            a.target
+            for a in self.legal
+            if a.kind == "defend" and a.mask == self.selected and a.target is not None
+        ]
 
     def refusal(self) -> Entry | None:
         """Why this seat cannot act at all now, if it cannot."""
@@ -220,16 +223,18 @@ class Picker:
                 out.append(Offer("enter", Entry("act_lay", {"cards": a.cards}), a))
             elif a.kind == "defend" and a.mask == sel:
                 key = "enter" if a is lay else ""
-                out.append(Offer(key, Entry("act_beat", {"target": a.target, "card": a.cards[0]}),
-                                 a))
+                out.append(
+                    Offer(key, Entry("act_beat", {"target": a.target, "card": a.cards[0]}), a)
+                )
             elif a.kind == "transfer" and a.mask == sel:
                 out.append(Offer("r", Entry("act_transfer", {"cards": a.cards}), a))
         for a in self.legal:
             if a.kind == "show":
                 out.append(Offer("s", Entry("act_show", {"card": a.cards[0]}), a))
             elif a.kind == "exchange":
-                out.append(Offer("x", Entry("act_exchange", {"card": a.cards[0], "trump": trump}),
-                                 a))
+                out.append(
+                    Offer("x", Entry("act_exchange", {"card": a.cards[0], "trump": trump}), a)
+                )
             elif a.kind == "take":
                 out.append(Offer("t", Entry("act_take"), a))
             elif a.kind == "pass":

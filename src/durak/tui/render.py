@@ -31,8 +31,9 @@ def suit_colour(card: Card) -> str:
     return RED if card.suit in (1, 2) else BLACK
 
 
-def chip(card: Card, lang: str, state: str = "normal", tall: bool = False,
-         click: str | None = None) -> list[Content]:
+def chip(
+    card: Card, lang: str, state: str = "normal", tall: bool = False, click: str | None = None
+) -> list[Content]:
     """One card, ``CARD_W`` cells wide, one or three lines high."""
     rank = rank_text(card.rank, lang)
     suit = "♠♥♦♣"[card.suit]
@@ -63,8 +64,12 @@ def inline_cards(cards: Sequence[Card], lang: str) -> Content:
     for i, c in enumerate(cards):
         if i:
             parts.append(" ")
-        parts.append(Content.styled(rank_text(c.rank, lang) + "♠♥♦♣"[c.suit],
-                                    f"bold {'#ff5f5f' if c.suit in (1, 2) else 'default'}"))
+        parts.append(
+            Content.styled(
+                rank_text(c.rank, lang) + "♠♥♦♣"[c.suit],
+                f"bold {'#ff5f5f' if c.suit in (1, 2) else 'default'}",
+            )
+        )
     return Content.assemble(*parts)
 
 
@@ -78,7 +83,7 @@ def flow(items: Sequence[list[Content]], width: int, gap: int = 1) -> list[Conte
     per_row = max(1, (width + gap) // (w + gap))
     out: list[Content] = []
     for start in range(0, len(items), per_row):
-        row = items[start:start + per_row]
+        row = items[start : start + per_row]
         for y in range(h):
             parts: list[Content | str] = []
             for i, block in enumerate(row):
@@ -89,15 +94,26 @@ def flow(items: Sequence[list[Content]], width: int, gap: int = 1) -> list[Conte
     return out
 
 
-def hand_lines(cards: Sequence[Card], lang: str, *, selected: int = 0, playable: int | None = None,
-               cursor: int | None = None, tall: bool = False, width: int = 80) -> list[Content]:
+def hand_lines(
+    cards: Sequence[Card],
+    lang: str,
+    *,
+    selected: int = 0,
+    playable: int | None = None,
+    cursor: int | None = None,
+    tall: bool = False,
+    width: int = 80,
+) -> list[Content]:
     """The person's hand: key labels (1..9, 0, then a, b, c…) above, marked cards gold, cards that
     cannot be laid now dimmed, the cursor underlined."""
     blocks: list[list[Content]] = []
     for i, c in enumerate(cards):
         is_sel = bool(selected & c.bit)
-        state = "selected" if is_sel else (
-            "dim" if playable is not None and not playable & c.bit else "normal")
+        state = (
+            "selected"
+            if is_sel
+            else ("dim" if playable is not None and not playable & c.bit else "normal")
+        )
         label = "▼" if is_sel else (KEYS[i] if i < len(KEYS) else "")
         top = Content.styled(f"{label:^{CARD_W}}", "bold #ffd75f" if is_sel else "#a0a0a0")
         mark = "▔" * CARD_W if i == cursor else " " * CARD_W
@@ -112,9 +128,15 @@ def hand_lines(cards: Sequence[Card], lang: str, *, selected: int = 0, playable:
 KEYS = "1234567890abcdegijkmovwyz"
 
 
-def table_lines(table: Sequence[tuple[Card, Card | None]], lang: str, *,
-                target: Card | None = None, beatable: Sequence[Card] = (),
-                tall: bool = False, width: int = 60) -> list[Content]:
+def table_lines(
+    table: Sequence[tuple[Card, Card | None]],
+    lang: str,
+    *,
+    target: Card | None = None,
+    beatable: Sequence[Card] = (),
+    tall: bool = False,
+    width: int = 60,
+) -> list[Content]:
     """The table: each attacking card with the card beating it under it."""
     h = 3 if tall else 1
     blocks: list[list[Content]] = []
@@ -126,15 +148,26 @@ def table_lines(table: Sequence[tuple[Card, Card | None]], lang: str, *,
         else:
             state, label = "normal", ""
         click = f"target({i})"
-        lower = chip(b, lang, "normal", tall) if b is not None else [
-            Content.styled(f"{'?' if j == h // 2 else '':^{CARD_W}}", "#707070") for j in range(h)]
+        lower = (
+            chip(b, lang, "normal", tall)
+            if b is not None
+            else [
+                Content.styled(f"{'?' if j == h // 2 else '':^{CARD_W}}", "#707070")
+                for j in range(h)
+            ]
+        )
         upper = chip(a, lang, state, tall, click)
         if tall:
             # the beating card lies across the attacking one, shifted, as on a real table
             pad = " " * 2
             top = Content.styled(f"{label:^{CARD_W}}{pad}", "bold #87d7ff")
-            blocks.append([top, *(Content.assemble(u, pad) for u in upper),
-                           *(Content.assemble(pad, w) for w in lower)])
+            blocks.append(
+                [
+                    top,
+                    *(Content.assemble(u, pad) for u in upper),
+                    *(Content.assemble(pad, w) for w in lower),
+                ]
+            )
         else:
             top = Content.styled(f"{label:^{CARD_W}}", "bold #87d7ff")
             blocks.append([top, *upper, *lower])

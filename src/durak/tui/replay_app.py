@@ -62,7 +62,7 @@ class Stepper:
 
     def log(self, k: int) -> list[Entry]:
         self.state(k)
-        return [e for es in self.entries[1:k + 1] for e in es]
+        return [e for es in self.entries[1 : k + 1] for e in es]
 
 
 class ReplayApp(App[int]):
@@ -111,9 +111,12 @@ class ReplayApp(App[int]):
         lang = self.lang
         st = self.stepper
         g = st.state(self.pos)
-        head = f"{tr(lang, 'replay_title')} · {g.rules} · " + tr(
-            lang, "replay_deal", i=self.deal + 1, n=len(self.deals)) + " · " + tr(
-            lang, "replay_pos", i=self.pos, n=len(st) - 1)
+        head = (
+            f"{tr(lang, 'replay_title')} · {g.rules} · "
+            + tr(lang, "replay_deal", i=self.deal + 1, n=len(self.deals))
+            + " · "
+            + tr(lang, "replay_pos", i=self.pos, n=len(st) - 1)
+        )
         self.query_one("#head", Static).update(head)
         width = max(30, self.size.width - 2)
         lines: list[Content] = []
@@ -121,12 +124,18 @@ class ReplayApp(App[int]):
             role = ""
             if not g.is_over:
                 role = ("▶ " if g.to_act == s else "") + (
-                    tr(lang, "term.attacker") if s == g.attacker else
-                    tr(lang, "term.defender") if s == g.defender else "")
+                    tr(lang, "term.attacker")
+                    if s == g.attacker
+                    else tr(lang, "term.defender")
+                    if s == g.defender
+                    else ""
+                )
             if g.out[s]:
                 role = tr(lang, "term.out")
-            name = Content.styled(f"{self.names[s][:12]:<12} {role[:12]:<12} ",
-                                  "bold reverse #ffd75f" if g.to_act == s else "bold")
+            name = Content.styled(
+                f"{self.names[s][:12]:<12} {role[:12]:<12} ",
+                "bold reverse #ffd75f" if g.to_act == s else "bold",
+            )
             chips: list[Content | str] = []
             for c in sorted(g.hand(s), key=lambda c: (c.suit == g.trump_suit, c.suit, c.rank)):
                 chips.append(chip(c, lang)[0])
@@ -139,21 +148,26 @@ class ReplayApp(App[int]):
         else:
             table = Content(tr(lang, "empty_table"))
         self.query_one("#table", Static).update(table)
-        side = [Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
-                Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
-                Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
-                Content(f"{tr(lang, 'term.bout')} {g.bout + 1}")]
+        side = [
+            Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
+            Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
+            Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
+            Content(f"{tr(lang, 'term.bout')} {g.bout + 1}"),
+        ]
         self.query_one("#side", Static).update(join_lines(side))
         if self.pos == 0:
-            last = [Entry("ev_deal_start", {"n": self.deal + 1, "dealer": Seat(g.dealer),
-                                            "trump": g.trump})]
+            last = [
+                Entry(
+                    "ev_deal_start",
+                    {"n": self.deal + 1, "dealer": Seat(g.dealer), "trump": g.trump},
+                )
+            ]
         else:
             st.state(self.pos)
             last = st.entries[self.pos]
         if g.is_over and self.pos == len(st) - 1 and not last:
             last = outcome_entries(g)
-        self.query_one("#last", Static).update(
-            "\n".join(render(e, lang, self.names) for e in last))
+        self.query_one("#last", Static).update("\n".join(render(e, lang, self.names) for e in last))
         log = self.query_one("#log", RichLog)
         log.clear()
         for e in st.log(self.pos):

@@ -37,10 +37,14 @@ def result_content(session: Session) -> Content:
     t = session.tally_with_current()
     draws = t.draws
     if t.winner_side is not None:
-        side = Team(s for s in range(session.rules.players)
-                    if session.rules.team_of(s) == t.winner_side)
-        lines.append(Content.styled(render(Entry("match_won_by", {"team": side}), lang,
-                                           session.names), "bold"))
+        side = Team(
+            s for s in range(session.rules.players) if session.rules.team_of(s) == t.winner_side
+        )
+        lines.append(
+            Content.styled(
+                render(Entry("match_won_by", {"team": side}), lang, session.names), "bold"
+            )
+        )
     if session.rules.teams != "none":
         lines += team_rows(session, t)
     else:
@@ -60,8 +64,12 @@ def team_rows(session: Session, t: Tally) -> list[Content]:
     width = max(16, *(len(n) + 2 for n in names))
     rows = [Content.styled(f"{tr(lang, 'col_team'):<{width}}{tr(lang, 'col_lost'):>16}", "bold")]
     for side, name in enumerate(names):
-        rows.append(Content.styled(f"{name:<{width}}{t.side_losses[side]:>16}",
-                                   "#ffd75f" if side == rules.team_of(HUMAN) else ""))
+        rows.append(
+            Content.styled(
+                f"{name:<{width}}{t.side_losses[side]:>16}",
+                "#ffd75f" if side == rules.team_of(HUMAN) else "",
+            )
+        )
     return rows
 
 

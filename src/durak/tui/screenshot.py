@@ -20,8 +20,16 @@ from .session import Settings
 
 
 async def _shoot(path: Path, size: tuple[int, int], seed: int, lang: str) -> bool:
-    settings = Settings(Rules.preset("perevodnoy", players=3), opponents=["level:3", "level:4"],
-                        seed=seed, delay=0.0, lang=lang, save=None, name=None, deals=3)
+    settings = Settings(
+        Rules.preset("perevodnoy", players=3),
+        opponents=["level:3", "level:4"],
+        seed=seed,
+        delay=0.0,
+        lang=lang,
+        save=None,
+        name=None,
+        deals=3,
+    )
     app = DurakApp(settings, skip_setup=True)
     greedy = make("greedy")
     async with app.run_test(size=size) as pilot:
@@ -38,8 +46,13 @@ async def _shoot(path: Path, size: tuple[int, int], seed: int, lang: str) -> boo
             obs = g.observation(0)
             beaten = [b for _, b in obs.table if b is not None]
             unbeaten = [a for a, b in obs.table if b is None]
-            if (obs.phase == "defend" and beaten and unbeaten and obs.talon_size > 2
-                    and obs.known[1] | obs.known[2]):
+            if (
+                obs.phase == "defend"
+                and beaten
+                and unbeaten
+                and obs.talon_size > 2
+                and obs.known[1] | obs.known[2]
+            ):
                 for a in obs.legal:
                     if a.kind == "defend":
                         screen.picker.toggle(a.cards[0])

@@ -121,8 +121,12 @@ class Session:
         self.specs = [""] + settings.opponent_specs()
         # deals 0: play until the match ends by itself (pagony: a side hangs the queen).
         deals = settings.deals if settings.deals > 0 or rules.scoring != "pagony" else None
-        self.match = Match(rules, seed=settings.seed, deals=max(1, deals) if deals is not None
-                           else None, names=self.names)
+        self.match = Match(
+            rules,
+            seed=settings.seed,
+            deals=max(1, deals) if deals is not None else None,
+            names=self.names,
+        )
         base = self.match.seed % 10_000
         self.bots: dict[int, bots_pkg.Bot] = {
             s: make_bot(self.specs[s], seed=base + s) for s in range(1, rules.players)
@@ -155,8 +159,11 @@ class Session:
             return m.is_over
         t = copy.deepcopy(m.tally)
         t.add(g.outcome, m.rules)
-        return (t.winner_side is not None or (m.deals is not None and t.deals >= m.deals)
-                or (m.target is not None and max(t.durak_counts) >= m.target))
+        return (
+            t.winner_side is not None
+            or (m.deals is not None and t.deals >= m.deals)
+            or (m.target is not None and max(t.durak_counts) >= m.target)
+        )
 
     def tally_with_current(self) -> Tally:
         """The match's tally counting the deal in play if it is over (Match adds a deal
@@ -237,8 +244,11 @@ class Session:
 
     def _start_deal(self) -> None:
         g = self.game
-        self.log.append(Entry("ev_deal_start", {"n": self.deal_number, "dealer": Seat(g.dealer),
-                                                "trump": g.trump}))
+        self.log.append(
+            Entry(
+                "ev_deal_start", {"n": self.deal_number, "dealer": Seat(g.dealer), "trump": g.trump}
+            )
+        )
         for bot in self.bots.values():
             reset = getattr(bot, "reset", None)
             if reset is not None:

@@ -31,8 +31,18 @@ from .keys import KeySpec, use_keys, widths
 from .session import Settings, opponent_choices, spec_label
 
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
-FIELDS = ("lang", "preset", "players", "deck", "teams", *BOOL_OPTIONS, "throwers", "bout_limit",
-          "first_bout_limit", "deals")
+FIELDS = (
+    "lang",
+    "preset",
+    "players",
+    "deck",
+    "teams",
+    *BOOL_OPTIONS,
+    "throwers",
+    "bout_limit",
+    "first_bout_limit",
+    "deals",
+)
 # Rows named by the rule option's name in the shared catalogue.
 COMMON_LABELS = (*BOOL_OPTIONS, "deck", "teams", "throwers", "bout_limit", "first_bout_limit")
 MAX_OPPONENTS = 5
@@ -52,29 +62,52 @@ def form_from(settings: Settings) -> dict[str, Any]:
     r = settings.rules
     specs = settings.opponent_specs()
     return {
-        "lang": settings.lang, "preset": r.preset_name(), "players": r.players, "deck": r.deck,
-        "teams": r.teams, "transfer": r.transfer, "transfer_by_showing": r.transfer_by_showing,
-        "pile_on": r.pile_on, "bout_limit": r.bout_limit,
-        "first_bout_limit": r.first_bout_limit, "throwers": r.throwers,
-        "deals": settings.deals, "name": settings.name or "",
+        "lang": settings.lang,
+        "preset": r.preset_name(),
+        "players": r.players,
+        "deck": r.deck,
+        "teams": r.teams,
+        "transfer": r.transfer,
+        "transfer_by_showing": r.transfer_by_showing,
+        "pile_on": r.pile_on,
+        "bout_limit": r.bout_limit,
+        "first_bout_limit": r.first_bout_limit,
+        "throwers": r.throwers,
+        "deals": settings.deals,
+        "name": settings.name or "",
         "opponents": specs + [specs[-1]] * (MAX_OPPONENTS - len(specs)),
     }
 
 
 def rules_from(form: dict[str, Any]) -> Rules:
     """The rules the form describes (RulesError if its options do not go together)."""
-    over: dict[str, Any] = {k: form[k] for k in (
-        "players", "deck", "teams", "transfer", "pile_on", "bout_limit", "first_bout_limit",
-        "throwers")}
+    over: dict[str, Any] = {
+        k: form[k]
+        for k in (
+            "players",
+            "deck",
+            "teams",
+            "transfer",
+            "pile_on",
+            "bout_limit",
+            "first_bout_limit",
+            "throwers",
+        )
+    }
     over["transfer_by_showing"] = form["transfer_by_showing"] and form["transfer"]
     return Rules.preset(form["preset"], **over)
 
 
 def settings_from(form: dict[str, Any], base: Settings) -> Settings:
     rules = rules_from(form)
-    return replace(base, rules=rules, lang=form["lang"], deals=int(form["deals"]),
-                   name=form["name"].strip() or None,
-                   opponents=list(form["opponents"][: rules.players - 1]))
+    return replace(
+        base,
+        rules=rules,
+        lang=form["lang"],
+        deals=int(form["deals"]),
+        name=form["name"].strip() or None,
+        opponents=list(form["opponents"][: rules.players - 1]),
+    )
 
 
 def apply_change(form: dict[str, Any], key: str, value: Any) -> None:
@@ -210,8 +243,12 @@ class SetupScreen(Screen[None]):
                     yield self._choice(key)
                 with Horizontal(id="row-name"):
                     yield Label(self.label_text("name"), id="label-name")
-                    yield Input(self.form["name"], id="name", compact=True,
-                                placeholder=self.t("default_name"))
+                    yield Input(
+                        self.form["name"],
+                        id="name",
+                        compact=True,
+                        placeholder=self.t("default_name"),
+                    )
                 for key in OPPONENTS:
                     yield self._choice(key)
             yield Static(id="error")
@@ -223,8 +260,13 @@ class SetupScreen(Screen[None]):
         yield KeysFooter(widths=widths(SETUP_KEYS))
 
     def _choice(self, key: str) -> Choice:
-        choice = Choice(self.label_text(key), self.options(key), self.value(key), id=key,
-                        switch=key in BOOL_OPTIONS)
+        choice = Choice(
+            self.label_text(key),
+            self.options(key),
+            self.value(key),
+            id=key,
+            switch=key in BOOL_OPTIONS,
+        )
         self._set_value(key, choice.value)  # a value no longer offered became the first
         return choice
 

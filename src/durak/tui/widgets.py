@@ -69,8 +69,9 @@ def seat_role(obs: Observation, seat: int, lang: str) -> str:
     return ""
 
 
-def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
-                     width: int, short: bool = False) -> Content:
+def opponent_content(
+    session: Session, obs: Observation, seat: int, lang: str, width: int, short: bool = False
+) -> Content:
     """Name, level, hand size (as card backs), role and the cards known to be held."""
     name = session.names[seat]
     level = spec_label(session.specs[seat], lang, short)
@@ -93,8 +94,13 @@ def opponent_content(session: Session, obs: Observation, seat: int, lang: str,
         extras.append(tr(lang, "term.dealer"))
     line3 = Content.styled(" · ".join(extras), "italic #d7af5f")
     known = list(obs.known[seat])
-    line4 = (Content.assemble(Content.styled(tr(lang, "known") + ": ", "#a0a0a0"),
-                              inline_cards(known, lang)) if known else Content(""))
+    line4 = (
+        Content.assemble(
+            Content.styled(tr(lang, "known") + ": ", "#a0a0a0"), inline_cards(known, lang)
+        )
+        if known
+        else Content("")
+    )
     return Content("\n").join([line1, line2, line3, line4])
 
 
@@ -102,20 +108,31 @@ def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> C
     """Trump card, talon and discard counts, the deal and the score."""
     trump_chip = chip(obs.trump, lang, "normal", False)[0]
     lines: list[Content] = []
-    talon = (f"{tr(lang, 'term.talon')}: {obs.talon_size}" if obs.talon_size
-             else tr(lang, "talon_empty"))
+    talon = (
+        f"{tr(lang, 'term.talon')}: {obs.talon_size}" if obs.talon_size else tr(lang, "talon_empty")
+    )
     under = obs.trump_under_talon
-    lines.append(Content.assemble(f"{tr(lang, 'term.trump')} ", trump_chip if under else
-                                  Content.styled(" " + "♠♥♦♣"[obs.trump_suit] + " ",
-                                                 "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2)
-                                                            else "#ffffff"))))
+    lines.append(
+        Content.assemble(
+            f"{tr(lang, 'term.trump')} ",
+            trump_chip
+            if under
+            else Content.styled(
+                " " + "♠♥♦♣"[obs.trump_suit] + " ",
+                "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2) else "#ffffff"),
+            ),
+        )
+    )
     if tall and obs.talon_size:
         lines.extend(Content.assemble("      ", b) for b in back(False, str(obs.talon_size)))
     lines.append(Content(talon))
     lines.append(Content(f"{tr(lang, 'term.discard')}: {len(obs.discard)}"))
     m = session.match
-    deal = (tr(lang, "term.deal_n_of", n=session.deal_number, m=m.deals) if m.deals and m.deals > 1
-            else tr(lang, "term.deal_n", n=session.deal_number))
+    deal = (
+        tr(lang, "term.deal_n_of", n=session.deal_number, m=m.deals)
+        if m.deals and m.deals > 1
+        else tr(lang, "term.deal_n", n=session.deal_number)
+    )
     lines.append(Content.styled(f"{deal} · {tr(lang, 'term.bout')} {obs.bout + 1}", "#a0a0a0"))
     if obs.rules.scoring == "pagony" and obs.pagon:
         lines.append(Content.styled(pagon_line(session, obs.pagon, lang), "#ffd75f"))
@@ -136,8 +153,9 @@ def score_line(session: Session, lang: str) -> str:
     t = session.tally_with_current()
     rules = session.rules
     if rules.teams != "none":
-        parts = [f"{team_names(session, side)} {t.side_losses[side]}"
-                 for side in range(rules.sides)]
+        parts = [
+            f"{team_names(session, side)} {t.side_losses[side]}" for side in range(rules.sides)
+        ]
         text = f"{tr(lang, 'score_teams')}: " + ", ".join(parts)
     else:
         parts = [f"{session.names[s]} {t.durak_counts[s]}" for s in range(rules.players)]

@@ -98,8 +98,9 @@ def play(game: Game, action: Action | str) -> list[Entry]:
             entries.append(Entry("ev_beaten", {"n": Count(gone)}))
         else:
             laid = len(action.cards) if action.kind in ("attack", "transfer", "defend") else 0
-            entries.append(Entry("ev_taken", {"who": Seat(defender),
-                                              "n": CountTaken(table_cards + laid)}))
+            entries.append(
+                Entry("ev_taken", {"who": Seat(defender), "n": CountTaken(table_cards + laid)})
+            )
     for s, was_out in enumerate(out_before):
         if game.out[s] and not was_out:
             entries.append(Entry("ev_out", {"who": Seat(s)}))
@@ -124,11 +125,13 @@ def move_entry(
         assert action.target is not None
         return Entry("mv_defend", {"who": who, "target": action.target, "card": cards[0]}, seat)
     if kind == "transfer":
-        return Entry("mv_transfer", {"who": who, "cards": cards, "target": Seat(after.defender)},
-                     seat)
+        return Entry(
+            "mv_transfer", {"who": who, "cards": cards, "target": Seat(after.defender)}, seat
+        )
     if kind == "show":
-        return Entry("mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)},
-                     seat)
+        return Entry(
+            "mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)}, seat
+        )
     if kind == "exchange":
         return Entry("mv_exchange", {"who": who, "card": trump, "trump": cards[0]}, seat)
     return Entry("mv_take" if kind == "take" else "mv_pass", {"who": who}, seat)
