@@ -48,6 +48,7 @@ postgres:
 
 test: $(STAMP) $(ENGINE) browser postgres
 	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests benchmarks examples scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 	# The engine's rules cases, invariants and examples once more on its pure-Python modules.
@@ -87,6 +88,7 @@ mutate: $(STAMP) $(VENV)/.installed-mutate-$(SUM)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests benchmarks examples scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
