@@ -40,3 +40,57 @@ def test_exclusions_are_honoured_when_possible() -> None:
     for k in range(20):
         d = sample(obs, random.Random(k), exclude=[0, clubs, 0])
         assert not d.hands[1] & clubs
+
+
+def test_a_sampled_game_keeps_the_whole_game_api() -> None:
+    """A game from ``sample`` used to give an unrelated deal after ``undo()`` or
+    ``fresh()``, and its ``record()`` wrote an empty deck that did not replay: now
+    ``fresh()`` is the sampled position again, ``undo()`` goes back to it (not past it)
+    and ``record()`` refuses, saying why."""
+    from durak.actions import IllegalActionError
+    from durak.record import RecordError
+
+    rng = random.Random(7)
+    g = Game(Rules(), seed=11)
+    for _ in range(6):
+        g.apply(rng.choice(g.legal_actions()))
+    seat = g.to_act
+    assert seat is not None
+    obs = g.observation(seat)
+    d = sample(obs, rng, before=g.history)
+    start = d.observation(seat)
+    hands = d.hands
+    assert d.history == g.history
+    played = []
+    for _ in range(5):
+        if d.is_over:
+            break
+        a = rng.choice(d.legal_actions())
+        played.append(a)
+        d.apply(a)
+    after = d.clone()
+    f = d.fresh()
+    assert f.observation(seat) == start and f.hands == hands and f.history == g.history
+    for a in played:
+        f.apply(a)
+    assert f.observation(seat) == after.observation(seat)
+    assert [d.undo() for _ in played] == played[::-1]
+    assert d.observation(seat) == start and d.hands == hands
+    with pytest.raises(IllegalActionError, match="rebuilt from one seat's view"):
+        d.undo()
+    with pytest.raises(RecordError, match="rebuilt mid-deal"):
+        d.record()
+    # the real game's record still replays
+    assert Game.from_record(g.record()).observation(seat) == obs
+
+
+def test_restack_keeps_the_record_true() -> None:
+    """A chance node reorders the talon (``restack``): the record and ``fresh()`` follow."""
+    g = Game(Rules(), seed=4)
+    g.restack(sorted(g.undrawn()))
+    rng = random.Random(1)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    h = Game.from_record(g.record())
+    assert h.outcome == g.outcome and h.history == g.history
+    assert g.fresh().undrawn() == tuple(sorted(g.fresh().undrawn()))

@@ -430,6 +430,7 @@ def test_observation_fields_say_what_the_game_says() -> None:
 # Fields a game rebuilt from a view cannot have: how the deal began (seed, deck, leader,
 # history, the random lead), the talon's position in the dealt deck, caches.
 _NOT_IN_A_VIEW = {
+    "_origin",  # where a rebuilt game starts again (fresh, undo)
     "seed",
     "deck",
     "leader",
@@ -448,7 +449,9 @@ def _view_state(g: Game, seat: int) -> dict[str, object]:
     from durak.game import FIELDS
 
     state: dict[str, object] = {
-        f: v for f, v in zip(FIELDS, snapshot(g), strict=False) if f not in _NOT_IN_A_VIEW
+        f: v
+        for f, v in zip([f for f in FIELDS if f != "_legal"], snapshot(g), strict=True)
+        if f not in _NOT_IN_A_VIEW
     }
     state["talon"] = tuple(g._talon[g._tp :])
     state["known"] = tuple(k for s, k in enumerate(g._known) if s != seat)
@@ -456,7 +459,7 @@ def _view_state(g: Game, seat: int) -> dict[str, object]:
 
 
 def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
-    """determinize.sample's rebuild (Game._from_view): given the real hidden cards, the
+    """determinize.sample's rebuild (Game.from_view): given the real hidden cards, the
     game it makes from a seat's view holds every field the real game holds, and plays
     on to the same end (throw-in ranks, pagony steps and passes, shows, teams, forced
     takes). It has no deal of its own: seed 0, no deck, no history, the bout's first
@@ -489,7 +492,7 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
         while not g.is_over:
             seat = step % rules.players
             hands = [int(CardSet(h)) for h in g.hands]
-            d = Game._from_view(g.observation(seat), hands, g._talon[g._tp :])
+            d = Game.from_view(g.observation(seat), hands, g.undrawn())
             assert _view_state(d, seat) == _view_state(g, seat)
             assert d.legal_actions() == g.legal_actions()
             assert (d.seed, d.deck, d.history) == (0, (), [])

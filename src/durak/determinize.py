@@ -16,8 +16,10 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from .cards import deck_mask, iter_bits
+from .actions import Action
+from .cards import iter_bits
 from .game import Game
 from .observation import Observation
 
@@ -26,13 +28,19 @@ def sample(
     obs: Observation,
     rng: random.Random,
     exclude: list[int] | None = None,
+    before: Sequence[Action] = (),
 ) -> Game:
     """A game whose observation for ``obs.seat`` equals ``obs``.
 
     Hidden cards (other hands beyond their known cards, and the talon) are dealt
     uniformly from the unseen cards. ``exclude[s]``, if given, is a mask of cards
     seat ``s`` is believed not to hold (for example suits it could not beat); it
-    is honoured when possible and dropped for a seat when not.
+    is honoured when possible and dropped for a seat when not. ``before``: the public
+    actions that led to ``obs``, kept as the game's history.
+
+    The game keeps the whole :class:`~durak.game.Game` API: ``fresh()`` gives the
+    sampled position again and ``undo()`` goes back to it, not past it; ``record()``
+    refuses (a record replays a deal from its shuffle).
     """
     r = obs.rules
     n = r.players
@@ -57,20 +65,4 @@ def sample(
         taken = set(take)
         pool = [c for c in pool if c not in taken]
     talon = pool  # what is left is the talon (top first), the trump under it
-    g = Game._from_view(obs, hands, talon)
-    assert deck_mask(r.deck) == _all_cards(g)
-    return g
-
-
-def _all_cards(g: Game) -> int:
-    m = g._discard
-    for h in g._hands:
-        m |= h
-    for c in g._att + g._beat:
-        if c >= 0:
-            m |= 1 << c
-    for c in g._talon:
-        m |= 1 << c
-    if g._bottom >= 0:
-        m |= 1 << g._bottom
-    return m
+    return Game.from_view(obs, hands, talon, before)

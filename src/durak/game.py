@@ -38,7 +38,8 @@ from .actions import (
     make,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
-from .observation import LastAttack, Observation, Passed, dataclass_reduce
+from .observation import PHASES as PHASES  # (kept here too: the phases by number)
+from .observation import LastAttack, Observation, Passed, SeatView, dataclass_reduce
 from .rules import Rules
 
 # Final: the compiled engine reads these as constants, not as module globals.
@@ -47,7 +48,6 @@ DEFENCE: Final = 1
 THROW: Final = 2
 PILE: Final = 3
 OVER: Final = 4
-PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
 SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -112,6 +112,57 @@ class Outcome:
         return s + (f" pogony {self.pogony}" if self.pogony else "")
 
 
+# Game.state(): the whole state as masks and ints, in this order (a plain tuple: the
+# environments make one every step, and a named tuple costs more than what it feeds).
+STATE_FIELDS: Final = (
+    "hands",
+    "known",
+    "attacks",
+    "beats",
+    "unbeaten",
+    "table",
+    "discard",
+    "trump_card",
+    "trump_under_talon",
+    "talon_size",
+    "out",
+    "to_act",
+    "attacker",
+    "defender",
+    "phase",
+    "cap",
+    "bout",
+    "tally",
+    "shown",
+    "forced_take",
+)
+State = tuple[
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    int,
+    int,
+    int,
+    int,
+    bool,
+    int,
+    list[bool],
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    list[int],
+    int,
+    bool,
+]
+# Where a game rebuilt by Game.from_view started: the view, every hand, the talon and
+# the public actions before it (fresh() and undo() go back to it).
+Origin = tuple[Observation, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
+
+
 # Every field of a Game. clone() copies each one (a test checks that none is missed).
 FIELDS: Final = (
     "rules",
@@ -171,6 +222,7 @@ FIELDS: Final = (
     "_passed",
     "_opening_rank",
     "_action_limit",
+    "_origin",
 )
 
 
@@ -223,7 +275,7 @@ class Game:
             )
         self.rules = rules
         if _blank:
-            # The one way to make a Game without dealing: clone() and _from_view() fill
+            # The one way to make a Game without dealing: clone() and from_view() fill
             # in every field themselves (compiled classes cannot skip __init__).
             return
         n = self.n = rules.players
@@ -284,6 +336,7 @@ class Game:
         self._forced_take = False
         self._derive()
         self._set_pagon(pagon)
+        self._origin: Origin | None = None
         self._outm = 0
         self._tmask = 0
         self._legal: list[Action] | None = None
@@ -987,9 +1040,15 @@ class Game:
         g._passed = self._passed[:]
         g._opening_rank = self._opening_rank
         g._action_limit = self._action_limit
+        g._origin = self._origin
 
     def fresh(self) -> Game:
-        """The same deal, at its start."""
+        """The same deal, at its start. A game rebuilt by :meth:`from_view` starts where
+        it was rebuilt: its fresh copy is that position again, with the same cards."""
+        origin = self._origin
+        if origin is not None:
+            obs, hands, talon, before = origin
+            return Game.from_view(obs, list(hands), talon, before)
         return Game(
             self.rules,
             seed=self.seed,
@@ -1001,61 +1060,269 @@ class Game:
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
-        if not self.history:
+        origin = self._origin
+        start = len(origin[3]) if origin is not None else 0
+        if len(self.history) <= start:
+            if origin is not None:
+                raise IllegalActionError(
+                    "nothing to undo: this game was rebuilt from one seat's view "
+                    f"(Game.from_view, determinize.sample) after {start} actions, "
+                    "and cannot go back past them"
+                )
             raise IllegalActionError("nothing to undo")
         last = self.history[-1]
         g = self.fresh()
-        for a in self.history[:-1]:
-            g._apply(a)
-        g._copy_to(self)
+        for a in self.history[start:-1]:
+            g.play(a)
+        Game._copy_to(g, self)
         return last
 
+    # -- the seat view and the declared fast path ----------------------------------------
+    # Searchers, rollouts, the solver and the environments play millions of moves; these
+    # give them the engine's own move list, its unchecked move and its state as ints,
+    # without copies or checks. Nothing outside this module reads a Game's private fields.
+    def view(self, seat: int) -> SeatView:
+        """``seat``'s view of the deal as card masks and small ints (:class:`SeatView`):
+        what :meth:`observation` holds, cheap enough for every move of a rollout.
+
+        >>> g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
+        >>> g.apply("6♠"); v = g.view(1)
+        >>> v.attacks, v.beats, v.unbeaten == 1 << 16, v.hand_sizes, v.to_act
+        ((16,), (-1,), True, (5, 6), 1)
+        """
+        n = self.n
+        hands = self._hands
+        known = self._known[:]
+        known[seat] = hands[seat]
+        sizes = [0] * n
+        for s in range(n):
+            sizes[s] = hands[s].bit_count()
+        over = self._phase == OVER
+        bottom = self._bottom
+        return SeatView(
+            seat,
+            hands[seat],
+            tuple(sizes),
+            tuple(known),
+            tuple(self._att),
+            tuple(self._beat),
+            self._unbeaten,
+            self._tmask,
+            self._discard,
+            self._trump_card,
+            bottom >= 0,
+            len(self._talon) - self._tp + (bottom >= 0),
+            self._outm,
+            -1 if self.to_act is None else self.to_act,
+            (-1, -1, -1) if over else (self.attacker, self.defender, self.first_attacker),
+            self._phase,
+            self.cap,
+            self.bout,
+            self._throwers,
+            self._tpos,
+            self._shown,
+            self._forced_take,
+            tuple(self.tally),
+            tuple(self.out_order),
+            tuple(self._last_lay),
+            deck_mask(self.rules.deck),
+        )
+
+    def moves(self) -> list[Action]:
+        """The legal actions, as :meth:`legal_actions` lists them, but the engine's own
+        list, not a copy: read it, never change it (fast path: searchers and rollouts).
+
+        >>> g = Game(Rules(), seed=3)
+        >>> g.moves() == g.legal_actions()
+        True
+        """
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._generate()
+        return cached
+
+    def play(self, action: Action) -> None:
+        """Play ``action``, taken from this position's :meth:`moves`, without checking
+        it (fast path: an action that is not legal here leaves a broken game; the
+        public :meth:`apply` checks).
+
+        >>> g = Game(Rules(), seed=3)
+        >>> g.play(g.moves()[0]); len(g.history)
+        1
+        """
+        self._apply(action)
+
+    def state(self) -> State:
+        """The whole state as card masks and ints (:data:`STATE_FIELDS` names them),
+        the engine's own lists, not copies: read them, never change them.
+
+        Privileged (every hand): for code that plays a world it fully knows (the
+        environments' encoders and critics, which then show a seat only what it may
+        see). A seat's own view is :meth:`view`.
+
+        >>> g = Game(Rules(), seed=1)
+        >>> s = dict(zip(STATE_FIELDS, g.state()))
+        >>> s["hands"][g.to_act] == int(g.hand(g.to_act)), s["talon_size"], s["phase"]
+        (True, 24, 0)
+        """
+        bottom = self._bottom
+        return (
+            self._hands,
+            self._known,
+            self._att,
+            self._beat,
+            self._unbeaten,
+            self._tmask,
+            self._discard,
+            self._trump_card,
+            bottom >= 0,
+            len(self._talon) - self._tp + (bottom >= 0),
+            self.out,
+            -1 if self.to_act is None else self.to_act,
+            self.attacker,
+            self.defender,
+            self._phase,
+            self.cap,
+            self.bout,
+            self.tally,
+            self._shown,
+            self._forced_take,
+        )
+
+    def position_key(self) -> tuple[object, ...]:
+        """A flat tuple of everything that decides the rest of the deal, for a
+        transposition table (:class:`durak.bots.solver.Solver`): equal for positions
+        that play on alike. The table counts as a set of cards and which are unbeaten,
+        not the order they were laid in.
+
+        >>> g, h = Game(Rules(), seed=3), Game(Rules(), seed=3)
+        >>> g.position_key() == h.position_key()
+        True
+        """
+        key: tuple[object, ...] = tuple(self._hands) + (
+            self._tmask,
+            self._unbeaten,
+            len(self._att),
+            self._allowed,
+            self._phase,
+            self.to_act,
+            self.attacker,
+            self.defender,
+            self.first_attacker,
+            self._tpos,
+            self.cap,
+            self._shown,
+            self._throwers,
+            self.bout == 0,
+            self._outm,
+            self._forced_take,
+        )
+        if self._tp < len(self._talon) or self._bottom >= 0:
+            # A talon left (a sampled world, its order fixed): what is still to draw.
+            key += (self._talon, self._tp, self._bottom)
+        if self.rules.scoring != "standard":
+            key += tuple(self.tally) + tuple(self.out_order) + tuple(self._last_lay)
+            key += self._last_att
+        return key
+
+    # -- the talon, for chance nodes (durak.envs.openspiel) --------------------------------
+    def undrawn(self) -> tuple[int, ...]:
+        """The talon's cards still to be drawn (card indices), top first; the face-up
+        trump under it not counted.
+
+        >>> g = Game(Rules(), seed=1)
+        >>> len(g.undrawn()), g.drawn
+        (23, 0)
+        """
+        return self._talon[self._tp :]
+
+    @property
+    def drawn(self) -> int:
+        """How many cards have been drawn from the top of the talon so far."""
+        return self._tp
+
+    def restack(self, cards: Sequence[int]) -> None:
+        """Put ``cards``, a reordering of :meth:`undrawn`, on the talon, top first (a
+        chance node choosing what is drawn).
+
+        >>> g = Game(Rules(), seed=1)
+        >>> g.restack(sorted(g.undrawn())); list(g.undrawn()) == sorted(g.undrawn())
+        True
+        """
+        if sorted(cards) != sorted(self.undrawn()):
+            raise ValueError("restack: the cards must be those still to be drawn")
+        self._talon = self._talon[: self._tp] + tuple(cards)
+        origin = self._origin
+        if origin is not None:
+            # (a rebuilt game's talon is counted from where it was rebuilt)
+            self._origin = (origin[0], origin[1], self._talon, origin[3])
+        else:
+            # the deck is dealt cards, the trump, then the talon: a record replays it
+            dealt = len(self.deck) - len(self._talon)
+            self.deck = self.deck[:dealt] + tuple(Card.from_index(c) for c in self._talon)
+
     def observation(self, seat: object) -> Observation:
-        """What ``seat`` may know, and nothing else."""
+        """What ``seat`` may know, and nothing else (:meth:`view`, as cards)."""
         seat = _check_seat("seat", seat, self.n)
-        known = [CardSet(k) for k in self._known]
+        v = self.view(seat)
         by, cards, onto = self._last_att
         last = LastAttack(by, CardSet(cards), onto) if by >= 0 else None
-        known[seat] = CardSet(self._hands[seat])
+        over = v.to_act < 0
         return Observation(
             seat=seat,
             rules=self.rules,
-            hand=CardSet(self._hands[seat]),
+            hand=CardSet(v.hand),
             table=tuple(self.table),
             trump=self.trump,
-            trump_suit=self.trump_suit,
-            talon_size=self.talon_size,
-            discard=self.discard,
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
-            known=tuple(known),
+            trump_suit=v.trump_suit,
+            talon_size=v.talon_size,
+            discard=CardSet(v.discard),
+            hand_sizes=v.hand_sizes,
+            known=tuple(CardSet(k) for k in v.known),
             out=tuple(self.out),
-            pogony=tuple(self.tally),
-            to_act=self.to_act,
-            attacker=self.attacker if self._phase != OVER else None,
-            defender=self.defender if self._phase != OVER else None,
-            phase=PHASES[self._phase],
-            bout=self.bout,
+            pogony=v.tally,
+            to_act=None if over else v.to_act,
+            attacker=None if over else v.attacker,
+            defender=None if over else v.defender,
+            phase=PHASES[v.phase],
+            bout=v.bout,
             dealer=self.dealer,
-            legal=tuple(self.legal_actions()) if self.to_act == seat else (),
-            trump_under_talon=self._bottom >= 0,
-            first_attacker=self.first_attacker if self._phase != OVER else None,
-            throwers=self._throwers,
-            thrower_pos=self._tpos,
-            cap=self.cap,
-            shown_seats=tuple(s for s in range(self.n) if self._shown >> s & 1),
-            out_order=tuple(self.out_order),
-            last_laid=tuple(CardSet(m) for m in self._last_lay),
+            legal=tuple(self.legal_actions()) if v.to_act == seat else (),
+            trump_under_talon=v.trump_under_talon,
+            first_attacker=None if over else v.first_attacker,
+            throwers=v.throwers,
+            thrower_pos=v.thrower_pos,
+            cap=v.cap,
+            shown_seats=tuple(s for s in range(self.n) if v.shown >> s & 1),
+            out_order=v.out_order,
+            last_laid=tuple(CardSet(m) for m in v.last_laid),
             pagon=self._pagon,
-            forced_take=self._forced_take,
+            forced_take=v.forced_take,
             last_attack=last,
             passed=self.passed,
         )
 
     @staticmethod
-    def _from_view(obs: Observation, hands: list[int], talon: Sequence[int]) -> Game:
-        """The full game that ``obs`` shows, with the hidden cards placed: ``hands`` every
-        seat's hand, ``talon`` the talon top first (:func:`durak.determinize.sample`
-        deals them). Its history starts here."""
+    def from_view(
+        obs: Observation,
+        hands: list[int],
+        talon: Sequence[int],
+        before: Sequence[Action] = (),
+    ) -> Game:
+        """The full game that ``obs`` shows, with the hidden cards placed: ``hands``
+        every seat's hand (a list the game keeps), ``talon`` the talon top first
+        (:func:`durak.determinize.sample` deals them). ``before``: the public actions
+        that led here, kept as its ``history``.
+
+        The game keeps its whole API: :meth:`fresh` gives this position again,
+        :meth:`undo` goes back to it (not past it); :meth:`record` refuses, as a record
+        replays a deal from its shuffle.
+
+        >>> g = Game(Rules(), seed=2)
+        >>> d = Game.from_view(g.observation(0), [int(h) for h in g.hands], g.undrawn())
+        >>> d.observation(0) == g.observation(0), d.fresh().observation(1) == g.observation(1)
+        (True, True)
+        """
         r = obs.rules
         n = r.players
         seat = obs.seat
@@ -1088,7 +1355,8 @@ class Game:
         g._discard = int(obs.discard)
         g.tally = list(obs.pogony)
         g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
-        g.history = []
+        g.history = list(before)
+        g._origin = (obs, tuple(hands), g._talon, tuple(before))
         g.outcome = None
         g.bout = obs.bout
         g._rng_lead = 0
@@ -1122,9 +1390,15 @@ class Game:
         return g
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
-        """The deal as text a person can read; ``Game.from_record`` replays it."""
-        from .record import write_record
+        """The deal as text a person can read; ``Game.from_record`` replays it. A game
+        rebuilt mid-deal by :meth:`from_view` has no shuffle to record: RecordError."""
+        from .record import RecordError, write_record
 
+        if self._origin is not None:
+            raise RecordError(
+                "record: this game was rebuilt mid-deal from one seat's view "
+                "(Game.from_view, determinize.sample); a record replays a deal from its start"
+            )
         return write_record(self, names, headers)
 
     @staticmethod

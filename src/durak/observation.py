@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import Action
-from .cards import Card, CardSet
+from .cards import Card, CardSet, deck_mask
 from .rules import Rules
+
+# The phases of a deal by number (``Game.view(seat).phase``, :data:`durak.game.OPEN` ..):
+# an opening attack, a defence, throwing in, piling on after «беру», over.
+PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
 
 
 def dataclass_reduce(obj: Any) -> tuple[object, tuple[object, ...]]:
@@ -83,11 +87,52 @@ class Observation:
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return dataclass_reduce(self)
 
+    def view(self) -> SeatView:
+        """This observation as a :class:`SeatView` (masks and small ints), the form bots
+        decide from: equal to ``game.view(seat)`` of the game it came from.
+
+        >>> from durak import Game, Rules
+        >>> g = Game(Rules(), seed=1)
+        >>> g.apply(g.legal_actions()[0])
+        >>> v, w = g.observation(1).view(), g.view(1)
+        >>> all(getattr(v, f) == getattr(w, f) for f in SeatView.__slots__)
+        True
+        """
+        over = self.to_act is None
+        return SeatView(
+            self.seat,
+            int(self.hand),
+            self.hand_sizes,
+            tuple(int(k) for k in self.known),
+            tuple(a.index for a, _ in self.table),
+            tuple(-1 if b is None else b.index for _, b in self.table),
+            sum(a.bit for a, b in self.table if b is None),
+            sum(a.bit | (b.bit if b is not None else 0) for a, b in self.table),
+            int(self.discard),
+            self.trump.index,
+            self.trump_under_talon,
+            self.talon_size,
+            sum(1 << s for s, o in enumerate(self.out) if o),
+            -1 if self.to_act is None else self.to_act,
+            (-1, -1, -1)
+            if over
+            else (_seat(self.attacker), _seat(self.defender), _seat(self.first_attacker)),
+            PHASES.index(self.phase),
+            self.cap,
+            self.bout,
+            self.throwers,
+            self.thrower_pos,
+            sum(1 << s for s in self.shown_seats),
+            self.forced_take,
+            self.pogony,
+            self.out_order,
+            tuple(int(m) for m in self.last_laid),
+            deck_mask(self.rules.deck),
+        )
+
     @property
     def unseen(self) -> CardSet:
         """Cards this seat cannot place: in the talon or in other hands, not known."""
-        from .cards import deck_mask
-
         seen = self.hand | self.discard | sum_masks(self.known)
         for a, b in self.table:
             seen |= a.bit | (b.bit if b else 0)
@@ -96,8 +141,139 @@ class Observation:
         return CardSet(deck_mask(self.rules.deck) & ~seen)
 
 
+def _seat(s: int | None) -> int:
+    return -1 if s is None else s
+
+
 def sum_masks(masks: tuple[CardSet, ...]) -> int:
     m = 0
     for x in masks:
         m |= x
     return m
+
+
+class SeatView:
+    """One seat's view of a deal as card masks and small ints: what :class:`Observation`
+    holds, cheap enough to make on every move of a rollout (``Game.view(seat)``, about a
+    microsecond compiled). Bots decide from it; :meth:`durak.game.Game.observation` is
+    built from it.
+
+    A card is bit ``c`` of a mask, ``c = 4 * (rank - 2) + suit`` (:mod:`durak.cards`).
+    ``phase`` indexes ``durak.game.PHASES``; ``to_act``, ``attacker``, ``defender`` and
+    ``first_attacker`` are -1 once the deal is over. ``known[s]``: the cards of seat
+    ``s``'s hand every seat has seen (for this seat, its whole hand). ``attacks``: the
+    attacking cards in the order laid, ``beats`` the card on each (-1: unbeaten).
+    ``out`` and ``shown`` are masks of seats (out of the deal; showed a trump this
+    bout). Every field is an int, a bool or a tuple: the view never changes.
+
+    >>> from durak import Game, Rules
+    >>> v = Game(Rules(), seed=1).view(0)
+    >>> v.hand.bit_count(), v.hand_sizes, v.talon_size, v.phase, v.unseen.bit_count()
+    (6, (6, 6), 24, 0, 29)
+    """
+
+    __slots__ = (
+        "seat",
+        "hand",
+        "hand_sizes",
+        "known",
+        "attacks",
+        "beats",
+        "unbeaten",
+        "table",
+        "discard",
+        "trump_card",
+        "trump_suit",
+        "trump_under_talon",
+        "talon_size",
+        "out",
+        "to_act",
+        "attacker",
+        "defender",
+        "first_attacker",
+        "phase",
+        "cap",
+        "bout",
+        "throwers",
+        "thrower_pos",
+        "shown",
+        "forced_take",
+        "tally",
+        "out_order",
+        "last_laid",
+        "deck",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        hand: int,
+        hand_sizes: tuple[int, ...],
+        known: tuple[int, ...],
+        attacks: tuple[int, ...],
+        beats: tuple[int, ...],
+        unbeaten: int,
+        table: int,
+        discard: int,
+        trump_card: int,
+        trump_under_talon: bool,
+        talon_size: int,
+        out: int,
+        to_act: int,
+        roles: tuple[int, int, int],
+        phase: int,
+        cap: int,
+        bout: int,
+        throwers: tuple[int, ...],
+        thrower_pos: int,
+        shown: int,
+        forced_take: bool,
+        tally: tuple[int, ...],
+        out_order: tuple[int, ...],
+        last_laid: tuple[int, ...],
+        deck: int,
+    ) -> None:
+        self.seat: Final = seat
+        self.hand: Final = hand
+        self.hand_sizes: Final = hand_sizes
+        self.known: Final = known
+        self.attacks: Final = attacks
+        self.beats: Final = beats
+        self.unbeaten: Final = unbeaten
+        self.table: Final = table
+        self.discard: Final = discard
+        self.trump_card: Final = trump_card
+        self.trump_suit: Final = trump_card & 3
+        self.trump_under_talon: Final = trump_under_talon
+        self.talon_size: Final = talon_size
+        self.out: Final = out
+        self.to_act: Final = to_act
+        # (attacker, defender, first attacker): one argument, three fields
+        self.attacker: Final = roles[0]
+        self.defender: Final = roles[1]
+        self.first_attacker: Final = roles[2]
+        self.phase: Final = phase
+        self.cap: Final = cap
+        self.bout: Final = bout
+        self.throwers: Final = throwers
+        self.thrower_pos: Final = thrower_pos
+        self.shown: Final = shown
+        self.forced_take: Final = forced_take
+        self.tally: Final = tally
+        self.out_order: Final = out_order
+        self.last_laid: Final = last_laid
+        self.deck: Final = deck
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat cannot place: in the talon or in other hands, not known."""
+        seen = self.discard | self.table
+        for k in self.known:
+            seen |= k
+        if self.trump_under_talon:
+            seen |= 1 << self.trump_card
+        return self.deck & ~seen
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)

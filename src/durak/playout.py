@@ -3,7 +3,7 @@
 A searcher or a benchmark that plays thousands of actions from Python pays Python's
 call overhead on every one; these loops run inside the compiled engine (when it is
 compiled, see :mod:`durak.build`) and call back into Python only for a rollout policy.
-They use the unchecked fast path (``_generate``/``_apply``): every action they play is
+They use the engine's declared fast path (``Game.moves``/``Game.play``): every action they play is
 taken from the legal list, so no check is needed.
 
 >>> import random
@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable
 
 from .actions import Action
-from .game import OVER, Game
+from .game import Game
 from .rules import Rules
 
 
@@ -34,9 +34,9 @@ def random_playout(g: Game, rng: random.Random) -> int:
     as ``durak bench``'s public path: ``legal[int(rng.random() * len(legal))]``).
     Returns the number of actions played."""
     played = 0
-    while g._phase != OVER:
-        legal = g._generate()
-        g._apply(legal[int(rng.random() * len(legal))])
+    while not g.is_over:
+        legal = g.moves()
+        g.play(legal[int(rng.random() * len(legal))])
         played += 1
     return played
 
@@ -72,10 +72,10 @@ def rollout(
     (True, True)
     """
     played = 0
-    while g._phase != OVER and played < max_moves:
-        g._apply(policy(g))
+    while not g.is_over and played < max_moves:
+        g.play(policy(g))
         played += 1
-    while g._phase != OVER:
-        g._apply(rng.choice(g._generate()))
+    while not g.is_over:
+        g.play(rng.choice(g.moves()))
         played += 1
     return played

@@ -258,7 +258,7 @@ class Belief:
             if w <= 0.0:
                 continue
             g = _world(p, hid)
-            legal = g._generate()
+            legal = g.moves()
             if len(legal) <= 1:
                 continue
             ok = rollout_action(g, styles) in moves
@@ -296,9 +296,9 @@ class Belief:
         want = _signature(obs)
         g = _world(p, self.hidden[0] if guess is None else guess)
         found = []
-        for a in g._generate():
+        for a in g.moves():
             h = g.clone()
-            h._apply(a)
+            h.play(a)
             if _signature(h.observation(obs.seat)) == want:
                 found.append(a)
         return found
@@ -426,4 +426,4 @@ def _world(obs: Observation, hid: Sequence[int], rng: random.Random | None = Non
     talon = _bits(int(obs.unseen) & ~held)
     if rng is not None:
         rng.shuffle(talon)
-    return Game._from_view(obs, hands, talon)
+    return Game.from_view(obs, hands, talon)

@@ -69,7 +69,7 @@ def position_at(game: Game, ply: int | None) -> Game:
         raise ValueError(f"--ply: 0..{len(game.history)}, not {ply}")
     g = game.fresh()
     for a in game.history[:ply]:
-        g._apply(a)
+        g.play(a)
     return g
 
 

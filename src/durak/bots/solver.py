@@ -18,7 +18,7 @@ from __future__ import annotations
 from time import perf_counter, thread_time
 
 from ..actions import Action
-from ..game import OVER, Game
+from ..game import Game
 from ..observation import Observation
 from .policy import rollout_action
 
@@ -75,7 +75,7 @@ def perfect_information(obs: Observation) -> bool:
 
 def solvable(g: Game) -> bool:
     """True when ``g`` is an endgame of perfect information: an empty talon, two left."""
-    return g.talon_size == 0 and g._phase != OVER and sum(not o for o in g.out) == 2
+    return g.talon_size == 0 and not g.is_over and sum(not o for o in g.out) == 2
 
 
 def outcome_value(g: Game, seat: int) -> int:
@@ -106,37 +106,6 @@ class Solver:
         # scored as a draw: neither side could force progress along that line.
         self.path: set[tuple[object, ...]] = set()
 
-    def _key(self, g: Game) -> tuple[object, ...]:
-        # The table as a set of cards and which of them are unbeaten, not the order the
-        # cards were laid in: positions that differ only in which beater lies on which
-        # attacker play on the same (more table hits, the same values). A flat tuple of
-        # ints (and shared tuples): the garbage collector untracks it the first time it
-        # sees it, so a big table costs later collections nothing.
-        key: tuple[object, ...] = tuple(g._hands) + (
-            g._tmask,
-            g._unbeaten,
-            len(g._att),
-            g._allowed,
-            g._phase,
-            g.to_act,
-            g.attacker,
-            g.defender,
-            g.first_attacker,
-            g._tpos,
-            g.cap,
-            g._shown,
-            g._throwers,
-            g.bout == 0,
-            g._outm,
-            g._forced_take,
-        )
-        if g._tp < len(g._talon) or g._bottom >= 0:
-            # A talon left (a sampled world, its order fixed): what is still to draw.
-            key += (g._talon, g._tp, g._bottom)
-        if g.rules.scoring != "standard":
-            key += tuple(g.tally) + tuple(g.out_order) + tuple(g._last_lay) + g._last_att
-        return key
-
     def _ordered(self, g: Game, hint: int, legal: list[Action] | None = None) -> list[Action]:
         """The legal actions (``legal``, if the caller has them: not changed), the table's
         best move (``hint``, an index into them) first, else the rule-of-thumb move."""
@@ -148,14 +117,14 @@ class Solver:
         return legal
 
     def _search(self, g: Game, alpha: int, beta: int) -> int:
-        if g._phase == OVER:
+        if g.is_over:
             return outcome_value(g, self.seat)
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Unsolved
         if self.deadline is not None and not self.nodes & 255 and self.deadline.passed():
             raise Unsolved
-        key = self._key(g)
+        key = g.position_key()
         if key in self.path:
             return 0
         if len(self.path) > MAX_DEPTH:
@@ -182,7 +151,7 @@ class Solver:
         try:
             for a in self._ordered(g, hint, legal):
                 child = g.clone()
-                child._apply(a)
+                child.play(a)
                 v = self._search(child, alpha, beta)
                 if maximize:
                     if v > best:
@@ -223,7 +192,7 @@ class Solver:
         children = []
         for a in order:
             child = g.clone()
-            child._apply(a)
+            child.play(a)
             children.append(child)
         for target in (1, 0):
             for a, child in zip(order, children, strict=True):
@@ -239,7 +208,7 @@ class Solver:
         out = []
         for a in g.legal_actions():
             child = g.clone()
-            child._apply(a)
+            child.play(a)
             out.append((a, self._search(child, -1, 1)))
         mover_is_me = g.rules.team_of(g.to_act) == g.rules.team_of(self.seat)  # type: ignore[arg-type]
         out.sort(key=lambda x: -x[1] if mover_is_me else x[1])
@@ -252,7 +221,7 @@ def brute_force(g: Game, seat: int, max_nodes: int | None = None) -> int:
     count = [0]
 
     def search(g: Game) -> int:
-        if g._phase == OVER:
+        if g.is_over:
             return outcome_value(g, seat)
         count[0] += 1
         if max_nodes is not None and count[0] > max_nodes:
@@ -260,7 +229,7 @@ def brute_force(g: Game, seat: int, max_nodes: int | None = None) -> int:
         values = []
         for a in g.legal_actions():
             child = g.clone()
-            child._apply(a)
+            child.play(a)
             values.append(search(child))
         mine = g.rules.team_of(g.to_act) == g.rules.team_of(seat)  # type: ignore[arg-type]
         return max(values) if mine else min(values)
