@@ -378,24 +378,19 @@ def _bits(m: int) -> list[int]:
 
 
 def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
-    """The rule-of-thumb action for whoever is to act in ``g`` (a full game: rollouts only)."""
-    legal = g._generate()  # the unchecked fast path: not copied, never mutated here
+    """The rule-of-thumb action for whoever is to act in ``g``: a full game whose every
+    hand the rollout knows (a sampled world), read through the engine's fast path."""
+    legal = g.moves()  # the engine's own list: never changed here
     if len(legal) == 1:
         return legal[0]
     seat = g.to_act
     assert seat is not None
     style = styles[seat] if styles is not None else CLUB
-    phase = g._phase
+    (hands, _, _, _, unbeaten, table, _, trump_card, _, talon, _,
+     _, _, _, phase, _, _, _, _, _) = g.state()  # fmt: skip
+    trump = trump_card & 3
     if style == PLAIN:
-        return _plain(legal, phase, g.trump_suit)
-    table = 0
-    for c in g._att:
-        table |= 1 << c
-    for c in g._beat:
-        if c >= 0:
-            table |= 1 << c
-    talon = g.talon_size
-    hands = g._hands
+        return _plain(legal, phase, trump)
     hand = hands[seat]
     safe = 0
     if talon == 0 and phase == OPEN and ENDGAME_SAFE:
@@ -404,14 +399,14 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
         for s, h in enumerate(hands):
             if s != seat and not (teams and (s - seat) % 2 == 0):
                 threat |= h
-        beats = _BEATS[g.trump_suit]
+        beats = _BEATS[trump]
         m = int(hand)
         while m:
             low = m & -m
             if not beats[low.bit_length() - 1] & threat:
                 safe |= low
             m ^= low
-    return decide(legal, phase, hand, g.trump_suit, talon, g._unbeaten, table, safe, style)
+    return decide(legal, phase, hand, trump, talon, unbeaten, table, safe, style)
 
 
 def rollout(

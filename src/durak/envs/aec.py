@@ -40,9 +40,9 @@ class AECCore:
 
     def __init__(self, rules: Rules, privileged: bool = False) -> None:
         self.rules = rules
-        self._stepper = Stepper(rules, privileged)
-        self._fill: ArrayView | None = None
-        self._wrap: Wrap | None = None
+        self.stepper = Stepper(rules, privileged)
+        self.fill: ArrayView | None = None
+        self.wrap: Wrap | None = None
         self.possible_agents: list[str] = [f"player_{i}" for i in range(rules.players)]
         self.agent_name_mapping: dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
@@ -59,8 +59,8 @@ class AECCore:
         # (in a new dict). One slot, not a dict by agent: a step empties it by a store,
         # and a learner asks for the agent on move (one dict lookup, one store and one
         # clear less a step)
-        self._seen_agent = ""
-        self._seen: tuple[Any, Any] = (None, None)
+        self.seen_agent = ""
+        self.seen: tuple[Any, Any] = (None, None)
         self.game: Game | None = None
         # True from the deal's end (or before the first reset): step() takes the slow path
         self._over = True
@@ -75,22 +75,22 @@ class AECCore:
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._stepper.start(g)
-        self._seen_agent = ""
+        self.stepper.start(g)
+        self.seen_agent = ""
         to_act = g.to_act
         assert to_act is not None
         self.agent_selection = self.agents[to_act]
         self._over = False
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seen = self._seen if agent == self._seen_agent else _observed(self, agent)
+        seen = self.seen if agent == self.seen_agent else _observed(self, agent)
         return {"observation": seen[0], "action_mask": seen[1]}
 
     def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         agent = self.agent_selection
         obs: Any = None
         if observe:
-            seen = self._seen if agent == self._seen_agent else _observed(self, agent)
+            seen = self.seen if agent == self.seen_agent else _observed(self, agent)
             obs = {"observation": seen[0], "action_mask": seen[1]}
         return (
             obs,
@@ -117,9 +117,9 @@ class AECCore:
         # (the deal ending, an agent already done, an illegal or malformed action) is
         # _slow_step's, in Python.
         if not self._over and type(action) is int:
-            to_act = self._stepper.play(action)
+            to_act = self.stepper.play(action)
             if to_act >= 0:
-                self._seen_agent = ""
+                self.seen_agent = ""
                 self.agent_selection = self.possible_agents[to_act]
                 if self._human:
                     self._render_human()
@@ -152,14 +152,14 @@ def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
         if to_act is not None and agent is core.possible_agents[to_act]
         else core.agent_name_mapping[agent]
     )
-    fill = core._fill
+    fill = core.fill
     if fill is not None:
-        seen = core._stepper.arrays(seat, fill)
+        seen = core.stepper.arrays(seat, fill)
     else:
-        wrap = core._wrap
+        wrap = core.wrap
         assert wrap is not None
-        x, mask = core._stepper.view(seat)
+        x, mask = core.stepper.view(seat)
         seen = wrap(x, mask)
-    core._seen_agent = agent
-    core._seen = seen
+    core.seen_agent = agent
+    core.seen = seen
     return seen

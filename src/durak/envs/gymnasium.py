@@ -38,7 +38,7 @@ from gymnasium import spaces
 from ..bots import Bot, make
 from ..game import Game
 from ..rules import PRESETS, Rules
-from .bits import Actions, apply_unchecked, legal_indices
+from .bits import Actions, legal_indices
 from .encoding import Encoder, mask_of
 from .episode import learning_rules, returns
 
@@ -155,7 +155,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             info = self._info()
             info["illegal"] = True
             return self._obs(), ILLEGAL_REWARD, True, False, info
-        apply_unchecked(g, self._actions.action(int(action)))
+        g.play(self._actions.action(int(action)))
         self._play_bots()
         if g.outcome is None:
             return self._obs(), 0.0, False, False, self._info()

@@ -51,13 +51,8 @@ from ..game import Game
 from ..rules import PRESETS, Rules
 from .bits import (
     Actions,
-    apply_unchecked,
-    hands,
     play_or_probe,
-    set_history,
-    set_undrawn,
     sorted_legal,
-    undrawn,
     view_key,
 )
 from .encoding import Encoder
@@ -332,7 +327,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             if k:
                 d.pending, d.draws, d.chosen = a, k, []
                 lo = self.c.lo
-                d.pool = sorted(c - lo for c in undrawn(g))
+                d.pool = sorted(c - lo for c in g.undrawn())
             else:
                 d.game = after
 
@@ -384,13 +379,13 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d.chosen.append(card)
         if len(d.chosen) < d.draws:
             return
-        sizes = [h.bit_count() for h in hands(g)]
+        sizes = list(g.view(0).hand_sizes)
         lo = self.c.lo
-        set_undrawn(g, d.chosen + [o + lo for o in d.pool])
-        apply_unchecked(g, d.pending)
+        g.restack(d.chosen + [o + lo for o in d.pool])
+        g.play(d.pending)
         d.pending, d.chosen, d.pool = None, [], []
         # who drew how many is public; which cards, only the one who drew them knows
-        d.public.append([h.bit_count() - sizes[s] for s, h in enumerate(hands(g))])
+        d.public.append([k - sizes[s] for s, k in enumerate(g.view(0).hand_sizes)])
 
     # -- results and views -----------------------------------------------------------
     def returns(self) -> list[float]:
@@ -440,8 +435,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             raise ValueError("resample_from_infostate: only at a player's move")
         rng = random.Random(int(probability_sampler() * 2**53))
         s = DurakState(self.get_game())
-        sg = sample(g.observation(player_id), rng)
-        set_history(sg, g.history)
+        sg = sample(g.observation(player_id), rng, before=g.history)
         s.d.game = sg
         s.d.dealt, s.d.placed = d.dealt[:], d.placed
         s.d.public = d.public[:]

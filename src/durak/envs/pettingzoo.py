@@ -108,8 +108,8 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
-        self._fill = array_view(self.rules, privileged)
-        self._wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
+        self.fill = array_view(self.rules, privileged)
+        self.wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -135,9 +135,9 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
                 raise ValueError(
                     f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}"
                 )
-            to_act = self._stepper.play(int(action))  # (a numpy integer, say)
+            to_act = self.stepper.play(int(action))  # (a numpy integer, say)
         self._cumulative_rewards[agent] = 0.0
-        self._seen_agent = ""
+        self.seen_agent = ""
         if to_act >= 0:
             self.agent_selection = self.possible_agents[to_act]
         elif to_act == OVER:
@@ -155,7 +155,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         else:
             # as PettingZoo's TerminateIllegalWrapper: the offender is penalised, all end
             EnvLogger.warn_on_illegal_move()
-            self._stepper.forfeit()
+            self.stepper.forfeit()
             for a in self.agents:
                 self.rewards[a] = ILLEGAL_REWARD if a == agent else 0.0
                 self.terminations[a] = True

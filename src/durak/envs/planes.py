@@ -204,16 +204,12 @@ class Planes:
         next call: read it before then."""
         out = self._fields[seat]
         lo = self.lo
-        hands = g._hands
-        known = g._known
+        (hands, known, atts, _, unbeaten, table, discard, trump_card, under, talon, outs,
+         to_act, attacker, defender, phase, cap, bout, tally, _, forced) = g.state()  # fmt: skip
         hand = hands[seat]
         att = 0
-        for c in g._att:
+        for c in atts:
             att |= 1 << c
-        unbeaten = g._unbeaten
-        table = g._tmask
-        discard = g._discard
-        trump_card = g._trump_card
         trump_bit = 1 << trump_card
         out[0] = hand >> lo
         out[1] = unbeaten >> lo
@@ -225,7 +221,6 @@ class Planes:
         others = self._others[seat]
         for s in others:
             seen |= known[s]
-        under = g._bottom >= 0
         if under:
             seen |= trump_bit
         out[6] = (self.full & ~seen) >> lo
@@ -241,33 +236,30 @@ class Planes:
         if under:
             flags |= 16
         rel = self._rel[seat]
-        outs = g.out
         for s in range(self.players):
             if outs[s]:
                 flags |= 1 << (self._out + rel[s])
-        to_act = g.to_act
-        if to_act is not None:
+        if to_act >= 0:
             flags |= (
-                (1 << (self._att + rel[g.attacker]))
-                | (1 << (self._def + rel[g.defender]))
+                (1 << (self._att + rel[attacker]))
+                | (1 << (self._def + rel[defender]))
                 | (1 << (self._act + rel[to_act]))
             )
-        flags |= 1 << (self._phase + g._phase)
-        if g.bout == 0:
+        flags |= 1 << (self._phase + phase)
+        if bout == 0:
             flags |= self._first
-        if g._forced_take:
+        if forced:
             flags |= self._forced
         out[i] = flags
-        out[i + 1] = len(g._talon) - g._tp + (1 if under else 0)
-        out[i + 2] = g.cap
-        out[i + 3] = len(g._att)
+        out[i + 1] = talon
+        out[i + 2] = cap
+        out[i + 3] = len(atts)
         i += 4
         for s in self._around[seat]:
             out[i] = _count(hands[s])
             i += 1
         if self._pogonny:
             # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
-            tally = g.tally
             for s in self._around[seat]:
                 out[i] = min(tally[s], 12)
                 i += 1

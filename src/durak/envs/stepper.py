@@ -68,7 +68,7 @@ class Stepper:
                 break
         else:
             return ILLEGAL
-        g._apply(self.actions.action(index))
+        g.play(self.actions.action(index))
         to_act = g.to_act
         if to_act is None:
             self.legal = []
@@ -90,32 +90,34 @@ class Stepper:
 
     def arrays(self, seat: int, fill: ArrayView) -> tuple[Any, Any]:
         """As :meth:`view`, but as two new numpy arrays made by ``fill``
-        (:func:`durak.envs.encoding.array_view`) in one call, from the game's own fields
-        (what :meth:`~durak.envs.planes.Planes.fields` makes of them, ``fill`` makes in C)."""
+        (:func:`durak.envs.encoding.array_view`) in one call, from the engine's state
+        (``Game.state``: what :meth:`~durak.envs.planes.Planes.fields` makes of it,
+        ``fill`` makes in C)."""
         g = self.game
         assert g is not None
-        to_act = g.to_act
+        (hands, known, att, _, unbeaten, table, discard, trump_card, under, talon, out,
+         to_act, attacker, defender, phase, cap, bout, tally, _, forced) = g.state()  # fmt: skip
         return fill(
             seat,
-            g._hands,
-            g._known,
-            g._att,
-            g._unbeaten,
-            g._tmask,
-            g._discard,
-            g._trump_card,
-            g._bottom,
-            len(g._talon) - g._tp,
-            g.cap,
-            g.out,
-            g.attacker,
-            g.defender,
-            to_act,
-            g._phase,
-            g.bout,
-            g._forced_take,
-            g.tally,
-            self.legal if to_act is not None and to_act == seat else self._none,
+            hands,
+            known,
+            att,
+            unbeaten,
+            table,
+            discard,
+            trump_card,
+            0 if under else -1,
+            talon - under,
+            cap,
+            out,
+            attacker,
+            defender,
+            None if to_act < 0 else to_act,
+            phase,
+            bout,
+            forced,
+            tally,
+            self.legal if to_act == seat else self._none,
         )
 
 
