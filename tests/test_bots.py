@@ -556,7 +556,7 @@ def test_value_network_adds_the_rows_of_its_inputs() -> None:
     to the very input that training records (inputs()), at every bout start of a deal."""
     import math
 
-    from durak.bots.expert_policy import expert_action
+    from durak.bots.expert import expert_action
     from durak.bots.value_net import inputs, value
     from durak.bots.value_weights import B1, B2, ROWS, SCALARS, W2
     from durak.game import OPEN

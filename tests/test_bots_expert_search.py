@@ -1,6 +1,6 @@
 """The searcher with the expert's move choice: ``ismcts:prior=expert`` (the move the
 search must beat) and ``ismcts:rollout=expert`` (rollouts by the expert's rules,
-:mod:`durak.bots.expert_policy`); benchmarks/bots/README.md, v8."""
+:func:`durak.bots.expert.expert_action`); benchmarks/bots/README.md, v8."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import durak.bots.ismcts as ism
 from durak import Game, Rules
 from durak.bots import make
 from durak.bots.expert import ExpertBot
-from durak.bots.expert_policy import expert_action, expert_rollout
+from durak.bots.expert import expert_action, expert_rollout
 from durak.bots.ismcts import EXPERT, ISMCTSBot
 from durak.bots.policy import CAREFUL, rollout_action
 
@@ -30,9 +30,13 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize("rules", VARIANTS)
-def test_expert_policy_matches_the_expert(rules: str) -> None:
-    """On full games, the rollout version makes the very choice of the expert without its
-    exact endgame, at every position with a choice."""
+def test_the_rollout_and_the_bot_decide_from_the_same_view(rules: str) -> None:
+    """The expert's rules are written once (``expert_choice``): the bot reads them from
+    its observation's view, a rollout from the engine's ``Game.view``. The two views are
+    equal at every position, so both play the same moves (and the bot without its exact
+    endgame plays what the rollout plays)."""
+    from durak.observation import SeatView
+
     bot = ExpertBot(nodes=0)
     r = Rules.parse(rules)
     rng = random.Random(0)
@@ -41,8 +45,12 @@ def test_expert_policy_matches_the_expert(rules: str) -> None:
         g = Game(r, seed=seed)
         while not g.is_over:
             legal = g.legal_actions()
+            seat = g.to_act
+            assert seat is not None
+            v, w = g.view(seat), g.observation(seat).view()
+            assert all(getattr(v, f) == getattr(w, f) for f in SeatView.__slots__)
             if len(legal) > 1:
-                assert expert_action(g) == bot.choose(g.observation(g.to_act)), (rules, seed)
+                assert expert_action(g) == bot.choose(g.observation(seat)), (rules, seed)
                 checked += 1
             g.apply(rollout_action(g) if rng.random() < 0.5 else rng.choice(legal))
     assert checked > 200

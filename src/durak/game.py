@@ -1126,6 +1126,7 @@ class Game:
             tuple(self.out_order),
             tuple(self._last_lay),
             deck_mask(self.rules.deck),
+            self.teams,
         )
 
     def moves(self) -> list[Action]:

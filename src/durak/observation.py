@@ -128,6 +128,7 @@ class Observation:
             self.out_order,
             tuple(int(m) for m in self.last_laid),
             deck_mask(self.rules.deck),
+            self.rules.teams != "none",
         )
 
     @property
@@ -164,7 +165,8 @@ class SeatView:
     ``s``'s hand every seat has seen (for this seat, its whole hand). ``attacks``: the
     attacking cards in the order laid, ``beats`` the card on each (-1: unbeaten).
     ``out`` and ``shown`` are masks of seats (out of the deal; showed a trump this
-    bout). Every field is an int, a bool or a tuple: the view never changes.
+    bout). ``deck``: the cards of the deck in play; ``teams``: seats play in two sides,
+    even and odd. Every field is an int, a bool or a tuple: the view never changes.
 
     >>> from durak import Game, Rules
     >>> v = Game(Rules(), seed=1).view(0)
@@ -202,6 +204,7 @@ class SeatView:
         "out_order",
         "last_laid",
         "deck",
+        "teams",
     )
 
     def __init__(
@@ -232,6 +235,7 @@ class SeatView:
         out_order: tuple[int, ...],
         last_laid: tuple[int, ...],
         deck: int,
+        teams: bool,
     ) -> None:
         self.seat: Final = seat
         self.hand: Final = hand
@@ -263,6 +267,7 @@ class SeatView:
         self.out_order: Final = out_order
         self.last_laid: Final = last_laid
         self.deck: Final = deck
+        self.teams: Final = teams
 
     @property
     def unseen(self) -> int:

@@ -14,6 +14,10 @@ that beating it says something the searcher's own habits cannot fake. What it do
   taking (a lost turn, the cards it picks up: small plain cards are a burden, trumps and
   high cards a gain, a swollen hand a burden) and takes when taking is cheaper: a single
   small card that only a big trump would beat is taken early, not trumped.
+- **One rule book for the bot and for rollouts.** :func:`expert_choice` decides from a
+  :class:`~durak.observation.SeatView`: the bot makes one from its observation, a
+  searcher's rollout (``ismcts:rollout=expert``) from the sampled world it plays
+  (:func:`expert_action`), so both play the same rules, written once.
 - **Exact two-player endgames.** When the talon is empty and two players are left,
   every card is known: it plays the :class:`~durak.bots.solver.Solver`'s proven best
   move (within a node budget; otherwise the rules above).
@@ -31,12 +35,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask, iter_bits
 from ..determinize import sample
-from ..observation import Observation
+from ..game import DEFENCE, OPEN, PILE, Game
+from ..observation import Observation, SeatView
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
 JACK = 9  # rank indices: 2 = 0 .. ace = 12
@@ -99,6 +105,212 @@ def cheapest_cover(
     return best
 
 
+# KEEP[trump][talon > 6][card], BURDEN[trump][card], BEATS[trump][card]: keep, burden and
+# the cards that beat a card, looked up instead of computed (rollouts call
+# expert_choice on every move).
+KEEP = tuple(
+    tuple(tuple(keep(c, t, 7 if long else 0) for c in range(52)) for long in (False, True))
+    for t in range(4)
+)
+BURDEN = tuple(tuple(burden(c, t) for c in range(52)) for t in range(4))
+BEATS = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
+# The cards of a mask, lowest first, remembered (most masks recur: the actions' groups,
+# a defence's beaters); emptied when it grows past _MEMO_MAX.
+_MEMO: dict[int, tuple[int, ...]] = {}
+_MEMO_MAX = 200_000
+
+
+def _bits(m: int) -> tuple[int, ...]:
+    got = _MEMO.get(m)
+    if got is not None:
+        return got
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    got = _MEMO[m] = tuple(iter_bits(m))
+    return got
+
+
+def expert_choice(v: SeatView, legal: Sequence[Action]) -> Action:
+    """The expert's rules of play (without its exact endgame): the action among ``legal``
+    for the seat of ``v``, who is to act.
+
+    >>> from durak import Game, Rules
+    >>> g = Game(Rules(), seed=2)
+    >>> str(expert_choice(g.view(g.to_act), g.legal_actions()))
+    '6♠'
+    """
+    if len(legal) == 1:
+        return legal[0]
+    for a in legal:
+        if a.k == EXCHANGE:
+            return a  # the lowest trump for the face-up one: never worse
+    if v.phase == DEFENCE:
+        return _defend(v, legal)
+    if v.phase == OPEN:
+        return _open(v, legal)
+    return _throw(v, legal, v.phase == PILE)
+
+
+def expert_action(g: Game) -> Action:
+    """:func:`expert_choice` for whoever is to act in ``g``, from their view (a
+    searcher's rollout, which plays every seat so: ``ismcts:rollout=expert``)."""
+    seat = g.to_act
+    assert seat is not None
+    return expert_choice(g.view(seat), g.moves())
+
+
+def expert_rollout(g: Game, rng: random.Random, max_moves: int = 400) -> None:
+    """Play ``g`` to its end with :func:`expert_action` for every seat (random moves after
+    ``max_moves``, as :func:`durak.bots.policy.rollout`)."""
+    playout.rollout(g, expert_action, rng, max_moves)
+
+
+def _threat(v: SeatView) -> int:
+    """What the opponents may hold: the cards this seat cannot place, and those known in
+    an opponent's hand (a partner's known cards are no threat)."""
+    m = v.unseen
+    seat = v.seat
+    teams = v.teams
+    for s, k in enumerate(v.known):
+        if s != seat and not (teams and (s - seat) % 2 == 0) and not v.out >> s & 1:
+            m |= k
+    return m
+
+
+# -- leading ---------------------------------------------------------------------------
+def _open(v: SeatView, legal: Sequence[Action]) -> Action:
+    t = v.trump_suit
+    talon = v.talon_size
+    kp = KEEP[t][talon > 6]
+    tmask = SUIT_MASK[t]
+    hand = v.hand
+    threat = _threat(v) if talon == 0 else 0
+    beats = BEATS[t]
+    best = legal[0]
+    best_score = 1e9
+    for a in legal:
+        if a.k != ATTACK:
+            continue
+        m = a.mask
+        if m & (m - 1) == 0:  # one card, the usual case
+            cards: tuple[int, ...] = (m.bit_length() - 1,)
+            n = 1
+            score = kp[cards[0]]
+        else:
+            cards = _bits(m)
+            n = len(cards)
+            score = max(kp[c] for c in cards) - 1.2 * (n - 1)
+        if m & tmask:
+            score += 6.0 if talon else 1.0  # lead trumps only when nothing else will do
+        if talon == 0:
+            # Winners first: cards nothing the opponents may hold can beat.
+            if all(not beats[c] & threat for c in cards):
+                score -= 6.0
+            score -= 0.8 * (n - 1)  # shedding many at once ends the deal sooner
+        else:
+            # Lead the whole group, but prefer a rank the rest of the hand does not need
+            # (a card's index is 4 * rank + suit).
+            score += 0.3 * ((hand & ~m) >> (cards[0] & ~3) & 15).bit_count()
+        if score < best_score:
+            best, best_score = a, score
+    return best
+
+
+# -- throwing in (while the defender beats) and piling on (after a take) -----------------
+def _throw(v: SeatView, legal: Sequence[Action], piling: bool) -> Action:
+    t = v.trump_suit
+    talon = v.talon_size
+    kp = KEEP[t][talon > 6]
+    tmask = SUIT_MASK[t]
+    if talon == 0:
+        limit = 12
+    elif talon <= 4:
+        limit = QUEEN
+    else:
+        limit = PILE_LIMIT if piling else THROW_LIMIT
+    pass_action: Action | None = None
+    best: Action | None = None
+    best_score = 1e9
+    for a in legal:
+        k = a.k
+        if k == PASS:
+            pass_action = a
+            continue
+        if k != ATTACK:
+            continue
+        m = a.mask
+        if m & tmask and (talon > 0 or piling):
+            continue  # no trump to a defender who takes, none at all while the talon lasts
+        cards = _bits(m)
+        plain = [c >> 2 for c in cards if not (1 << c) & tmask]
+        if plain and max(plain) > limit:
+            continue
+        score = sum(kp[c] for c in cards) / len(cards) - 0.5 * len(cards)
+        if score < best_score:
+            best, best_score = a, score
+    if best is not None:
+        return best
+    return pass_action if pass_action is not None else legal[0]
+
+
+# -- defending -------------------------------------------------------------------------
+def _defend(v: SeatView, legal: Sequence[Action]) -> Action:
+    t = v.trump_suit
+    talon = v.talon_size
+    kp = KEEP[t][talon > 6]
+    hand_size = v.hand_sizes[v.seat]
+    unbeaten = [c for c, b in zip(v.attacks, v.beats, strict=True) if b < 0]
+    on_table = list(v.attacks) + [c for c in v.beats if c >= 0]
+    take: Action | None = None
+    choices: list[tuple[float, Action]] = []
+    by_target: dict[int, list[Action]] = {}
+    for a in legal:
+        k = a.k
+        if k == TAKE:
+            take = a
+        elif k == DEFEND:
+            by_target.setdefault(a.t, []).append(a)
+        elif k == SHOW:
+            choices.append((-5.0, a))  # a shown trump stays in the hand
+        elif k == TRANSFER:
+            # passes the bout on, with more to beat
+            choices.append((sum(kp[c] for c in _bits(a.mask)) - 3.0, a))
+    plan = _plan(unbeaten, by_target, kp)
+    if plan is not None:
+        choices.append(plan)
+    if take is not None:
+        pick_up = len(on_table)
+        bd = BURDEN[t]
+        cost = TEMPO + sum(bd[c] for c in on_table)
+        cost += 1.0  # what the attackers will pile on
+        if hand_size + pick_up > 10:
+            cost += 1.5 * (hand_size + pick_up - 10)
+        if talon == 0:
+            cost += 10.0  # no draw to make up for it: taking now is close to losing
+        choices.append((cost, take))
+    if not choices:
+        return legal[0]
+    return min(choices, key=lambda x: x[0])[1]
+
+
+def _plan(
+    unbeaten: list[int], by_target: dict[int, list[Action]], kp: tuple[float, ...]
+) -> tuple[float, Action] | None:
+    """The cheapest way to beat every unbeaten card (cost, the action to play first),
+    or None when they cannot all be beaten."""
+    if not unbeaten or any(u not in by_target for u in unbeaten):
+        return None
+    if len(unbeaten) == 1:
+        # One card to beat: the first cheapest beater (what cheapest_cover finds).
+        pick: tuple[float, Action] | None = None
+        for a in by_target[unbeaten[0]]:
+            c = kp[a.mask.bit_length() - 1]
+            if pick is None or c < pick[0]:
+                pick = (c, a)
+        return pick
+    return cheapest_cover(unbeaten, by_target, kp.__getitem__)
+
+
 class ExpertBot:
     """See the module docstring. ``nodes``: the endgame solver's budget a move."""
 
@@ -130,21 +342,7 @@ class ExpertBot:
             solved = self._solve(obs)
             if solved is not None:
                 return solved
-        if obs.phase == "defend":
-            return self._defend(obs)
-        if obs.phase == "attack":
-            return self._open(obs)
-        return self._throw(obs)
-
-    # -- what the opponents may hold -------------------------------------------------------
-    @staticmethod
-    def _threat(obs: Observation) -> int:
-        team = obs.rules.team_of
-        m = int(obs.unseen)
-        for s, k in enumerate(obs.known):
-            if s != obs.seat and team(s) != team(obs.seat) and not obs.out[s]:
-                m |= int(k)
-        return m
+        return expert_choice(obs.view(), legal)
 
     # -- exact endgame ---------------------------------------------------------------------
     def _solve(self, obs: Observation) -> Action | None:
@@ -159,115 +357,3 @@ class ExpertBot:
         except Unsolved:
             return None
         return action
-
-    # -- leading ---------------------------------------------------------------------------
-    def _open(self, obs: Observation) -> Action:
-        t = obs.trump_suit
-        talon = obs.talon_size
-        tmask = SUIT_MASK[t]
-        threat = self._threat(obs) if talon == 0 else 0
-        hand = int(obs.hand)
-        best = obs.legal[0]
-        best_score = 1e9
-        for a in obs.legal:
-            if a.k != ATTACK:
-                continue
-            cards = list(iter_bits(a.mask))
-            n = len(cards)
-            score = max(keep(c, t, talon) for c in cards) - 1.2 * (n - 1)
-            if a.mask & tmask:
-                score += 6.0 if talon else 1.0  # lead trumps only when nothing else will do
-            if talon == 0:
-                # Winners first: cards nothing the opponents may hold can beat.
-                if all(not beats_mask(c, t) & threat for c in cards):
-                    score -= 6.0
-                score -= 0.8 * (n - 1)  # shedding many at once ends the deal sooner
-            else:
-                # Keep one of a rank back to throw in later? No: lead the whole group,
-                # but prefer a rank the rest of my hand does not need.
-                rank_left = sum(1 for c in iter_bits(hand & ~a.mask) if c >> 2 == cards[0] >> 2)
-                score += 0.3 * rank_left
-            if score < best_score:
-                best, best_score = a, score
-        return best
-
-    # -- throwing in (while the defender beats) and piling on (after a take) -----------------
-    def _throw(self, obs: Observation) -> Action:
-        t = obs.trump_suit
-        talon = obs.talon_size
-        tmask = SUIT_MASK[t]
-        pass_action: Action | None = None
-        piling = obs.phase == "pile_on"
-        if talon == 0:
-            limit = 12
-        elif talon <= 4:
-            limit = QUEEN
-        else:
-            limit = PILE_LIMIT if piling else THROW_LIMIT
-        best: Action | None = None
-        best_score = 1e9
-        for a in obs.legal:
-            if a.k == PASS:
-                pass_action = a
-                continue
-            if a.k != ATTACK:
-                continue
-            cards = list(iter_bits(a.mask))
-            if a.mask & tmask and (talon > 0 or piling):
-                continue  # no trump to a defender who takes, none at all while the talon lasts
-            plain = [c >> 2 for c in cards if not (1 << c) & tmask]
-            if plain and max(plain) > limit:
-                continue
-            score = sum(keep(c, t, talon) for c in cards) / len(cards) - 0.5 * len(cards)
-            if score < best_score:
-                best, best_score = a, score
-        if best is not None:
-            return best
-        return pass_action if pass_action is not None else obs.legal[0]
-
-    # -- defending -------------------------------------------------------------------------
-    def _defend(self, obs: Observation) -> Action:
-        t = obs.trump_suit
-        talon = obs.talon_size
-        hand_size = obs.hand_sizes[obs.seat]
-        unbeaten = [a.index for a, b in obs.table if b is None]
-        on_table = [a.index for a, _ in obs.table] + [b.index for _, b in obs.table if b]
-        take: Action | None = None
-        choices: list[tuple[float, Action]] = []
-        by_target: dict[int, list[Action]] = {}
-        for a in obs.legal:
-            if a.k == TAKE:
-                take = a
-            elif a.k == DEFEND:
-                by_target.setdefault(a.t, []).append(a)
-            elif a.k == SHOW:
-                choices.append((-5.0, a))  # a shown trump stays in the hand
-            elif a.k == TRANSFER:
-                cost = sum(keep(c, t, talon) for c in iter_bits(a.mask))
-                choices.append((cost - 3.0, a))  # passes the bout on, with more to beat
-        plan = self._plan(unbeaten, by_target, t, talon)
-        if plan is not None:
-            cost, first = plan
-            choices.append((cost, first))
-        if take is not None:
-            pick_up = len(on_table)
-            cost = TEMPO + sum(burden(c, t) for c in on_table)
-            cost += 1.0  # what the attackers will pile on
-            if hand_size + pick_up > 10:
-                cost += 1.5 * (hand_size + pick_up - 10)
-            if talon == 0:
-                cost += 10.0  # no draw to make up for it: taking now is close to losing
-            choices.append((cost, take))
-        if not choices:
-            return obs.legal[0]
-        return min(choices, key=lambda x: x[0])[1]
-
-    @staticmethod
-    def _plan(
-        unbeaten: list[int], by_target: dict[int, list[Action]], t: int, talon: int
-    ) -> tuple[float, Action] | None:
-        """The cheapest way to beat every unbeaten card (cost, the action to play first),
-        or None when they cannot all be beaten."""
-        if not unbeaten or any(u not in by_target for u in unbeaten):
-            return None
-        return cheapest_cover(unbeaten, by_target, lambda c: keep(c, t, talon))
