@@ -12,8 +12,7 @@ import pytest
 import durak.bots.ismcts as ism
 from durak import Game, Rules
 from durak.bots import make
-from durak.bots.expert import ExpertBot
-from durak.bots.expert import expert_action, expert_rollout
+from durak.bots.expert import ExpertBot, expert_action, expert_rollout
 from durak.bots.ismcts import EXPERT, ISMCTSBot
 from durak.bots.policy import CAREFUL, rollout_action
 
