@@ -432,7 +432,7 @@ def test_observation_fields_say_what_the_game_says() -> None:
 _NOT_IN_A_VIEW = {
     "_origin",  # where a rebuilt game starts again (fresh, undo)
     "seed",
-    "deck",
+    "_order",
     "leader",
     "history",
     "_rng_lead",
