@@ -511,8 +511,7 @@ class Game:
             attacker = self._pass_pagony(attacker)
         self.attacker = self.first_attacker = attacker
         d = self.defender = self._defender_for(attacker)
-        self._att = []
-        self._beat = []
+        # (the table is empty: __init__ and _end_bout made it so)
         self._unbeaten = 0
         self._tmask = 0
         self._allowed = 0
@@ -862,9 +861,13 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal[:]))
-        self._apply(action)
+        # (actions are interned and equal only to themselves: an identity loop, not
+        # ``in``, which asks each action before the match to compare itself)
+        for x in legal:
+            if x is action:
+                self._apply(action)
+                return
+        raise IllegalActionError(self._why_illegal(action, legal[:]))
 
     def _apply(self, a: Action) -> None:
         """Apply an action known to be legal."""
