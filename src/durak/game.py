@@ -290,7 +290,7 @@ class Game:
         self.seed = seed
         full = deck_mask(rules.deck)
         if deck is None:
-            order = [c for c in range(52) if full >> c & 1]
+            order = list(_CARDS_OF[rules.deck])
             _shuffle(order, random.Random(seed))
         else:
             cards = _deck_cards(deck)
@@ -317,7 +317,8 @@ class Game:
         hands = [0] * n
         k = n * self.hand_size
         for i in range(k):
-            hands[(dealer + 1 + i) % n] |= 1 << order[i]
+            s = (dealer + 1 + i) % n
+            hands[s] = hands[s] | 1 << order[i]
         self._hands = hands
         self._known = [0] * n
         if k < len(order):
@@ -1461,8 +1462,13 @@ def _shuffle(x: list[int], rng: random.Random) -> None:
     """``rng.shuffle(x)``, the same order from the same state (the deal follows from the
     seed, and records and tests rely on it), compiled: dealing costs a fifth of a short
     random deal through ``random.shuffle``."""
+    getrandbits = rng.getrandbits  # (looked up once)
     for i in range(len(x) - 1, 0, -1):
-        j = _randbelow(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:  # _randbelow, inline
+            j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
 
@@ -1501,6 +1507,10 @@ def _deck_cards(deck: object) -> list[Card]:
     return cards
 
 
+# The card numbers of each deck size, lowest first (the order a deck is shuffled from).
+_CARDS_OF: Final = {
+    size: tuple(c for c in range(52) if deck_mask(size) >> c & 1) for size in (24, 36, 52)
+}
 # Interned actions looked up by the hot path without building keys.
 _TAKE: Final = make(TAKE, 0, -1)
 _BEATS: Final = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
