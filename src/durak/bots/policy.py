@@ -25,6 +25,7 @@ VAL: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(4)
 )
 _BEATS: Final = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
+_RANK: Final = tuple(c >> 2 for c in range(52))  # rank index (0 for a 2) by card
 TRUMP_BASE: Final = 13
 QUEEN: Final = 10  # rank index of a queen
 KING: Final = 11
@@ -206,13 +207,28 @@ def _throw(
     V: tuple[int, ...],
     style: int = 0,
 ) -> Action:
+    limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
+    if style == SIMPLE:
+        limit = QUEEN
+    return _best_throw(legal, trump, talon > 0, V, limit, PAIR_BONUS)
+
+
+def _best_throw(
+    legal: Sequence[Action],
+    trump: int,
+    skip_trumps: bool,
+    top: tuple[int, ...],
+    limit: int,
+    bonus: float,
+) -> Action:
+    """The cheapest throw-in among ``legal`` (every style's), else a pass: groups with a
+    trump are left out when ``skip_trumps``, and groups whose highest card is worth more
+    than ``limit`` by ``top``; a group costs its highest card's ``top``, less ``bonus``
+    for each card beyond the first."""
     pass_action: Action | None = None
     best: Action | None = None
     best_score = 1e9
     tmask = SUIT_MASK[trump]
-    limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
-    if style == SIMPLE:
-        limit = QUEEN
     for a in legal:
         k = a.k
         if k == PASS:
@@ -221,12 +237,12 @@ def _throw(
         if k != ATTACK:
             continue
         m = a.mask
-        if talon > 0 and m & tmask:
+        if skip_trumps and m & tmask:
             continue
-        top = V[_high(m)]
-        if top > limit:
+        t = top[_high(m)]
+        if t > limit:
             continue
-        score = top - PAIR_BONUS * (m.bit_count() - 1)
+        score = t - bonus * (m.bit_count() - 1)
         if score < best_score:
             best, best_score = a, score
     if best is not None:
@@ -308,30 +324,8 @@ def _careful_defend(
 
 def _careful_throw(legal: Sequence[Action], phase: int, trump: int, talon: int) -> Action:
     """Throw in cheap plain cards; nothing dear to a taker while the talon lasts."""
-    pass_action: Action | None = None
-    best: Action | None = None
-    best_score = 1e9
-    tmask = SUIT_MASK[trump]
     limit = 99 if talon == 0 else C_PILE if phase == PILE else C_THROW
-    for a in legal:
-        k = a.k
-        if k == PASS:
-            pass_action = a
-            continue
-        if k != ATTACK:
-            continue
-        m = a.mask
-        if m & tmask and (talon > 0 or phase == PILE):
-            continue
-        top = _high(m) >> 2
-        if top > limit:
-            continue
-        score = top - 1.5 * (m.bit_count() - 1)
-        if score < best_score:
-            best, best_score = a, score
-    if best is not None:
-        return best
-    return pass_action if pass_action is not None else legal[0]
+    return _best_throw(legal, trump, talon > 0 or phase == PILE, _RANK, limit, 1.5)
 
 
 def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
