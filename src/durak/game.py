@@ -747,6 +747,16 @@ class Game:
         return tuple(CardSet(k) for k in self._known)
 
     @property
+    def pagon(self) -> tuple[int, ...]:
+        """With pagony: each side's step on the ladder of pagon ranks at the deal's start
+        (what ``Game(..., pagon=...)`` took), else ``()``.
+
+        >>> Game(Rules.preset("pagony"), seed=1, pagon=[2, 0]).pagon
+        (2, 0)
+        """
+        return self._pagon
+
+    @property
     def passed(self) -> tuple[Passed, ...]:
         """Pagony passed openly to a partner (team pagony), in order."""
         return tuple(Passed(a, b, CardSet(m)) for a, b, m in self._passed)
