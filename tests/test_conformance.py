@@ -184,7 +184,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "to_act" in step:
         assert g.to_act == _seat(step["to_act"])
     if "phase" in step:
-        assert g.phase == step["phase"]
+        assert str(g.phase) == step["phase"]
     if "attacker" in step:
         assert g.attacker == step["attacker"]
     if "defender" in step:

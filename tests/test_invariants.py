@@ -11,6 +11,7 @@ import pytest
 
 from durak import Game, Rules
 from durak.cards import SUIT_MASK
+from durak.enums import Kind, Phase
 
 from .helpers import all_configs, assert_cards_conserved
 
@@ -125,9 +126,9 @@ def test_known_cards_follow_the_take() -> None:
         before = g.table
         defender = g.defender
         legal = g.legal_actions()
-        a = next((x for x in legal if x.kind == "take"), rng.choice(legal))
+        a = next((x for x in legal if x.kind == Kind.TAKE), rng.choice(legal))
         g.apply(a)
-        if a.kind == "take" and g.phase != "pile_on" and before:
+        if a.kind == Kind.TAKE and g.phase != Phase.PILE_ON and before:
             obs = g.observation((defender + 1) % 2)
             for att, _ in before:
                 assert att in obs.known[defender]

@@ -244,6 +244,10 @@ class CardSet(int):
     def __len__(self) -> int:
         return self.bit_count()
 
+    def __getitem__(self, i: int) -> Card:
+        """The ``i``-th card, lowest first (``cards[0]`` is the lowest)."""
+        return cards_of(self)[i]
+
     def __contains__(self, card: object) -> bool:
         return isinstance(card, Card) and bool(self & card.bit)
 

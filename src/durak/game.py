@@ -38,6 +38,7 @@ from .actions import (
     make,
 )
 from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
+from .enums import Phase
 from .observation import LastAttack, Observation, Passed, dataclass_reduce
 from .rules import Rules
 
@@ -47,7 +48,7 @@ DEFENCE: Final = 1
 THROW: Final = 2
 PILE: Final = 3
 OVER: Final = 4
-PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
+PHASES: Final = tuple(Phase)  # indexed by the phase constants above
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
 SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -687,7 +688,7 @@ class Game:
         return tuple(Passed(a, b, CardSet(m)) for a, b, m in self._passed)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``attack``, ``defend``, ``throw_in``, ``pile_on`` or ``over``, as in
         :class:`Observation`."""
         return PHASES[self._phase]
@@ -805,20 +806,22 @@ class Game:
         """Apply an action known to be legal."""
         self._legal = None
         self.history.append(a)
-        k = a.k
+        k: int = a.kind
         seat = self.to_act
         assert seat is not None
         if k == DEFEND:
-            card = a.mask.bit_length() - 1
-            self._hands[seat] &= ~a.mask
-            self._known[seat] &= ~a.mask
-            self._beat[self._att.index(a.t)] = card
-            self._unbeaten &= ~(1 << a.t)
+            card = a.cards.bit_length() - 1
+            self._hands[seat] &= ~a.cards
+            self._known[seat] &= ~a.cards
+            target = a.target
+            assert target is not None
+            self._beat[self._att.index(target.index)] = card
+            self._unbeaten &= ~(1 << target.index)
             self._n_beaten += 1
             if self._table_ranks:
                 self._allowed |= RANK_MASK[card // 4 + 2]
-            self._tmask |= a.mask
-            self._last_lay[seat] = a.mask
+            self._tmask |= a.cards
+            self._last_lay[seat] = a.cards
             if not self._hands[seat]:
                 self._check_out(seat)
             if not self._unbeaten:
@@ -827,9 +830,9 @@ class Game:
         elif k == ATTACK:
             if self._opening_rank and self._phase == OPEN:
                 self._allowed = RANK_MASK[a.cards[0].rank]
-            self._lay_attack(seat, a.mask)
+            self._lay_attack(seat, a.cards)
             if self._pogonny:
-                self.tally[seat] += a.mask.bit_count() // 2
+                self.tally[seat] += a.cards.bit_count() // 2
             if self._phase == PILE:
                 if not self._can_throw(seat):
                     self._next_thrower(self._tpos + 1)
@@ -847,14 +850,14 @@ class Game:
         elif k in (TRANSFER, SHOW):
             nd = self._next_active(seat, seat if self.teams else None)
             if k == TRANSFER:
-                self._lay_attack(seat, a.mask)
+                self._lay_attack(seat, a.cards)
             else:
                 self._shown |= 1 << seat
-                self._known[seat] |= a.mask
+                self._known[seat] |= a.cards
             self.attacker = seat
             self.defender = nd
             if k == TRANSFER:
-                self._last_att = (seat, a.mask, nd)
+                self._last_att = (seat, a.cards, nd)
             self._set_cap()
             self._throwers = self._make_throwers()
             self.to_act = nd
@@ -888,8 +891,8 @@ class Game:
         assert seat is not None
         hand = self._hands[seat]
         who = f"seat {seat}"
-        if a.mask & ~hand:
-            missing = CardSet(a.mask & ~hand)
+        if a.cards & ~hand:
+            missing = CardSet(a.cards & ~hand)
             return f"{a}: {who} does not hold {missing}"
         kinds = {x.kind for x in legal}
         if self._phase == DEFENCE and self._forced_take:
@@ -902,16 +905,16 @@ class Game:
                 PILE: "a throw-in after «беру» or pass",
             }
             return f"{a}: {a.kind} is not possible now; {who} must make {expect[self._phase]}"
-        if a.k == DEFEND:
-            if not (self._unbeaten >> a.t & 1):
+        if a.kind == DEFEND and a.target is not None:
+            if not (self._unbeaten >> a.target.index & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
             return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣'[self.trump_suit]})"
-        if a.k == TRANSFER:
+        if a.kind == TRANSFER:
             return (
                 f"{a}: a transfer needs cards of the attacked rank, and the next defender "
                 "must hold at least as many cards as will be on the table"
             )
-        if a.k == ATTACK:
+        if a.kind == ATTACK:
             if self._phase == OPEN:
                 return (
                     f"{a}: the opening may not lay these cards "
@@ -1111,7 +1114,7 @@ class Game:
         elif r.throw_in == "opening_rank" and obs.table:
             g._allowed = RANK_MASK[obs.table[0][0].rank]
         g.cap = obs.cap
-        g._phase = PHASES.index(obs.phase)
+        g._phase = int(obs.phase)
         g.to_act = obs.to_act
         g.attacker = obs.attacker if obs.attacker is not None else 0
         g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0

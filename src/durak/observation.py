@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from .actions import Action
 from .cards import Card, CardSet
+from .enums import Phase
 from .rules import Rules
 
 
@@ -63,7 +64,7 @@ class Observation:
     to_act: int | None
     attacker: int | None
     defender: int | None
-    phase: str
+    phase: Phase
     bout: int
     dealer: int
     legal: tuple[Action, ...]

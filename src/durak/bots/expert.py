@@ -33,6 +33,8 @@ import itertools
 import random
 from collections.abc import Callable
 
+from durak.enums import Phase
+
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SUIT_MASK, beats_mask, iter_bits
 from ..determinize import sample
@@ -78,23 +80,23 @@ def cheapest_cover(
     None when no choice of the four cheapest beaters a card beats them all with
     different cards."""
     options = [
-        sorted(by_target[u], key=lambda a: cost_of(a.mask.bit_length() - 1))[:4] for u in unbeaten
+        sorted(by_target[u], key=lambda a: cost_of(a.cards.bit_length() - 1))[:4] for u in unbeaten
     ]
     best: tuple[float, Action] | None = None
     for combo in itertools.product(*options):
         used = 0
         ok = True
         for a in combo:
-            if used & a.mask:
+            if used & a.cards:
                 ok = False
                 break
-            used |= a.mask
+            used |= a.cards
         if not ok:
             continue
         cost = sum(cost_of(c) for c in iter_bits(used))
         if best is None or cost < best[0]:
             # Play the cheapest beater first: it shows the least.
-            first = min(combo, key=lambda a: cost_of(a.mask.bit_length() - 1))
+            first = min(combo, key=lambda a: cost_of(a.cards.bit_length() - 1))
             best = (cost, first)
     return best
 
@@ -124,15 +126,15 @@ class ExpertBot:
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
             return self.rng.choice(legal)
         for a in legal:
-            if a.k == EXCHANGE:
+            if a.kind == EXCHANGE:
                 return a  # the lowest trump for the face-up one: never worse
         if self.nodes and perfect_information(obs):
             solved = self._solve(obs)
             if solved is not None:
                 return solved
-        if obs.phase == "defend":
+        if obs.phase == Phase.DEFEND:
             return self._defend(obs)
-        if obs.phase == "attack":
+        if obs.phase == Phase.ATTACK:
             return self._open(obs)
         return self._throw(obs)
 
@@ -170,12 +172,12 @@ class ExpertBot:
         best = obs.legal[0]
         best_score = 1e9
         for a in obs.legal:
-            if a.k != ATTACK:
+            if a.kind != ATTACK:
                 continue
-            cards = list(iter_bits(a.mask))
+            cards = list(iter_bits(a.cards))
             n = len(cards)
             score = max(keep(c, t, talon) for c in cards) - 1.2 * (n - 1)
-            if a.mask & tmask:
+            if a.cards & tmask:
                 score += 6.0 if talon else 1.0  # lead trumps only when nothing else will do
             if talon == 0:
                 # Winners first: cards nothing the opponents may hold can beat.
@@ -185,7 +187,7 @@ class ExpertBot:
             else:
                 # Keep one of a rank back to throw in later? No: lead the whole group,
                 # but prefer a rank the rest of my hand does not need.
-                rank_left = sum(1 for c in iter_bits(hand & ~a.mask) if c >> 2 == cards[0] >> 2)
+                rank_left = sum(1 for c in iter_bits(hand & ~a.cards) if c >> 2 == cards[0] >> 2)
                 score += 0.3 * rank_left
             if score < best_score:
                 best, best_score = a, score
@@ -197,7 +199,7 @@ class ExpertBot:
         talon = obs.talon_size
         tmask = SUIT_MASK[t]
         pass_action: Action | None = None
-        piling = obs.phase == "pile_on"
+        piling = obs.phase == Phase.PILE_ON
         if talon == 0:
             limit = 12
         elif talon <= 4:
@@ -207,13 +209,13 @@ class ExpertBot:
         best: Action | None = None
         best_score = 1e9
         for a in obs.legal:
-            if a.k == PASS:
+            if a.kind == PASS:
                 pass_action = a
                 continue
-            if a.k != ATTACK:
+            if a.kind != ATTACK:
                 continue
-            cards = list(iter_bits(a.mask))
-            if a.mask & tmask and (talon > 0 or piling):
+            cards = list(iter_bits(a.cards))
+            if a.cards & tmask and (talon > 0 or piling):
                 continue  # no trump to a defender who takes, none at all while the talon lasts
             plain = [c >> 2 for c in cards if not (1 << c) & tmask]
             if plain and max(plain) > limit:
@@ -236,14 +238,15 @@ class ExpertBot:
         choices: list[tuple[float, Action]] = []
         by_target: dict[int, list[Action]] = {}
         for a in obs.legal:
-            if a.k == TAKE:
+            if a.kind == TAKE:
                 take = a
-            elif a.k == DEFEND:
-                by_target.setdefault(a.t, []).append(a)
-            elif a.k == SHOW:
+            elif a.kind == DEFEND:
+                assert a.target is not None
+                by_target.setdefault(a.target.index, []).append(a)
+            elif a.kind == SHOW:
                 choices.append((-5.0, a))  # a shown trump stays in the hand
-            elif a.k == TRANSFER:
-                cost = sum(keep(c, t, talon) for c in iter_bits(a.mask))
+            elif a.kind == TRANSFER:
+                cost = sum(keep(c, t, talon) for c in iter_bits(a.cards))
                 choices.append((cost - 3.0, a))  # passes the bout on, with more to beat
         plan = self._plan(unbeaten, by_target, t, talon)
         if plan is not None:

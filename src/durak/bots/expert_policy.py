@@ -61,7 +61,7 @@ def expert_action(g: Game) -> Action:
     if len(legal) == 1:
         return legal[0]
     for a in legal:
-        if a.k == EXCHANGE:
+        if a.kind == EXCHANGE:
             return a
     phase = g._phase
     if phase == DEFENCE:
@@ -92,9 +92,9 @@ def _open(g: Game, legal: Sequence[Action]) -> Action:
     best = legal[0]
     best_score = 1e9
     for a in legal:
-        if a.k != ATTACK:
+        if a.kind != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         if m & (m - 1) == 0:  # one card, the usual case
             cards: tuple[int, ...] = (m.bit_length() - 1,)
             n = 1
@@ -132,13 +132,13 @@ def _throw(g: Game, legal: Sequence[Action], piling: bool) -> Action:
     best: Action | None = None
     best_score = 1e9
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == PASS:
             pass_action = a
             continue
         if k != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         if m & tmask and (talon > 0 or piling):
             continue
         cards = _bits(m)
@@ -166,15 +166,16 @@ def _defend(g: Game, legal: Sequence[Action]) -> Action:
     choices: list[tuple[float, Action]] = []
     by_target: dict[int, list[Action]] = {}
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == TAKE:
             take = a
         elif k == DEFEND:
-            by_target.setdefault(a.t, []).append(a)
+            assert a.target is not None
+            by_target.setdefault(a.target.index, []).append(a)
         elif k == SHOW:
             choices.append((-5.0, a))
         elif k == TRANSFER:
-            choices.append((sum(kp[c] for c in _bits(a.mask)) - 3.0, a))
+            choices.append((sum(kp[c] for c in _bits(a.cards)) - 3.0, a))
     plan = _plan(unbeaten, by_target, kp)
     if plan is not None:
         choices.append(plan)
@@ -202,7 +203,7 @@ def _plan(
         # One card to beat: the first cheapest beater (what cheapest_cover finds).
         pick: tuple[float, Action] | None = None
         for a in by_target[unbeaten[0]]:
-            v = kp[a.mask.bit_length() - 1]
+            v = kp[a.cards.bit_length() - 1]
             if pick is None or v < pick[0]:
                 pick = (v, a)
         return pick

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from time import perf_counter, thread_time
 
+from durak.enums import Phase
+
 from ..actions import Action
 from ..game import OVER, Game
 from ..observation import Observation
@@ -68,7 +70,7 @@ def perfect_information(obs: Observation) -> bool:
     """True when ``obs``'s seat can place every card: two players left and nothing hidden
     in the talon (empty, or only the face-up trump left under it), so the opponent
     holds exactly the cards this seat cannot see."""
-    if sum(not o for o in obs.out) != 2 or obs.phase == "over":
+    if sum(not o for o in obs.out) != 2 or obs.phase == Phase.OVER:
         return False
     return obs.talon_size == 0 or (obs.talon_size == 1 and obs.trump_under_talon)
 

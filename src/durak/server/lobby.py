@@ -381,7 +381,7 @@ def _frame(g: Game, seat: int | None, action: str | None) -> dict[str, Any]:
         "to_act": g.to_act,
         "attacker": g.attacker if not g.is_over else None,
         "defender": g.defender if not g.is_over else None,
-        "phase": g.phase,
+        "phase": str(g.phase),
         "bout": g.bout,
     }
 
