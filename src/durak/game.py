@@ -807,12 +807,13 @@ class Game:
         self._legal = None
         self.history.append(a)
         k: int = a.kind
+        m: int = a.cards  # unboxed once: the compiled engine then works on a plain int
         seat = self.to_act
         assert seat is not None
         if k == DEFEND:
-            card = a.cards.bit_length() - 1
-            self._hands[seat] &= ~a.cards
-            self._known[seat] &= ~a.cards
+            card = m.bit_length() - 1
+            self._hands[seat] &= ~m
+            self._known[seat] &= ~m
             target = a.target
             assert target is not None
             self._beat[self._att.index(target.index)] = card
@@ -820,8 +821,8 @@ class Game:
             self._n_beaten += 1
             if self._table_ranks:
                 self._allowed |= RANK_MASK[card // 4 + 2]
-            self._tmask |= a.cards
-            self._last_lay[seat] = a.cards
+            self._tmask |= m
+            self._last_lay[seat] = m
             if not self._hands[seat]:
                 self._check_out(seat)
             if not self._unbeaten:
@@ -829,10 +830,10 @@ class Game:
                 self._next_thrower(0)
         elif k == ATTACK:
             if self._opening_rank and self._phase == OPEN:
-                self._allowed = RANK_MASK[a.cards[0].rank]
-            self._lay_attack(seat, a.cards)
+                self._allowed = RANK_MASK[(m.bit_length() - 1) // 4 + 2]
+            self._lay_attack(seat, m)
             if self._pogonny:
-                self.tally[seat] += a.cards.bit_count() // 2
+                self.tally[seat] += m.bit_count() // 2
             if self._phase == PILE:
                 if not self._can_throw(seat):
                     self._next_thrower(self._tpos + 1)
@@ -850,14 +851,14 @@ class Game:
         elif k in (TRANSFER, SHOW):
             nd = self._next_active(seat, seat if self.teams else None)
             if k == TRANSFER:
-                self._lay_attack(seat, a.cards)
+                self._lay_attack(seat, m)
             else:
                 self._shown |= 1 << seat
-                self._known[seat] |= a.cards
+                self._known[seat] |= m
             self.attacker = seat
             self.defender = nd
             if k == TRANSFER:
-                self._last_att = (seat, a.cards, nd)
+                self._last_att = (seat, m, nd)
             self._set_cap()
             self._throwers = self._make_throwers()
             self.to_act = nd
