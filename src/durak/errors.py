@@ -7,6 +7,7 @@ Each also derives from the built-in error it stands for (``ValueError`` or
 - :class:`IllegalActionError`: an action not legal now, or text that is no action
   (the game is left as it was);
 - :class:`RecordError`: a record that cannot be read or does not replay;
+- :class:`StateError`: a call not possible now (the next deal before this one ended);
 - :class:`ArgumentError` / :class:`ArgumentTypeError`: a bad argument to a public
   function or constructor (a bot spec, a ``Match``'s ``deals``...); the message
   starts with the argument's name.
@@ -37,6 +38,11 @@ class IllegalActionError(DurakError, ValueError):
 
 class RecordError(DurakError, ValueError):
     """A record that cannot be read or does not replay."""
+
+
+class StateError(DurakError, ValueError):
+    """A call that is not possible in this state (``Match.next_deal`` before the deal
+    in play is over)."""
 
 
 class ArgumentError(DurakError, ValueError):

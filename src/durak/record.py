@@ -20,7 +20,9 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .actions import Action, IllegalActionError
+from .actions import Action
+from .errors import ArgumentTypeError, IllegalActionError
+from .errors import RecordError as RecordError  # re-exported
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -29,12 +31,32 @@ if TYPE_CHECKING:
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay."""
-
-
 def _quote(v: str) -> str:
-    return v.replace("\\", "\\\\").replace('"', '\\"')
+    """A header value: backslash and quote escaped, and every character that is not
+    printable (a line break in a player's name...) as ``\\uXXXX``, so that each header
+    stays one line and reads back exactly."""
+    out = v.replace("\\", "\\\\").replace('"', '\\"')
+    if out.isprintable():
+        return out
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in out)
+
+
+def _escape(ch: str) -> str:
+    n = ord(ch)
+    return f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def _unescape(m: re.Match[str]) -> str:
+    e = m.group(1)
+    return chr(int(e[1:], 16)) if len(e) > 1 else e
+
+
+def _unquote(v: str) -> str:
+    """The inverse of :func:`_quote`."""
+    return _ESCAPE.sub(_unescape, v)
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
 
 
 def write_headers(headers: dict[str, str]) -> list[str]:
@@ -85,7 +107,7 @@ def parse_headers(text: str) -> tuple[dict[str, str], list[str]]:
     for line in text.splitlines():
         m = _HEADER.match(line.strip())
         if m and not body:
-            headers[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+            headers[m.group(1)] = _unquote(m.group(2))
         elif line.strip():
             body.append(line)
     return headers, body
@@ -113,7 +135,7 @@ def read_record(text: object) -> Game:
     from .game import Game
 
     if not isinstance(text, str):
-        raise TypeError(f"record: text, not {type(text).__name__}")
+        raise ArgumentTypeError(f"record: text, not {type(text).__name__}")
     headers, body = parse_headers(text)
     if "Seed" not in headers and "Deck" not in headers:
         # Without either the deal would be a fresh random one, not the recorded game.
