@@ -37,10 +37,21 @@ from .actions import (
     encoding,
     make,
 )
-from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
+from .cards import (
+    RANK_MASK,
+    SUIT_MASK,
+    Card,
+    CardSet,
+    beats_mask,
+    deck_mask,
+    lowest_rank,
+    rank_name,
+)
+from .checks import game_args
 from .enums import Phase
 from .observation import LastAttack, Observation, Passed, dataclass_reduce
 from .rules import Rules
+from .rules import pagon_ladder as pagon_ladder  # re-exported
 
 # Final: the compiled engine reads these as constants, not as module globals.
 OPEN: Final = 0
@@ -56,12 +67,6 @@ SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
     for g in range(16)
 )
 _SIX_MASK: Final = RANK_MASK[6]
-
-
-def pagon_ladder(deck: int) -> tuple[int, ...]:
-    """The pagon ranks in the order they are hung: 6 7 8 9 10 J K A, then the queen."""
-    low = lowest_rank(deck)
-    return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
 
 
 _QUEEN_SUIT: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
@@ -83,9 +88,12 @@ class Outcome:
     ``durak``: the loser's seat, or None for a draw. ``out_order``: seats in the
     order they went out. ``pogony``: sixes in the move that left the durak alone
     (the ending ornament). ``tally``: pogony scored per seat (``pogonny``).
-    ``losers``: seats still holding cards; ``losing_team``: the losing side in
-    team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
-    pagony with the move that ended the deal (``hung_cards`` of them), else None.
+    ``losers``: the losing side's seats: those still holding cards (the durak, and
+    in team play its partners with cards); with ``pogonny`` scoring, where the tally
+    decides, the durak's side (the durak alone without teams). ``losing_team``: the
+    losing side in team play (0 or 1, the durak's), else None. ``hung``: with
+    pagony, the side that hung its pagony with the move that ended the deal
+    (``hung_cards`` of them), else None.
     ``truncated``: the deal was cut off by ``rules.action_limit`` (then also a
     ``draw``, with no durak).
     """
@@ -182,19 +190,21 @@ class Game:
     texts), dealt one card at a time from the dealer's left; the card after the deal
     is the trump. Without it the deck is shuffled from ``seed``. ``dealer`` defaults
     to a seeded lot. ``leader``: the seat that attacks first (matches use it); by
-    default the holder of the lowest trump. Arguments of the wrong type raise
-    TypeError, wrong values ValueError, each naming the argument:
+    default the holder of the lowest trump. Arguments are checked first
+    (:mod:`durak.checks`): the wrong type raises ArgumentTypeError, a wrong value
+    ArgumentError (both DurakErrors, also TypeError and ValueError), each naming the
+    argument:
 
     >>> Game(Rules(), deck=["6S", "7S"]).deck[:2]
     (Card('6♠'), Card('7♠'))
     >>> Game("perevodnoy")
     Traceback (most recent call last):
     ...
-    TypeError: rules: a durak.Rules (Rules.parse(text) reads text), not str
+    durak.errors.ArgumentTypeError: rules: a durak.Rules (Rules.parse(text) reads text), not str
     >>> Game(Rules(), dealer=2)
     Traceback (most recent call last):
     ...
-    ValueError: dealer: a seat 0..1, not 2
+    durak.errors.ArgumentError: dealer: a seat 0..1, not 2
     """
 
     __slots__ = FIELDS
@@ -216,6 +226,8 @@ class Game:
     ) -> None:
         # (``object`` in the types above: the compiled engine would refuse a wrong type
         # before these checks could name the argument)
+        if not _blank:
+            rules = game_args(rules, seed, dealer, leader, pagon)  # durak.checks
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
@@ -612,6 +624,9 @@ class Game:
             order = self.out_order + [s for s in losers]
             last = {s: i for i, s in enumerate(order)}
             durak = min(range(self.n), key=lambda s: (self.tally[s], -last[s]))
+            # The tally, not the cards, decides: the losing side is the durak's (issue 30:
+            # losers named the seats left holding cards, another side than losing_team).
+            losers = tuple(s for s in range(self.n) if r.team_of(s) == r.team_of(durak))
         elif not losers:
             if r.draws:
                 durak, draw = None, True
@@ -777,8 +792,14 @@ class Game:
             mask[enc.index_of(a)] = True
         return mask
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``to_act`` may play ``action`` now."""
+    def is_legal(self, action: Action | str | object) -> bool:
+        """Whether ``to_act`` may play ``action`` now: what :meth:`apply` takes (an
+        Action or its notation) without raising. Text that is no action is not legal."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except IllegalActionError:
+                return False
         return action in self.legal_actions()
 
     # -- applying --------------------------------------------------------------------
@@ -898,6 +919,8 @@ class Game:
         kinds = {x.kind for x in legal}
         if self._phase == DEFENCE and self._forced_take:
             return f"{a}: attacked with a pagon card, {who} must take (pagony_attack=off)"
+        if a.kind == TRANSFER and self._phase == DEFENCE and a.kind not in kinds:
+            return f"{a}: {self._why_no_transfer(seat, a.cards)}"
         if a.kind not in kinds:
             expect = {
                 OPEN: "an opening attack",
@@ -923,6 +946,32 @@ class Game:
                 )
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
         return f"{a}: not legal now"
+
+    def _why_no_transfer(self, seat: int, cards: int) -> str:
+        """Why laying ``cards`` to transfer is refused now (RULES.md 4), the first reason
+        that applies."""
+        r = self.rules
+        if not r.transfer:
+            return "transfers are off in these rules (transfer=off)"
+        if self.bout == 0 and not r.transfer_first_bout:
+            return "no transfer in the first bout (transfer_first_bout=off)"
+        if self._n_beaten:
+            return "no transfer once a card on the table is beaten"
+        rank_base = self._att[0] & ~3
+        if cards & ~(15 << rank_base):
+            return f"a transfer lays cards of the attacked rank ({rank_name(rank_base // 4 + 2)})"
+        nd = self._next_active(seat, seat if self.teams else None)
+        if nd < 0 or nd == seat:
+            return "nobody is left to transfer to"
+        on_table = len(self._att) + cards.bit_count()
+        held = self._hands[nd].bit_count()
+        if on_table > held:
+            return (
+                f"seat {nd} would defend next and holds {held} card{'s' if held != 1 else ''},"
+                f" fewer than the {on_table} attacking cards the table would then hold"
+            )
+        limit = r.bout_limit if self.bout else self._first_limit
+        return f"the table would hold {on_table} attacking cards, over this bout's limit {limit}"
 
     # -- copies, undo, views ---------------------------------------------------------
     def clone(self) -> Game:
