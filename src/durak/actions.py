@@ -53,14 +53,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from .cards import Card, CardSet, cards_of, lowest_rank
 from .enums import Kind
 from .errors import IllegalActionError as IllegalActionError  # re-exported
 
-if TYPE_CHECKING:
-    from .rules import Rules
+
+class Rules(Protocol):
+    """What the encoding reads of a :class:`durak.rules.Rules`: its deck size. (A
+    protocol, so that this module, below rules.py, does not import it.)"""
+
+    @property
+    def deck(self) -> int: ...
+
 
 # The kinds as compile-time constants for the compiled engine: equal to the Kind members
 # (``ATTACK == Kind.ATTACK``), read as plain ints without a lookup.

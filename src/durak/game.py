@@ -50,6 +50,7 @@ from .cards import (
 from .checks import game_args
 from .enums import Phase
 from .observation import LastAttack, Observation, Passed, dataclass_reduce
+from .record import read_record, write_record
 from .rules import Rules
 from .rules import pagon_ladder as pagon_ladder  # re-exported
 
@@ -1176,16 +1177,12 @@ class Game:
 
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
         """The deal as text a person can read; ``Game.from_record`` replays it."""
-        from .record import write_record
-
         return write_record(self, names, headers)
 
     @staticmethod
     def from_record(text: object) -> Game:
         """The game a record (:meth:`record`) describes, replayed move by move."""
-        from .record import read_record
-
-        return read_record(text)  # which refuses what is not text
+        return read_record(text, Game)  # which refuses what is not text
 
     def __repr__(self) -> str:
         return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"

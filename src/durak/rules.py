@@ -19,6 +19,7 @@ from typing import Any, Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
+from .actions import num_actions
 from .cards import deck_mask, lowest_rank
 from .errors import ArgumentTypeError
 from .errors import RulesError as RulesError  # re-exported
@@ -138,8 +139,6 @@ class Rules:
     @property
     def num_actions(self) -> int:
         """Size of the fixed action encoding (see :mod:`durak.actions`)."""
-        from .actions import num_actions
-
         return num_actions(self)
 
     # -- presets and text ------------------------------------------------------
