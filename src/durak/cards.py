@@ -259,7 +259,7 @@ class CardSet(int):
         return _CARDS[(self & -self).bit_length() - 1]
 
     def __str__(self) -> str:
-        return " ".join(c._text for c in cards_of(self))
+        return " ".join(map(str, cards_of(self)))
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"

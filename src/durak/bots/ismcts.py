@@ -138,7 +138,8 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(
+    # C901 and PLR0913: a bot spec's options (`ismcts:iterations=...`), one keyword each
+    def __init__(  # noqa: C901, PLR0913
         self,
         time: float | None = None,
         iterations: int | None = None,
@@ -436,7 +437,8 @@ class ISMCTSBot:
         rest = [(x, 0.0) for x in obs.legal if x is not a]
         return [(a, (v + 1) / 2)] + rest, solver.nodes
 
-    def _pimc(
+    # C901: the search loop: candidates x continuations x worlds under one budget
+    def _pimc(  # noqa: C901
         self,
         obs: Observation,
         legal: list[Action],

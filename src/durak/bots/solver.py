@@ -149,7 +149,8 @@ class Solver:
             legal.insert(0, first)
         return legal
 
-    def _search(self, g: Game, alpha: int, beta: int) -> int:
+    # C901: alpha-beta with the end, the memo and the move order inline (compiled hot path)
+    def _search(self, g: Game, alpha: int, beta: int) -> int:  # noqa: C901
         if g._phase == OVER:
             return outcome_value(g, self.seat)
         self.nodes += 1

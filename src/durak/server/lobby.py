@@ -45,7 +45,8 @@ class LobbyError(ValueError):
 class Lobby:
     """Every table of one server process."""
 
-    def __init__(
+    # PLR0913: the lobby's settings, one keyword each (tests set them one by one)
+    def __init__(  # noqa: PLR0913
         self,
         store: Store,
         bot_pace: float = 0.8,

@@ -404,7 +404,8 @@ class GameScreen(Screen[None]):
     def action_press(self, key: str) -> None:
         self.press(key)
 
-    def press(self, key: str, character: str | None = None) -> None:
+    # C901: the key map: one branch per key of the game
+    def press(self, key: str, character: str | None = None) -> None:  # noqa: C901
         """One key of the game, by its name (``left``, ``enter``, ``t``...)."""
         p = self.picker
         cards = self.hand_cards()
