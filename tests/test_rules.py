@@ -280,3 +280,30 @@ def test_a_transfer_refused_for_other_reasons_says_which() -> None:
     g.apply("6♠")
     with pytest.raises(IllegalActionError, match="no transfer in the first bout"):
         g.apply(">6♥")
+
+
+def test_the_seed_readings_docs_rules_md_chose() -> None:
+    """docs/rules.md, "Where the seed reads two ways": line 35 (a thrower other than the
+    attacker may lay several cards at once) and line 59 (a trump beats at any time, even
+    beside a higher card of the suit), checked over random 3-player deals."""
+    import random
+
+    from durak import Game, Kind, Phase
+
+    several = trump_anyway = False
+    for seed in range(200):
+        g, rng = Game(Rules(players=3), seed=seed), random.Random(seed)
+        while not g.is_over and not (several and trump_anyway):
+            legal = g.legal_actions()
+            seat = g.to_act
+            assert seat is not None
+            if g.phase == Phase.THROW_IN and seat != g.attacker:
+                several |= any(a.kind == Kind.ATTACK and len(a.cards) > 1 for a in legal)
+            hand = g.hand(seat)
+            for a in legal:
+                t = a.target
+                if a.kind == Kind.DEFEND and t is not None and t.suit != g.trump.suit:
+                    higher = any(c.suit == t.suit and c.rank > t.rank for c in hand)
+                    trump_anyway |= higher and a.cards[0].suit == g.trump.suit
+            g.apply(rng.choice(legal))
+    assert several and trump_anyway
