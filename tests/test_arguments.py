@@ -175,3 +175,25 @@ def test_kind_and_phase_are_the_one_public_form() -> None:
     assert d.target is not None and str(d) == f"{d.target}/{d.cards[0]}"
     assert f"{g.phase}" == "defend" and Phase.parse("pile_on") is Phase.PILE_ON
     assert not hasattr(a, "k") and not hasattr(a, "mask") and not hasattr(a, "t")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Rules.preset(["x"]), "preset: a name such as 'podkidnoy', not list"),
+        (lambda: Rules().replace(colour=1), "colour: no such option"),
+        (lambda: durak.Card.from_index(52), "index: a card index 0..51, not 52"),
+        (lambda: durak.Action("attack", ["6S"]), "cards: Cards (Card.parse reads text)"),
+        (lambda: durak.Action.from_index("3", Rules()), "index: a whole number, not str"),
+        (lambda: durak.Action.parse("6S").index("r"), "rules: a durak.Rules, not str"),
+        (lambda: Game(seed=1).observation(5), "seat: a seat 0..1, not 5"),
+        (lambda: Game(deck="6S 6S"), "deck: cards must be of the 36-card deck, each once"),
+        (lambda: Game(deck=[1]), "deck: cards or card texts, not int"),
+    ],
+)
+def test_public_calls_refuse_bad_arguments_with_a_durak_error_naming_them(
+    call: Any, message: str
+) -> None:
+    with pytest.raises(DurakError) as e:
+        call()
+    assert str(e.value).startswith(message)

@@ -57,6 +57,7 @@ from typing import Any, Final, Protocol
 
 from .cards import Card, CardSet, cards_of, lowest_rank
 from .enums import Kind
+from .errors import ArgumentTypeError
 from .errors import IllegalActionError as IllegalActionError  # re-exported
 
 
@@ -129,7 +130,11 @@ class Action:
             raise IllegalActionError(f"no such kind of action: {kind!r}")
         mask = 0
         for c in cards:
+            if not isinstance(c, Card):
+                raise ArgumentTypeError(f"cards: Cards (Card.parse reads text), not {c!r}")
             mask |= c.bit
+        if target is not None and not isinstance(target, Card):
+            raise ArgumentTypeError(f"target: a Card or None, not {target!r}")
         t = target.index if target is not None else -1
         key = _key(k, mask, t)
         a = _INTERN.get(key)
@@ -221,8 +226,12 @@ class Action:
         return enc.index_of(self)
 
     @staticmethod
-    def from_index(index: int, rules: Rules) -> Action:
+    def from_index(index: int | object, rules: Rules) -> Action:
         """The action with this number in the encoding for ``rules``."""
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ArgumentTypeError(f"index: a whole number, not {type(index).__name__}")
         return encoding(rules).action(index)
 
 
@@ -330,9 +339,14 @@ _ENCODINGS: Final[dict[int, Encoding]] = {}
 
 
 def encoding(rules: Rules) -> Encoding:
-    enc = _ENCODINGS.get(rules.deck)
+    """The encoding for ``rules``' deck size."""
+    try:
+        deck = rules.deck
+    except AttributeError:
+        raise ArgumentTypeError(f"rules: a durak.Rules, not {type(rules).__name__}") from None
+    enc = _ENCODINGS.get(deck)
     if enc is None:
-        enc = _ENCODINGS[rules.deck] = Encoding(rules.deck)
+        enc = _ENCODINGS[deck] = Encoding(deck)
     return enc
 
 

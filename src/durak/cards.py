@@ -101,6 +101,8 @@ class Card:
     @staticmethod
     def from_index(index: int) -> Card:
         """The card with this index (0..51)."""
+        if not 0 <= index < NUM_CARDS:
+            raise ArgumentError(f"index: a card index 0..51, not {index}")
         return _CARDS[index]
 
     @staticmethod

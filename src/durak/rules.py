@@ -153,6 +153,10 @@ class Rules:
         ...
         durak.errors.RulesError: colour: no such option
         """
+        if not isinstance(name, str):
+            raise ArgumentTypeError(
+                f"preset: a name such as 'podkidnoy', not {type(name).__name__}"
+            )
         base = PRESETS.get(name)
         if base is None:
             raise RulesError(f"preset: no preset {name!r}; one of {', '.join(PRESETS)}")
@@ -232,6 +236,11 @@ class Rules:
         return f"{name}({','.join(f'{k}={_show(v)}' for k, v in items)})"
 
     def replace(self, **changes: Any) -> Rules:
+        """These rules with some options changed (each checked as in the constructor)."""
+        names = {f.name for f in fields(Rules)}
+        for k in changes:
+            if k not in names:
+                raise RulesError(f"{k}: no such option")
         return dataclasses.replace(self, **changes)
 
     def with_action_limit(self, limit: int | None = None) -> Rules:
