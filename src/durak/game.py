@@ -48,7 +48,9 @@ from .cards import (
     rank_name,
 )
 from .checks import game_args
+from .checks import seat as seat_arg
 from .enums import Phase
+from .errors import ArgumentError, ArgumentTypeError
 from .observation import LastAttack, Observation, Passed, dataclass_reduce
 from .record import read_record, write_record
 from .rules import Rules
@@ -258,7 +260,7 @@ class Game:
             order = [c.index for c in cards]
             bad = [str(c) for c in cards if not full >> c.index & 1]
             if bad or len(set(order)) != len(order):
-                raise ValueError(
+                raise ArgumentError(
                     f"deck: cards must be of the {rules.deck}-card deck, each once"
                     + (f" ({' '.join(bad)} is not)" if bad else " (a card repeats)")
                 )
@@ -1194,12 +1196,9 @@ def _is_int(v: object) -> TypeGuard[int]:
 
 
 def _check_seat(name: str, v: object, n: int) -> int:
-    """``v``, if it is a seat 0..n-1; else TypeError or ValueError naming the argument."""
-    if not _is_int(v):
-        raise TypeError(f"{name}: a seat number, not {type(v).__name__}")
-    if not 0 <= v < n:
-        raise ValueError(f"{name}: a seat 0..{n - 1}, not {v}")
-    return v
+    """``v``, if it is a seat 0..n-1; else ArgumentTypeError or ArgumentError naming the
+    argument (durak.checks.seat)."""
+    return seat_arg(name, v, n)
 
 
 def _deck_cards(deck: object) -> list[Card]:
@@ -1209,7 +1208,7 @@ def _deck_cards(deck: object) -> list[Card]:
     elif isinstance(deck, (list, tuple)):
         items = list(deck)
     else:
-        raise TypeError(f"deck: text or a list of cards, not {type(deck).__name__}")
+        raise ArgumentTypeError(f"deck: text or a list of cards, not {type(deck).__name__}")
     cards = []
     for item in items:
         if isinstance(item, Card):
@@ -1218,9 +1217,9 @@ def _deck_cards(deck: object) -> list[Card]:
             try:
                 cards.append(Card.parse(item))
             except ValueError as e:
-                raise ValueError(f"deck: {e}") from None
+                raise ArgumentError(f"deck: {e}") from None
         else:
-            raise TypeError(f"deck: cards or card texts, not {type(item).__name__}")
+            raise ArgumentTypeError(f"deck: cards or card texts, not {type(item).__name__}")
     return cards
 
 
