@@ -21,6 +21,7 @@ comparison the patterns miss is caught by mypy's strict equality in src/.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -81,11 +82,20 @@ def rewrite(text: str) -> str:
     # JSON for the wire keeps the phase's name
     text = re.sub(r'(["\']phase["\']: )((?:\w+\.)*phase)\b(?!\))', r"\1str(\2)", text)
     for enum in ("Kind", "Phase"):
-        if re.search(rf"\b{enum}\.[A-Z]", text) and not re.search(
-            rf"^\s*(from \S+ import .*\b{enum}\b|class {enum}\b)", text, re.M
-        ):
+        if re.search(rf"\b{enum}\.[A-Z]", text) and enum not in _defined(text):
             text = _add_import(text, enum)
     return text
+
+
+def _defined(text: str) -> set[str]:
+    """The names a module imports or defines at any level."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            names |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.ClassDef):
+            names.add(node.name)
+    return names
 
 
 def _add_import(text: str, name: str) -> str:
