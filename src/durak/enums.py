@@ -19,6 +19,9 @@ A member never equals its name: compare ``a.kind == Kind.TAKE``, not ``== "take"
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Self
+
+from .errors import ArgumentError
 
 
 class _Named(IntEnum):
@@ -31,13 +34,13 @@ class _Named(IntEnum):
         return format(self.name.lower(), spec)
 
     @classmethod
-    def parse(cls, text: str) -> _Named:
+    def parse(cls, text: str) -> Self:
         """The member named ``text`` (its ``str()``), case-insensitive."""
         try:
             return cls[text.strip().upper()]
-        except KeyError:
+        except (KeyError, AttributeError):
             names = ", ".join(str(m) for m in cls)
-            raise ValueError(f"no {cls.__name__.lower()} {text!r}; one of {names}") from None
+            raise ArgumentError(f"{cls.__name__.lower()}: no {text!r}; one of {names}") from None
 
 
 class Kind(_Named):
