@@ -14,6 +14,7 @@ from durak.bots.ismcts import ISMCTSBot
 from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
+from durak.enums import Kind, Phase
 
 from .helpers import play
 
@@ -122,13 +123,13 @@ def test_greedy_takes_when_it_cannot_beat_and_plays_cheapest() -> None:
             assert s is not None
             obs = g.observation(s)
             a = bot.choose(obs)
-            if obs.phase == "defend":
-                beats = [x for x in obs.legal if x.kind == "defend"]
+            if obs.phase == Phase.DEFEND:
+                beats = [x for x in obs.legal if x.kind == Kind.DEFEND]
                 if not beats:
-                    assert a.kind == "take"
+                    assert a.kind == Kind.TAKE
                     takes += 1
                 else:
-                    assert a.kind == "defend"
+                    assert a.kind == Kind.DEFEND
                     non_trump = [x for x in beats if x.cards[0].suit != obs.trump_suit]
                     pool = non_trump or beats
                     assert a.cards[0].rank == min(x.cards[0].rank for x in pool)
@@ -142,7 +143,7 @@ def test_heuristic_keeps_trumps_and_lays_pairs() -> None:
     # rather than a trump alone, and never with a trump while it has other cards.
     g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
     a = HeuristicBot().choose(g.observation(0))
-    assert a.kind == "attack" and all(c.suit != 0 or len(a.cards) > 1 for c in a.cards)
+    assert a.kind == Kind.ATTACK and all(c.suit != 0 or len(a.cards) > 1 for c in a.cards)
     assert min(c.rank for c in a.cards) == 6
 
 
@@ -166,7 +167,7 @@ def test_tracker_remembers_suit_gaps_until_a_draw() -> None:
             assert s is not None
             obs = g.observation(0)
             t.update(obs)
-            if obs.phase == "pile_on" and obs.defender == 1:
+            if obs.phase == Phase.PILE_ON and obs.defender == 1:
                 unbeaten = [a for a, b in obs.table if b is None]
                 if len(unbeaten) == 1 and higher_in_suit(unbeaten[0].index):
                     ex = t.exclude(obs)
@@ -237,7 +238,7 @@ def test_team_bots_never_hurt_a_partner() -> None:
             assert seat is not None
             a = bots[seat].choose(g.observation(seat))
             g.apply(a)
-            if a.kind in ("attack", "transfer") and not g.is_over:
+            if a.kind in (Kind.ATTACK, Kind.TRANSFER) and not g.is_over:
                 laid += 1
                 assert (g.defender - seat) % 2 == 1, f"{a} by seat {seat} hit a partner"
         o = g.outcome
@@ -352,8 +353,8 @@ def test_expert_takes_a_small_card_rather_than_spend_a_big_trump_early() -> None
     assert str(bot.choose(g.observation(0))) == "6♥"  # the cheapest plain card
     g.apply("6♥")
     obs = g.observation(1)
-    assert [a.kind for a in obs.legal if a.kind == "defend"] == ["defend"]  # only Q♠ beats
-    assert bot.choose(obs).kind == "take"
+    assert [a.kind for a in obs.legal if a.kind == Kind.DEFEND] == [Kind.DEFEND]  # only Q♠ beats
+    assert bot.choose(obs).kind == Kind.TAKE
     # With a small heart it beats instead.
     g = Game(Rules(), deck=deck.replace("6D", "7H"), dealer=1, leader=0)
     g.apply("6♥")
@@ -460,7 +461,7 @@ def test_careful_style_takes_a_small_card_rather_than_spend_a_queen_trump_early(
     deck = "6H QS 7C 6D 8C 7D 9C 8D 10C 9D JC 10D 7S"
     g = Game(Rules(), deck=deck, dealer=1, leader=0)
     g.apply("6♥")
-    assert make("heuristic:style=careful").choose(g.observation(1)).kind == "take"
+    assert make("heuristic:style=careful").choose(g.observation(1)).kind == Kind.TAKE
     g = Game(Rules(), deck=deck.replace("6D", "7H"), dealer=1, leader=0)
     g.apply("6♥")
     assert str(make("heuristic:style=careful").choose(g.observation(1))) == "6♥/7♥"

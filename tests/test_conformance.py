@@ -167,7 +167,8 @@ def play(g: Game, moves: list[str]) -> None:
             raise AssertionError(f"move {i} {m!r} refused: {e}") from None
 
 
-def check(g: Game, step: dict[str, Any]) -> None:
+# C901: one assertion per field a conformance case may pin
+def check(g: Game, step: dict[str, Any]) -> None:  # noqa: C901
     unknown = set(step) - CHECK_KEYS - SETUP_KEYS
     assert not unknown, f"unknown keys {unknown}"
     play(g, step.get("moves", []))
@@ -184,7 +185,7 @@ def check(g: Game, step: dict[str, Any]) -> None:
     if "to_act" in step:
         assert g.to_act == _seat(step["to_act"])
     if "phase" in step:
-        assert g.phase == step["phase"]
+        assert str(g.phase) == step["phase"]
     if "attacker" in step:
         assert g.attacker == step["attacker"]
     if "defender" in step:

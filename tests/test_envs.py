@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from durak import Action, Game, Rules  # noqa: E402
 from durak.determinize import sample  # noqa: E402
+from durak.enums import Kind
 from durak.envs.bits import legal_indices, view_key  # noqa: E402
 from durak.envs.encoding import Encoder  # noqa: E402
 from durak.envs.gymnasium import DurakEnv, env_id  # noqa: E402
@@ -237,7 +238,7 @@ def test_endless_deal_ends_with_action_limit() -> None:
     g = Game(Rules(players=3, action_limit=400), seed=5)
     while not g.is_over:
         legal = g.legal_actions()
-        take = [a for a in legal if a.kind == "take"]
+        take = [a for a in legal if a.kind == Kind.TAKE]
         g.apply(take[0] if take else legal[0])
     assert g.outcome is not None and g.outcome.truncated and len(g.history) == 400
 

@@ -9,6 +9,7 @@ import pytest
 
 from durak import Action, Game, IllegalActionError, Observation, RecordError, Rules, RulesError
 from durak.cards import Card
+from durak.enums import Kind, Phase
 
 from .helpers import snapshot
 
@@ -296,7 +297,7 @@ def test_public_values_are_of_one_kind() -> None:
             and isinstance(obs.last_attack.cards, CardSet)
         )
         g.apply(g.legal_actions()[0])
-    assert g.phase == "over"
+    assert g.phase == Phase.OVER
     assert Game(Rules(), seed=5).observation(0).pagon == ()  # no pagony: no steps, not None
     for name in ("trump_card", "discard_mask", "phase_name"):
         assert not hasattr(g, name), f"{name}: one name per thing"
@@ -421,8 +422,8 @@ def test_observation_fields_say_what_the_game_says() -> None:
             if over:
                 break
             legal = g.legal_actions()
-            a = next((x for x in legal if x.kind == "show"), rng.choice(legal))
-            shows += a.kind == "show"
+            a = next((x for x in legal if x.kind == Kind.SHOW), rng.choice(legal))
+            shows += a.kind == Kind.SHOW
             g.apply(a)
         assert rules is not showing or shows > 0
 
@@ -509,7 +510,7 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
                     b.apply(move)
                 assert b.outcome == a.outcome and _view_state(b, seat) == _view_state(a, seat)
             legal = g.legal_actions()
-            g.apply(next((x for x in legal if x.kind == "show"), rng.choice(legal)))
+            g.apply(next((x for x in legal if x.kind == Kind.SHOW), rng.choice(legal)))
             step += 1
     assert passes and shows
 
@@ -522,7 +523,7 @@ def test_a_truncated_deal_ends_as_a_draw_with_its_losers() -> None:
     g = Game(Rules(players=3, action_limit=4), deck=DECK + " 6D 7D 8D 9D 10D", dealer=2)
     while not g.is_over:
         g.apply(g.legal_actions()[-1])
-    assert len(g.history) == 4 and g.to_act is None and g.phase == "over"
+    assert len(g.history) == 4 and g.to_act is None and g.phase == Phase.OVER
     assert g.outcome == Outcome(
         durak=None, draw=True, truncated=True, out_order=(), tally=(0, 0, 0), losers=(0, 1, 2)
     )
@@ -679,7 +680,7 @@ def test_each_bout_starts_with_the_first_thrower() -> None:
     while not g.is_over:
         o = g.observation(0)
         assert isinstance(o.thrower_pos, int)
-        if o.phase == "attack" and not o.table:
+        if o.phase == Phase.ATTACK and not o.table:
             assert o.thrower_pos == 0 and o.throwers[0] == o.attacker
             starts += 1
         g.apply(g.legal_actions()[0])

@@ -134,7 +134,7 @@ def test_every_key_the_browser_names_is_in_the_catalogue() -> None:
     # Keys the browser builds from values: every phase, move kind and table status.
     from durak.game import PHASES
 
-    built = [f"table.ph.{p}" for p in PHASES if p != "over"]
+    built = [f"table.ph.{p}" for p in PHASES if str(p) != "over"]
     kinds = ["lead", "throw", "pile", "defend", "transfer", "show", "exchange", "take", "pass"]
     built += [f"log.{k}" for k in kinds] + [f"log.you.{k}" for k in kinds]
     built += [f"lobby.status.{s}" for s in ("waiting", "playing", "finished")]

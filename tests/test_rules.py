@@ -210,3 +210,100 @@ def test_a_count_that_is_not_a_whole_number_is_refused_by_name(value: object) ->
     with pytest.raises(RulesError) as e:
         Rules(players=value)  # type: ignore[arg-type]
     assert str(e.value) == f"players: expected a whole number, got {value!r}"
+
+
+# -- issue 30: engine bugs found through the public API --------------------------------
+
+
+def test_is_legal_takes_what_apply_takes() -> None:
+    """Bug: is_legal("take") refused text that apply accepts."""
+    from durak import Game
+
+    g = Game(Rules(), seed=4)
+    g.apply(g.legal_actions()[0])
+    assert g.is_legal("take") and g.is_legal("беру") and g.is_legal(g.legal_actions()[0])
+    assert not g.is_legal("pass") and not g.is_legal("no such move") and not g.is_legal(7)
+    g.apply("take")  # what is_legal accepted, apply plays
+
+
+def test_pogonny_with_teams_names_one_losing_side() -> None:
+    """Bug: погонный with teams: outcome.losers and outcome.losing_team named different
+    sides in about a quarter of random deals."""
+    import random
+
+    from durak import Game
+
+    for players, teams in ((4, "2x2"), (6, "3x3")):
+        rules = Rules.preset("pogonny", players=players, teams=teams)
+        for seed in range(40):
+            g, rng = Game(rules, seed=seed), random.Random(seed)
+            while not g.is_over:
+                g.apply(rng.choice(g.legal_actions()))
+            o = g.outcome
+            assert o is not None and o.durak is not None and o.losing_team == o.durak % 2
+            assert o.durak in o.losers
+            assert {rules.team_of(s) for s in o.losers} == {o.losing_team}
+            # the durak scored the fewest pogony
+            assert o.tally[o.durak] == min(o.tally)
+
+
+def test_a_transfer_refused_for_a_small_hand_says_why() -> None:
+    """Bug: a transfer refused because the next hand is too small said only "transfer is
+    not possible now"."""
+    from durak import Game, IllegalActionError
+
+    g = Game(Rules.preset("perevodnoy", transfer_first_bout=True), seed=26)
+    history = "A♣ A♣/K♠ pass 8♦ take 8♣ 6♦ take 6♠ Q♥+Q♦ take J♦ J♦/7♠ pass 8♥+8♣ take"
+    history += " 8♦ 6♠ 6♠/J♠ 6♦ 6♦/8♦ 8♥ take pass 7♦+7♣ 7♦/Q♦ 7♣/K♣ K♥ take 10♠+10♦+10♣"
+    for a in history.split():
+        g.apply(a)
+    before = g.record()
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(">10♥")
+    assert str(e.value) == (
+        ">10♥: seat 1 would defend next and holds 3 cards, "
+        "fewer than the 4 attacking cards the table would then hold"
+    )
+    assert g.record() == before  # refused, nothing lost
+
+
+def test_a_transfer_refused_for_other_reasons_says_which() -> None:
+    from durak import Game, IllegalActionError
+
+    DECK = "6S 6H 7S 7H 8S 8H 9S 9H 10S 10H JS JH QS"  # seat 0: spades, seat 1: hearts
+
+    g = Game(Rules(), deck=DECK, dealer=1)
+    g.apply("6♠")
+    with pytest.raises(IllegalActionError, match="transfers are off in these rules"):
+        g.apply(">6♥")
+    g = Game(Rules.preset("perevodnoy"), deck=DECK, dealer=1)
+    g.apply("6♠")
+    with pytest.raises(IllegalActionError, match="no transfer in the first bout"):
+        g.apply(">6♥")
+
+
+def test_the_seed_readings_docs_rules_md_chose() -> None:
+    """docs/rules.md, "Where the seed reads two ways": line 35 (a thrower other than the
+    attacker may lay several cards at once) and line 59 (a trump beats at any time, even
+    beside a higher card of the suit), checked over random 3-player deals."""
+    import random
+
+    from durak import Game, Kind, Phase
+
+    several = trump_anyway = False
+    for seed in range(200):
+        g, rng = Game(Rules(players=3), seed=seed), random.Random(seed)
+        while not g.is_over and not (several and trump_anyway):
+            legal = g.legal_actions()
+            seat = g.to_act
+            assert seat is not None
+            if g.phase == Phase.THROW_IN and seat != g.attacker:
+                several |= any(a.kind == Kind.ATTACK and len(a.cards) > 1 for a in legal)
+            hand = g.hand(seat)
+            for a in legal:
+                t = a.target
+                if a.kind == Kind.DEFEND and t is not None and t.suit != g.trump.suit:
+                    higher = any(c.suit == t.suit and c.rank > t.rank for c in hand)
+                    trump_anyway |= higher and a.cards[0].suit == g.trump.suit
+            g.apply(rng.choice(legal))
+    assert several and trump_anyway

@@ -9,6 +9,7 @@ import pytest
 from durak import Game, Rules
 from durak.bots.ismcts import ISMCTSBot
 from durak.bots.solver import Solver, Unsolved, brute_force, solvable
+from durak.enums import Phase
 
 
 def endgame(rules: Rules, seed: int, max_cards: int) -> Game | None:
@@ -94,7 +95,7 @@ def test_last_card_attack_wins() -> None:
             assert a is not None
             if (
                 solvable(g)
-                and g.phase == "attack"
+                and g.phase == Phase.ATTACK
                 and g.hands[a].bit_count() == 1
                 and g.hands[g.defender].bit_count() >= 2
             ):

@@ -11,6 +11,7 @@ from durak import Game, Rules
 from durak.actions import ATTACK
 from durak.bots import make
 from durak.bots.ismcts import ISMCTSBot, dear_cards
+from durak.enums import Phase
 
 for seed in range(100, 106):
     g = Game(Rules(), seed=seed)
@@ -24,11 +25,11 @@ for seed in range(100, 106):
         if hasattr(other, "observe"):
             other.observe(g.observation(1 - s))
         obs = g.observation(s)
-        if s == 0 and obs.phase == "attack" and g.talon_size > 0 and len(obs.legal) > 1:
+        if s == 0 and obs.phase == Phase.ATTACK and g.talon_size > 0 and len(obs.legal) > 1:
             searcher.observe(obs)
             ranked = searcher.evaluate(obs, every_value=True)
             a = ranked[0][0]
-            if a.k == ATTACK and dear_cards(a.mask, int(obs.hand), g.trump_suit):
+            if a.kind == ATTACK and dear_cards(a.cards, int(obs.hand), g.trump_suit):
                 print(
                     f"seed {seed} talon {g.talon_size} trump {g.trump} hand {obs.hand} "
                     f"opp {g.hand(1)}"

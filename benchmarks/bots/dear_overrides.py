@@ -19,6 +19,7 @@ from durak.actions import ATTACK, TAKE, Action
 from durak.arena import play_game
 from durak.bots import make
 from durak.bots.ismcts import ISMCTSBot, _dear_lead
+from durak.enums import Phase
 from durak.observation import Observation
 from durak.rules import Rules
 
@@ -41,8 +42,8 @@ class Counting:
         if obs.talon_size > 0:
             prior = self.bot.prior.choose(obs)
             whose = "prior" if a is prior else "override"
-            lead = a.k == ATTACK and obs.phase == "attack"
-            kind = "take" if a.k == TAKE else ("lead" if lead else "other")
+            lead = a.kind == ATTACK and obs.phase == Phase.ATTACK
+            kind = "take" if a.kind == TAKE else ("lead" if lead else "other")
             self.count[f"{kind} {whose}"] += 1
             if lead and _dear_lead(a, obs):
                 self.count[f"dear lead {whose}"] += 1

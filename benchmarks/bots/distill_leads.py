@@ -62,7 +62,7 @@ def is_lead(g: Game) -> bool:
 
 def features(g: Game, a: Action, club: Action | None = None) -> list[float]:
     """The features of lead ``a`` in ``g`` (see :data:`NAMES`); 0 for a non-attack."""
-    if a.k != ATTACK:
+    if a.kind != ATTACK:
         return [0.0] * len(NAMES)
     if club is None:
         club = rollout_action(g)
@@ -71,7 +71,7 @@ def features(g: Game, a: Action, club: Action | None = None) -> list[float]:
     trump = g.trump_suit
     tmask = SUIT_MASK[trump]
     hand = int(g._hands[seat])
-    m = a.mask
+    m: int = a.cards
     left = hand & ~m
     ranks = [c >> 2 for c in iter_bits(m)]
     top = max(ranks)

@@ -21,6 +21,7 @@ from durak.actions import ATTACK, TAKE
 from durak.arena import lineups, make_bot
 from durak.bots.ismcts import dear_cards
 from durak.cards import SUIT_MASK
+from durak.enums import Phase
 
 
 def play(task: tuple[str, list[str], int, int]) -> list[dict[str, Any]]:
@@ -48,13 +49,13 @@ def play(task: tuple[str, list[str], int, int]) -> list[dict[str, Any]]:
                     trumps_at_end[i] = (int(g.hand(i)) & SUIT_MASK[g.trump_suit]).bit_count()
             obs = g.observation(s)
             a = bots[s].choose(obs)
-            if a.k == TAKE:
+            if a.kind == TAKE:
                 takes[s] += 1
             elif (
-                a.k == ATTACK
-                and obs.phase == "attack"
+                a.kind == ATTACK
+                and obs.phase == Phase.ATTACK
                 and g.talon_size > 0
-                and dear_cards(a.mask, int(obs.hand), g.trump_suit)
+                and dear_cards(a.cards, int(obs.hand), g.trump_suit)
             ):
                 dear[s] += 1
             g.apply(a)

@@ -13,26 +13,41 @@ from . import build as _build
 if _build.pure_requested():  # DURAK_PURE=1: the Python sources, not the compiled engine
     _build.force_pure()
 
-from .actions import Action, IllegalActionError
+from .actions import Action
 from .cards import Card, CardSet
+from .enums import Kind, Phase
+from .errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    DurakError,
+    IllegalActionError,
+    RecordError,
+    RulesError,
+    StateError,
+)
 from .game import Game, Outcome
 from .match import Match
 from .observation import Observation
-from .record import RecordError
-from .rules import PRESETS, Rules, RulesError
+from .rules import PRESETS, Rules
 
 __all__ = [
     "Action",
+    "ArgumentError",
+    "ArgumentTypeError",
     "Card",
     "CardSet",
+    "DurakError",
     "Game",
     "IllegalActionError",
+    "Kind",
     "Match",
     "Observation",
     "Outcome",
     "PRESETS",
+    "Phase",
     "RecordError",
     "Rules",
     "RulesError",
+    "StateError",
 ]
 __version__ = "0.1.0"

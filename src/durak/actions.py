@@ -1,11 +1,11 @@
 """Actions: small immutable values, their text notation and a fixed integer encoding.
 
-Kinds: ``attack`` (an opening or a throw-in: one or more cards of one rank),
-``defend`` (one card laid on one attacking card, the ``target``), ``transfer``
-(cards of the attacked rank laid to pass the attack on), ``show`` (проездной:
-the trump of the attacked rank shown, not laid), ``take`` (беру), ``pass``
-(nothing more to throw in: бито when everyone has passed) and ``exchange``
-(the lowest trump swapped for the face-up trump).
+Kinds (:class:`~durak.enums.Kind`): ``attack`` (an opening or a throw-in: one
+or more cards of one rank), ``defend`` (one card laid on one attacking card, the
+``target``), ``transfer`` (cards of the attacked rank laid to pass the attack on),
+``show`` (проездной: the trump of the attacked rank shown, not laid), ``take``
+(беру), ``pass`` (nothing more to throw in: бито when everyone has passed) and
+``exchange`` (the lowest trump swapped for the face-up trump).
 
 Notation, one token each, so a record is a list of tokens::
 
@@ -20,7 +20,7 @@ Notation, one token each, so a record is a list of tokens::
 words «беру», «бито», «пас».
 
 >>> a = Action.parse("6S/10S")
->>> a.kind, str(a.target), [str(c) for c in a.cards], str(a)
+>>> str(a.kind), str(a.target), [str(c) for c in a.cards], str(a)
 ('defend', '6♠', ['10♠'], '6♠/10♠')
 >>> Action.parse(str(Action.parse(">6H+6C"))) == Action.parse(">6♥+6♣")
 True
@@ -52,14 +52,25 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable
+from typing import Any, Final, Protocol
 
-from .cards import Card, cards_of, lowest_rank
+from .cards import Card, CardSet, cards_of, lowest_rank
+from .enums import Kind
+from .errors import ArgumentTypeError
+from .errors import IllegalActionError as IllegalActionError  # re-exported
 
-if TYPE_CHECKING:
-    from .rules import Rules
 
-# Final: the compiled engine reads these as constants, not as module globals.
+class Rules(Protocol):
+    """What the encoding reads of a :class:`durak.rules.Rules`: its deck size. (A
+    protocol, so that this module, below rules.py, does not import it.)"""
+
+    @property
+    def deck(self) -> int: ...
+
+
+# The kinds as compile-time constants for the compiled engine: equal to the Kind members
+# (``ATTACK == Kind.ATTACK``), read as plain ints without a lookup.
 ATTACK: Final = 0
 DEFEND: Final = 1
 TRANSFER: Final = 2
@@ -67,40 +78,37 @@ SHOW: Final = 3
 TAKE: Final = 4
 PASS: Final = 5
 EXCHANGE: Final = 6
-KINDS: Final = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
-_KIND_OF: Final = {k: i for i, k in enumerate(KINDS)}
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal now, or text that is no action. The game is unchanged."""
+KINDS: Final = tuple(Kind)
 
 
 class Action:
     """One action. Equal actions are the same object (they are interned).
 
+    Three fields, one per concept: ``kind`` (a :class:`~durak.enums.Kind`), ``cards``
+    (a :class:`~durak.cards.CardSet`: the cards laid or shown, an int bitmask that
+    iterates as Cards, lowest first; empty for take and pass) and ``target`` (the
+    attacking card a defence beats, else None).
+
     >>> Action("attack", (Card.parse("6S"), Card.parse("6H"))) is Action.parse("6♠+6♥")
     True
+    >>> a = Action.parse("6S/10S")
+    >>> a.kind == Kind.DEFEND, a.cards == Card.parse("10S").bit, a.target
+    (True, True, Card('6♠'))
     """
 
     __slots__ = (
         "kind",
         "cards",
         "target",
-        "k",
-        "mask",
-        "t",
         "_text",
         "_n24",
         "_n36",
         "_n52",
         "__weakref__",
     )
-    kind: str
-    cards: tuple[Card, ...]
+    kind: Kind
+    cards: CardSet
     target: Card | None
-    k: int  # the kind as a small int
-    mask: int  # the cards as a bitmask
-    t: int  # the target's index, -1 if none
     _text: str
     # Memos, not part of the value: the action's number in the encoding of each deck
     # size (None until asked), for the environments' step (durak.envs.bits). Fields of
@@ -111,26 +119,35 @@ class Action:
     _n36: Any
     _n52: Any
 
-    def __new__(cls, kind: str, cards: tuple[Card, ...] = (), target: Card | None = None) -> Action:
-        k = _KIND_OF.get(kind)
-        if k is None:
+    def __new__(
+        cls, kind: Kind | str, cards: Iterable[Card] = (), target: Card | None = None
+    ) -> Action:
+        if isinstance(kind, Kind):
+            k = int(kind)
+        elif isinstance(kind, str) and kind.upper() in Kind.__members__:
+            k = int(Kind[kind.upper()])
+        else:
             raise IllegalActionError(f"no such kind of action: {kind!r}")
         mask = 0
         for c in cards:
+            if not isinstance(c, Card):
+                raise ArgumentTypeError(f"cards: Cards (Card.parse reads text), not {c!r}")
             mask |= c.bit
+        if target is not None and not isinstance(target, Card):
+            raise ArgumentTypeError(f"target: a Card or None, not {target!r}")
         t = target.index if target is not None else -1
         key = _key(k, mask, t)
         a = _INTERN.get(key)
         if a is not None:
             return a
-        cards = tuple(cards_of(mask))
-        if k in (ATTACK, TRANSFER) and (not cards or len({c.rank for c in cards}) != 1):
+        laid = cards_of(mask)
+        if k in (ATTACK, TRANSFER) and (not laid or len({c.rank for c in laid}) != 1):
             raise IllegalActionError(f"{KINDS[k]} needs cards of one rank")
-        if k in (DEFEND, SHOW, EXCHANGE) and len(cards) != 1:
+        if k in (DEFEND, SHOW, EXCHANGE) and len(laid) != 1:
             raise IllegalActionError(f"{KINDS[k]} needs exactly one card")
         if (k == DEFEND) != (t >= 0):
             raise IllegalActionError("only a defence has a target")
-        group = "+".join(str(c) for c in cards)
+        group = "+".join(str(c) for c in laid)
         text = {
             ATTACK: group,
             DEFEND: f"{target}/{group}",
@@ -142,11 +159,8 @@ class Action:
         }[k]
         a = object.__new__(cls)
         object.__setattr__(a, "kind", KINDS[k])
-        object.__setattr__(a, "cards", cards)
+        object.__setattr__(a, "cards", CardSet(mask))
         object.__setattr__(a, "target", target)
-        object.__setattr__(a, "k", k)
-        object.__setattr__(a, "mask", mask)
-        object.__setattr__(a, "t", t)
         object.__setattr__(a, "_text", text)
         object.__setattr__(a, "_n24", None)
         object.__setattr__(a, "_n36", None)
@@ -158,7 +172,8 @@ class Action:
         raise AttributeError("Action is immutable")
 
     def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
-        return (make, (self.k, self.mask, self.t))
+        t = self.target
+        return (make, (int(self.kind), int(self.cards), t.index if t is not None else -1))
 
     def __str__(self) -> str:
         return self._text
@@ -169,7 +184,8 @@ class Action:
     @property
     def rank(self) -> int | None:
         """The rank of the cards laid or shown, if any."""
-        return self.cards[0].rank if self.cards else None
+        m: int = self.cards
+        return ((m & -m).bit_length() - 1) // 4 + 2 if m else None
 
     @staticmethod
     def parse(text: object) -> Action:
@@ -178,7 +194,7 @@ class Action:
         >>> Action.parse("6S+6S")
         Traceback (most recent call last):
         ...
-        durak.actions.IllegalActionError: not an action: '6S+6S' (6♠ is given twice)
+        durak.errors.IllegalActionError: not an action: '6S+6S' (6♠ is given twice)
         """
         if not isinstance(text, str):
             raise IllegalActionError(f"not an action: {text!r} (an action is text such as 'take')")
@@ -210,8 +226,12 @@ class Action:
         return enc.index_of(self)
 
     @staticmethod
-    def from_index(index: int, rules: Rules) -> Action:
+    def from_index(index: int | object, rules: Rules) -> Action:
         """The action with this number in the encoding for ``rules``."""
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ArgumentTypeError(f"index: a whole number, not {type(index).__name__}")
         return encoding(rules).action(index)
 
 
@@ -244,7 +264,7 @@ def make(k: int, mask: int, t: int) -> Action:
         return a
     if not 0 <= k < len(KINDS) or not -1 <= t < 52:
         raise IllegalActionError(f"no such action: kind {k}, target {t}")
-    return Action(KINDS[k], tuple(cards_of(mask)), Card.from_index(t) if t >= 0 else None)
+    return Action(KINDS[k], cards_of(mask), Card.from_index(t) if t >= 0 else None)
 
 
 TAKE_ACTION: Final = make(TAKE, 0, -1)
@@ -270,12 +290,13 @@ class Encoding:
         return Encoding, (self.n,)
 
     def index_of(self, a: Action) -> int:
-        k = a.k
+        k: int = a.kind
+        mask: int = a.cards
         if k == TAKE:
             return 0
         if k == PASS:
             return 1
-        first = (a.mask & -a.mask).bit_length() - 1
+        first = (mask & -mask).bit_length() - 1
         if first < self.lo:
             raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
         if k == EXCHANGE:
@@ -284,14 +305,17 @@ class Encoding:
             return 2 + (first & 3)
         if k in (ATTACK, TRANSFER):
             r = first // 4 - self.lo // 4
-            m = a.mask >> (first & ~3)
+            m = mask >> (first & ~3)
             base = self.attack0 if k == ATTACK else self.transfer0
             return base + 15 * r + (m - 1)
         if k == SHOW:
             return self.show0 + first - self.lo
-        if a.t < self.lo:
+        target = a.target
+        assert target is not None
+        t = target.index
+        if t < self.lo:
             raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
-        return self.defend0 + self.n * (first - self.lo) + (a.t - self.lo)
+        return self.defend0 + self.n * (first - self.lo) + (t - self.lo)
 
     def action(self, index: int) -> Action:
         if not 0 <= index < self.size:
@@ -315,9 +339,14 @@ _ENCODINGS: Final[dict[int, Encoding]] = {}
 
 
 def encoding(rules: Rules) -> Encoding:
-    enc = _ENCODINGS.get(rules.deck)
+    """The encoding for ``rules``' deck size."""
+    try:
+        deck = rules.deck
+    except AttributeError:
+        raise ArgumentTypeError(f"rules: a durak.Rules, not {type(rules).__name__}") from None
+    enc = _ENCODINGS.get(deck)
     if enc is None:
-        enc = _ENCODINGS[rules.deck] = Encoding(rules.deck)
+        enc = _ENCODINGS[deck] = Encoding(deck)
     return enc
 
 

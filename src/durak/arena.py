@@ -301,7 +301,8 @@ def bradley_terry(
     return {n: 400 * math.log10(p[n] / base) for n in names}
 
 
-def summarize(
+# C901: one pass over the records tallies wins, pairings, teams and the anchor together
+def summarize(  # noqa: C901
     rules: Rules,
     specs: list[str],
     records: list[dict[str, Any]],
@@ -414,7 +415,8 @@ class Progress:
             print(text, file=sys.stderr, flush=True)
 
 
-def run_match(
+# PLR0913: the arena's options, one keyword each as `durak arena` takes them
+def run_match(  # noqa: PLR0913
     rules: Rules,
     specs: Sequence[str],
     games: int = 100,

@@ -23,6 +23,8 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
+from .errors import ArgumentError, ArgumentTypeError
+
 SUITS: Final = ("♠", "♥", "♦", "♣")
 SUIT_LETTERS: Final = ("S", "H", "D", "C")
 RANK_NAMES: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -80,7 +82,7 @@ class Card:
 
     def __new__(cls, rank: int, suit: int) -> Card:
         if not (2 <= rank <= 14 and 0 <= suit <= 3):
-            raise ValueError(f"no such card: rank {rank}, suit {suit}")
+            raise ArgumentError(f"no such card: rank {rank}, suit {suit}")
         index = (rank - 2) * 4 + suit
         if len(_CARDS) == NUM_CARDS:
             return _CARDS[index]
@@ -99,6 +101,8 @@ class Card:
     @staticmethod
     def from_index(index: int) -> Card:
         """The card with this index (0..51)."""
+        if not 0 <= index < NUM_CARDS:
+            raise ArgumentError(f"index: a card index 0..51, not {index}")
         return _CARDS[index]
 
     @staticmethod
@@ -111,14 +115,14 @@ class Card:
         # (``object``: the compiled engine would refuse a wrong type before this check
         # could name the argument)
         if not isinstance(text, str):
-            raise TypeError(f"a card as text such as '10S', not {type(text).__name__}")
+            raise ArgumentTypeError(f"a card as text such as '10S', not {type(text).__name__}")
         t = text.strip().upper()
         if len(t) < 2:
-            raise ValueError(f"not a card: {text!r}")
+            raise ArgumentError(f"not a card: {text!r}")
         rank = _RANK_ALIASES.get(t[:-1])
         suit = _SUIT_ALIASES.get(t[-1])
         if rank is None or suit is None:
-            raise ValueError(f"not a card: {text!r} (try 10S, 10♠, QH or ДЧ)")
+            raise ArgumentError(f"not a card: {text!r} (try 10S, 10♠, QH or ДЧ)")
         return _CARDS[(rank - 2) * 4 + suit]
 
     @property
@@ -159,7 +163,7 @@ def deck_mask(size: int) -> int:
     """The cards of a 24-, 36- or 52-card deck as a bitmask (9..A, 6..A, 2..A)."""
     low = {24: 9, 36: 6, 52: 2}.get(size)
     if low is None:
-        raise ValueError(f"deck must be 24, 36 or 52 cards, not {size}")
+        raise ArgumentError(f"deck must be 24, 36 or 52 cards, not {size}")
     return ALL_CARDS & ~((1 << ((low - 2) * 4)) - 1)
 
 
@@ -222,15 +226,15 @@ class CardSet(int):
         >>> CardSet.parse("6S 6S")
         Traceback (most recent call last):
         ...
-        ValueError: 6♠ is given twice
+        durak.errors.ArgumentError: 6♠ is given twice
         """
         if not isinstance(text, str):
-            raise TypeError(f"cards as text such as '6S 7H', not {type(text).__name__}")
+            raise ArgumentTypeError(f"cards as text such as '6S 7H', not {type(text).__name__}")
         m = 0
         for t in text.replace(",", " ").split():
             c = Card.parse(t)
             if m & c.bit:
-                raise ValueError(f"{c} is given twice")
+                raise ArgumentError(f"{c} is given twice")
             m |= c.bit
         return CardSet(m)
 
@@ -244,16 +248,20 @@ class CardSet(int):
     def __len__(self) -> int:
         return self.bit_count()
 
+    def __getitem__(self, i: int) -> Card:
+        """The ``i``-th card, lowest first (``cards[0]`` is the lowest)."""
+        return cards_of(self)[i]
+
     def __contains__(self, card: object) -> bool:
         return isinstance(card, Card) and bool(self & card.bit)
 
     def lowest(self) -> Card:
         if not self:
-            raise ValueError("empty set of cards")
+            raise ArgumentError("empty set of cards")
         return _CARDS[(self & -self).bit_length() - 1]
 
     def __str__(self) -> str:
-        return " ".join(c._text for c in cards_of(self))
+        return " ".join(map(str, cards_of(self)))
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"

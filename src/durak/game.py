@@ -37,10 +37,24 @@ from .actions import (
     encoding,
     make,
 )
-from .cards import RANK_MASK, SUIT_MASK, Card, CardSet, beats_mask, deck_mask, lowest_rank
-from .observation import PHASES as PHASES  # (kept here too: the phases by number)
+from .cards import (
+    RANK_MASK,
+    SUIT_MASK,
+    Card,
+    CardSet,
+    beats_mask,
+    deck_mask,
+    lowest_rank,
+    rank_name,
+)
+from .checks import game_args
+from .checks import seat as seat_arg
+from .enums import Phase
+from .errors import ArgumentError, ArgumentTypeError, RecordError
 from .observation import LastAttack, Observation, Passed, SeatView, dataclass_reduce
+from .record import read_record, write_record
 from .rules import Rules
+from .rules import pagon_ladder as pagon_ladder  # re-exported
 
 # Final: the compiled engine reads these as constants, not as module globals.
 OPEN: Final = 0
@@ -48,6 +62,7 @@ DEFENCE: Final = 1
 THROW: Final = 2
 PILE: Final = 3
 OVER: Final = 4
+PHASES: Final = tuple(Phase)  # indexed by the phase constants above
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
 SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -55,12 +70,6 @@ SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
     for g in range(16)
 )
 _SIX_MASK: Final = RANK_MASK[6]
-
-
-def pagon_ladder(deck: int) -> tuple[int, ...]:
-    """The pagon ranks in the order they are hung: 6 7 8 9 10 J K A, then the queen."""
-    low = lowest_rank(deck)
-    return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
 
 
 _QUEEN_SUIT: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
@@ -82,9 +91,12 @@ class Outcome:
     ``durak``: the loser's seat, or None for a draw. ``out_order``: seats in the
     order they went out. ``pogony``: sixes in the move that left the durak alone
     (the ending ornament). ``tally``: pogony scored per seat (``pogonny``).
-    ``losers``: seats still holding cards; ``losing_team``: the losing side in
-    team play (0 or 1), else None. ``hung``: with pagony, the side that hung its
-    pagony with the move that ended the deal (``hung_cards`` of them), else None.
+    ``losers``: the losing side's seats: those still holding cards (the durak, and
+    in team play its partners with cards); with ``pogonny`` scoring, where the tally
+    decides, the durak's side (the durak alone without teams). ``losing_team``: the
+    losing side in team play (0 or 1, the durak's), else None. ``hung``: with
+    pagony, the side that hung its pagony with the move that ended the deal
+    (``hung_cards`` of them), else None.
     ``truncated``: the deal was cut off by ``rules.action_limit`` (then also a
     ``draw``, with no durak).
     """
@@ -235,19 +247,21 @@ class Game:
     texts), dealt one card at a time from the dealer's left; the card after the deal
     is the trump. Without it the deck is shuffled from ``seed``. ``dealer`` defaults
     to a seeded lot. ``leader``: the seat that attacks first (matches use it); by
-    default the holder of the lowest trump. Arguments of the wrong type raise
-    TypeError, wrong values ValueError, each naming the argument:
+    default the holder of the lowest trump. Arguments are checked first
+    (:mod:`durak.checks`): the wrong type raises ArgumentTypeError, a wrong value
+    ArgumentError (both DurakErrors, also TypeError and ValueError), each naming the
+    argument:
 
     >>> Game(Rules(), deck=["6S", "7S"]).deck[:2]
     (Card('6♠'), Card('7♠'))
     >>> Game("perevodnoy")
     Traceback (most recent call last):
     ...
-    TypeError: rules: a durak.Rules (Rules.parse(text) reads text), not str
+    durak.errors.ArgumentTypeError: rules: a durak.Rules (Rules.parse(text) reads text), not str
     >>> Game(Rules(), dealer=2)
     Traceback (most recent call last):
     ...
-    ValueError: dealer: a seat 0..1, not 2
+    durak.errors.ArgumentError: dealer: a seat 0..1, not 2
     """
 
     __slots__ = FIELDS
@@ -269,6 +283,8 @@ class Game:
     ) -> None:
         # (``object`` in the types above: the compiled engine would refuse a wrong type
         # before these checks could name the argument)
+        if not _blank:
+            rules = game_args(rules, seed, dealer, leader, pagon)  # durak.checks
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
@@ -297,7 +313,7 @@ class Game:
             order = [c.index for c in cards]
             bad = [str(c) for c in cards if not full >> c.index & 1]
             if bad or len(set(order)) != len(order):
-                raise ValueError(
+                raise ArgumentError(
                     f"deck: cards must be of the {rules.deck}-card deck, each once"
                     + (f" ({' '.join(bad)} is not)" if bad else " (a card repeats)")
                 )
@@ -671,6 +687,9 @@ class Game:
             order = self.out_order + [s for s in losers]
             last = {s: i for i, s in enumerate(order)}
             durak = min(range(self.n), key=lambda s: (self.tally[s], -last[s]))
+            # The tally, not the cards, decides: the losing side is the durak's (issue 30:
+            # losers named the seats left holding cards, another side than losing_team).
+            losers = tuple(s for s in range(self.n) if r.team_of(s) == r.team_of(durak))
         elif not losers:
             if r.draws:
                 durak, draw = None, True
@@ -762,7 +781,7 @@ class Game:
         return tuple(Passed(a, b, CardSet(m)) for a, b, m in self._passed)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``attack``, ``defend``, ``throw_in``, ``pile_on`` or ``over``, as in
         :class:`Observation`."""
         return PHASES[self._phase]
@@ -851,8 +870,14 @@ class Game:
             mask[enc.index_of(a)] = True
         return mask
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``to_act`` may play ``action`` now."""
+    def is_legal(self, action: Action | str | object) -> bool:
+        """Whether ``to_act`` may play ``action`` now: what :meth:`apply` takes (an
+        Action or its notation) without raising. Text that is no action is not legal."""
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except IllegalActionError:
+                return False
         return action in self.legal_actions()
 
     # -- applying --------------------------------------------------------------------
@@ -880,26 +905,28 @@ class Game:
                 return
         raise IllegalActionError(self._why_illegal(action, legal[:]))
 
-    def _apply(self, a: Action) -> None:
+    # C901: one branch per action kind, flat: the engine's hottest function
+    def _apply(self, a: Action) -> None:  # noqa: C901
         """Apply an action known to be legal."""
         self._legal = None
         self.history.append(a)
-        k = a.k
+        k: int = a.kind
+        m: int = a.cards  # unboxed once: the compiled engine then works on a plain int
         seat = self.to_act
         assert seat is not None
         if k == DEFEND:
-            mask = a.mask
-            card = mask.bit_length() - 1
-            hands, known = self._hands, self._known
-            hands[seat] = hands[seat] & ~mask
-            known[seat] = known[seat] & ~mask
-            self._beat[self._att.index(a.t)] = card
-            self._unbeaten &= ~(1 << a.t)
+            card = m.bit_length() - 1
+            self._hands[seat] &= ~m
+            self._known[seat] &= ~m
+            target = a.target
+            assert target is not None
+            self._beat[self._att.index(target.index)] = card
+            self._unbeaten &= ~(1 << target.index)
             self._n_beaten += 1
             if self._table_ranks:
                 self._allowed |= RANK_MASK[card // 4 + 2]
-            self._tmask |= a.mask
-            self._last_lay[seat] = a.mask
+            self._tmask |= m
+            self._last_lay[seat] = m
             if not self._hands[seat]:
                 self._check_out(seat)
             if not self._unbeaten:
@@ -907,10 +934,10 @@ class Game:
                 self._next_thrower(0)
         elif k == ATTACK:
             if self._opening_rank and self._phase == OPEN:
-                self._allowed = RANK_MASK[a.cards[0].rank]
-            self._lay_attack(seat, a.mask)
+                self._allowed = RANK_MASK[(m.bit_length() - 1) // 4 + 2]
+            self._lay_attack(seat, m)
             if self._pogonny:
-                self.tally[seat] += a.mask.bit_count() // 2
+                self.tally[seat] += m.bit_count() // 2
             if self._phase == PILE:
                 if not self._can_throw(seat):
                     self._next_thrower(self._tpos + 1)
@@ -928,14 +955,14 @@ class Game:
         elif k in (TRANSFER, SHOW):
             nd = self._next_active(seat, seat if self.teams else None)
             if k == TRANSFER:
-                self._lay_attack(seat, a.mask)
+                self._lay_attack(seat, m)
             else:
                 self._shown |= 1 << seat
-                self._known[seat] |= a.mask
+                self._known[seat] |= m
             self.attacker = seat
             self.defender = nd
             if k == TRANSFER:
-                self._last_att = (seat, a.mask, nd)
+                self._last_att = (seat, m, nd)
             self._set_cap()
             self._throwers = self._make_throwers()
             self.to_act = nd
@@ -969,12 +996,14 @@ class Game:
         assert seat is not None
         hand = self._hands[seat]
         who = f"seat {seat}"
-        if a.mask & ~hand:
-            missing = CardSet(a.mask & ~hand)
+        if a.cards & ~hand:
+            missing = CardSet(a.cards & ~hand)
             return f"{a}: {who} does not hold {missing}"
         kinds = {x.kind for x in legal}
         if self._phase == DEFENCE and self._forced_take:
             return f"{a}: attacked with a pagon card, {who} must take (pagony_attack=off)"
+        if a.kind == TRANSFER and self._phase == DEFENCE and a.kind not in kinds:
+            return f"{a}: {self._why_no_transfer(seat, a.cards)}"
         if a.kind not in kinds:
             expect = {
                 OPEN: "an opening attack",
@@ -983,16 +1012,16 @@ class Game:
                 PILE: "a throw-in after «беру» or pass",
             }
             return f"{a}: {a.kind} is not possible now; {who} must make {expect[self._phase]}"
-        if a.k == DEFEND:
-            if not (self._unbeaten >> a.t & 1):
+        if a.kind == DEFEND and a.target is not None:
+            if not (self._unbeaten >> a.target.index & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
             return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣'[self.trump_suit]})"
-        if a.k == TRANSFER:
+        if a.kind == TRANSFER:
             return (
                 f"{a}: a transfer needs cards of the attacked rank, and the next defender "
                 "must hold at least as many cards as will be on the table"
             )
-        if a.k == ATTACK:
+        if a.kind == ATTACK:
             if self._phase == OPEN:
                 return (
                     f"{a}: the opening may not lay these cards "
@@ -1000,6 +1029,32 @@ class Game:
                 )
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
         return f"{a}: not legal now"
+
+    def _why_no_transfer(self, seat: int, cards: int) -> str:
+        """Why laying ``cards`` to transfer is refused now (RULES.md 4), the first reason
+        that applies."""
+        r = self.rules
+        if not r.transfer:
+            return "transfers are off in these rules (transfer=off)"
+        if self.bout == 0 and not r.transfer_first_bout:
+            return "no transfer in the first bout (transfer_first_bout=off)"
+        if self._n_beaten:
+            return "no transfer once a card on the table is beaten"
+        rank_base = self._att[0] & ~3
+        if cards & ~(15 << rank_base):
+            return f"a transfer lays cards of the attacked rank ({rank_name(rank_base // 4 + 2)})"
+        nd = self._next_active(seat, seat if self.teams else None)
+        if nd < 0 or nd == seat:
+            return "nobody is left to transfer to"
+        on_table = len(self._att) + cards.bit_count()
+        held = self._hands[nd].bit_count()
+        if on_table > held:
+            return (
+                f"seat {nd} would defend next and holds {held} card{'s' if held != 1 else ''},"
+                f" fewer than the {on_table} attacking cards the table would then hold"
+            )
+        limit = r.bout_limit if self.bout else self._first_limit
+        return f"the table would hold {on_table} attacking cards, over this bout's limit {limit}"
 
     # -- copies, undo, views ---------------------------------------------------------
     def clone(self) -> Game:
@@ -1409,7 +1464,7 @@ class Game:
         elif r.throw_in == "opening_rank" and obs.table:
             g._allowed = RANK_MASK[obs.table[0][0].rank]
         g.cap = obs.cap
-        g._phase = PHASES.index(obs.phase)
+        g._phase = int(obs.phase)
         g.to_act = obs.to_act
         g.attacker = obs.attacker if obs.attacker is not None else 0
         g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0
@@ -1422,8 +1477,6 @@ class Game:
     def record(self, names: Iterable[str] | None = None, **headers: str) -> str:
         """The deal as text a person can read; ``Game.from_record`` replays it. A game
         rebuilt mid-deal by :meth:`from_view` has no shuffle to record: RecordError."""
-        from .record import RecordError, write_record
-
         if self._origin is not None:
             raise RecordError(
                 "record: this game was rebuilt mid-deal from one seat's view "
@@ -1434,9 +1487,7 @@ class Game:
     @staticmethod
     def from_record(text: object) -> Game:
         """The game a record (:meth:`record`) describes, replayed move by move."""
-        from .record import read_record
-
-        return read_record(text)  # which refuses what is not text
+        return read_record(text, Game)  # which refuses what is not text
 
     def __repr__(self) -> str:
         return f"<Game {self.rules} seed={self.seed} bout={self.bout} to_act={self.to_act}>"
@@ -1487,12 +1538,9 @@ def _is_int(v: object) -> TypeGuard[int]:
 
 
 def _check_seat(name: str, v: object, n: int) -> int:
-    """``v``, if it is a seat 0..n-1; else TypeError or ValueError naming the argument."""
-    if not _is_int(v):
-        raise TypeError(f"{name}: a seat number, not {type(v).__name__}")
-    if not 0 <= v < n:
-        raise ValueError(f"{name}: a seat 0..{n - 1}, not {v}")
-    return v
+    """``v``, if it is a seat 0..n-1; else ArgumentTypeError or ArgumentError naming the
+    argument (durak.checks.seat)."""
+    return seat_arg(name, v, n)
 
 
 def _deck_cards(deck: object) -> list[Card]:
@@ -1502,7 +1550,7 @@ def _deck_cards(deck: object) -> list[Card]:
     elif isinstance(deck, (list, tuple)):
         items = list(deck)
     else:
-        raise TypeError(f"deck: text or a list of cards, not {type(deck).__name__}")
+        raise ArgumentTypeError(f"deck: text or a list of cards, not {type(deck).__name__}")
     cards = []
     for item in items:
         if isinstance(item, Card):
@@ -1511,9 +1559,9 @@ def _deck_cards(deck: object) -> list[Card]:
             try:
                 cards.append(Card.parse(item))
             except ValueError as e:
-                raise ValueError(f"deck: {e}") from None
+                raise ArgumentError(f"deck: {e}") from None
         else:
-            raise TypeError(f"deck: cards or card texts, not {type(item).__name__}")
+            raise ArgumentTypeError(f"deck: cards or card texts, not {type(item).__name__}")
     return cards
 
 

@@ -24,8 +24,11 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import checks
+from .errors import ArgumentTypeError, StateError
 from .game import Game, Outcome, pagon_ladder
 from .record import (
     RecordError,
@@ -104,31 +107,43 @@ class Tally:
 class Match:
     """A series of deals. ``game`` is the deal in play; call ``next_deal()`` when it is over.
 
+    ``rules``: a Rules, or a preset name or rules text (``"perevodnoy(players=4)"``).
     ``deals``: stop after this many deals; ``target``: stop when a seat has been durak
     this many times. With neither, a match is one deal (pagony: until the queen).
+    ``names``: one printable line per seat. Every argument is checked first
+    (:mod:`durak.checks`) and refused by name, so that what is accepted replays:
+
+    >>> Match("podkidnoy", seed=3).rules == Rules()
+    True
+    >>> Match(Rules(), deals="3")
+    Traceback (most recent call last):
+    ...
+    durak.errors.ArgumentTypeError: deals: a whole number, not str
     """
 
     def __init__(
         self,
-        rules: Rules,
+        rules: Rules | str,
         seed: int | None = None,
         deals: int | None = None,
         target: int | None = None,
-        names: list[str] | None = None,
+        names: Sequence[str] | None = None,
     ) -> None:
+        rules = checks.rules_arg(rules, text=True)
+        if seed is not None:
+            checks.whole("seed", seed)
+        for what, v in (("deals", deals), ("target", target)):
+            if v is not None:
+                checks.whole(what, v, low=1)
+        seat_names = checks.names(names, rules.players)
         if deals is None and target is None and rules.scoring != "pagony":
             deals = 1
-        for what, v in (("deals", deals), ("target", target)):
-            if v is not None and v < 1:
-                raise ValueError(f"{what}: at least 1, not {v}")
         self.rules = rules
         self.seed = seed if seed is not None else random.randrange(2**63)
         self.rng = random.Random(self.seed)
         self.deals = deals
         self.target = target
-        self.names = list(names or [f"Player {i + 1}" for i in range(rules.players)])
-        if len(self.names) != rules.players:
-            raise ValueError(f"names: one per player ({rules.players})")
+        self.names = seat_names or [f"Player {i + 1}" for i in range(rules.players)]
         self.tally = Tally(rules.players, sides=rules.sides)
         self.games: list[Game] = []
         self.game = self._deal(self.rng.randrange(rules.players), None)
@@ -157,7 +172,7 @@ class Match:
         """Score the finished deal and start the next; None when the match is over."""
         g = self.game
         if not g.is_over or g.outcome is None:
-            raise ValueError("the deal in play is not over")
+            raise StateError("the deal in play is not over")
         if not self.games or self.games[-1] is not g:
             self.games.append(g)
             self.tally.add(g.outcome, self.rules)
@@ -201,7 +216,7 @@ class Match:
         """Replay a match record deal by deal; every deal must be the one the match
         seed makes, and its moves must replay."""
         if not isinstance(text, str):
-            raise TypeError(f"record: text, not {type(text).__name__}")
+            raise ArgumentTypeError(f"record: text, not {type(text).__name__}")
         sections = _split_deals(text)
         head, _ = parse_headers(sections[0])
         if head.get("Match") != "durak":

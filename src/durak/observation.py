@@ -7,11 +7,8 @@ from typing import Any, Final, NamedTuple
 
 from .actions import Action
 from .cards import Card, CardSet, deck_mask
+from .enums import Phase
 from .rules import Rules
-
-# The phases of a deal by number (``Game.view(seat).phase``, :data:`durak.game.OPEN` ..):
-# an opening attack, a defence, throwing in, piling on after «беру», over.
-PHASES: Final = ("attack", "defend", "throw_in", "pile_on", "over")
 
 
 def dataclass_reduce(obj: Any) -> tuple[object, tuple[object, ...]]:
@@ -67,7 +64,7 @@ class Observation:
     to_act: int | None
     attacker: int | None
     defender: int | None
-    phase: str
+    phase: Phase
     bout: int
     dealer: int
     legal: tuple[Action, ...]
@@ -117,7 +114,7 @@ class Observation:
             (-1, -1, -1)
             if over
             else (_seat(self.attacker), _seat(self.defender), _seat(self.first_attacker)),
-            PHASES.index(self.phase),
+            int(self.phase),
             self.cap,
             self.bout,
             self.throwers,
@@ -207,7 +204,8 @@ class SeatView:
         "teams",
     )
 
-    def __init__(
+    # PLR0913: a value type's constructor takes each of its fields (all keywords at call sites)
+    def __init__(  # noqa: PLR0913
         self,
         seat: int,
         hand: int,

@@ -8,7 +8,7 @@ True
 >>> Rules.preset("podkidnoy", teams="3x3", players=4)
 Traceback (most recent call last):
 ...
-durak.rules.RulesError: teams: 3x3 needs 6 players, not 4
+durak.errors.RulesError: teams: 3x3 needs 6 players, not 4
 """
 
 from __future__ import annotations
@@ -19,15 +19,20 @@ from typing import Any, Final, Literal, get_args
 
 from mypy_extensions import mypyc_attr
 
-from .cards import deck_mask
+from .actions import num_actions
+from .cards import deck_mask, lowest_rank
+from .errors import ArgumentTypeError
+from .errors import RulesError as RulesError  # re-exported
 
 # Long enough for any real deal (random play averages 90 to 250 actions a deal), short
 # enough that a deal going round for ever (RULES.md 5, action_limit) ends soon.
 BOT_ACTION_LIMIT: Final = 1000
 
 
-class RulesError(ValueError):
-    """An unknown option, a bad value, or options that cannot go together."""
+def pagon_ladder(deck: int) -> tuple[int, ...]:
+    """The pagon ranks in the order they are hung: 6 7 8 9 10 J K A, then the queen."""
+    low = lowest_rank(deck)
+    return tuple(r for r in (6, 7, 8, 9, 10, 11, 13, 14) if r >= low) + (12,)
 
 
 # The options with named values, typed so that mypy catches a misspelt value.
@@ -134,8 +139,6 @@ class Rules:
     @property
     def num_actions(self) -> int:
         """Size of the fixed action encoding (see :mod:`durak.actions`)."""
-        from .actions import num_actions
-
         return num_actions(self)
 
     # -- presets and text ------------------------------------------------------
@@ -148,8 +151,12 @@ class Rules:
         >>> Rules.preset("podkidnoy", colour="red")
         Traceback (most recent call last):
         ...
-        durak.rules.RulesError: colour: no such option
+        durak.errors.RulesError: colour: no such option
         """
+        if not isinstance(name, str):
+            raise ArgumentTypeError(
+                f"preset: a name such as 'podkidnoy', not {type(name).__name__}"
+            )
         base = PRESETS.get(name)
         if base is None:
             raise RulesError(f"preset: no preset {name!r}; one of {', '.join(PRESETS)}")
@@ -171,10 +178,10 @@ class Rules:
         >>> Rules.parse("podkidnoy(players=3,players=4)")
         Traceback (most recent call last):
         ...
-        durak.rules.RulesError: players: given twice
+        durak.errors.RulesError: players: given twice
         """
         if not isinstance(text, str):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"rules: text such as 'podkidnoy(players=3)', not {type(text).__name__}"
             )
         text = text.strip()
@@ -229,6 +236,11 @@ class Rules:
         return f"{name}({','.join(f'{k}={_show(v)}' for k, v in items)})"
 
     def replace(self, **changes: Any) -> Rules:
+        """These rules with some options changed (each checked as in the constructor)."""
+        names = {f.name for f in fields(Rules)}
+        for k in changes:
+            if k not in names:
+                raise RulesError(f"{k}: no such option")
         return dataclasses.replace(self, **changes)
 
     def with_action_limit(self, limit: int | None = None) -> Rules:

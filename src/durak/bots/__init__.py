@@ -32,6 +32,7 @@ import inspect
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
+from ..errors import ArgumentError, ArgumentTypeError
 from ..observation import Observation
 
 
@@ -84,7 +85,7 @@ def register(name: str, target: str) -> None:
 def level(n: int, seed: int | None = None, **options: Any) -> Bot:
     """The bot of difficulty ``n`` (1 easiest .. 5 strongest); ``options`` override its budget."""
     if n not in LEVELS:
-        raise ValueError(f"no level {n}; levels are 1..{max(LEVELS)}")
+        raise ArgumentError(f"no level {n}; levels are 1..{max(LEVELS)}")
     name, opts = LEVELS[n]
     return make(name, **{**opts, "seed": seed, **options})
 
@@ -102,10 +103,10 @@ def parse(spec: str) -> tuple[str, dict[str, Any]]:
     >>> parse("ismcts:iterations")
     Traceback (most recent call last):
     ...
-    ValueError: bot option 'iterations' in 'ismcts:iterations': expected key=value
+    durak.errors.ArgumentError: bot option 'iterations' in 'ismcts:iterations': expected key=value
     """
     if not isinstance(spec, str):
-        raise TypeError(f"a bot spec is text like 'level3', not {type(spec).__name__}")
+        raise ArgumentTypeError(f"a bot spec is text like 'level3', not {type(spec).__name__}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name == "level" and rest.strip().isdigit():
@@ -115,9 +116,9 @@ def parse(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, val = item.partition("=")
         key = key.strip()
         if not eq or not key:
-            raise ValueError(f"bot option {item!r} in {spec!r}: expected key=value")
+            raise ArgumentError(f"bot option {item!r} in {spec!r}: expected key=value")
         if key in opts:
-            raise ValueError(f"bot option {key!r} given twice in {spec!r}")
+            raise ArgumentError(f"bot option {key!r} given twice in {spec!r}")
         opts[key] = _value(val.strip())
     return name, opts
 
@@ -147,7 +148,7 @@ def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
     known = [k for k, p in params.items() if p.kind is not inspect.Parameter.VAR_POSITIONAL]
     for key, value in options.items():
         if key not in params:
-            raise ValueError(
+            raise ArgumentError(
                 f"bot {name!r} has no option {key!r}; its options: {', '.join(known) or 'none'}"
             )
         if value is None:
@@ -155,11 +156,11 @@ def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
         # The annotation as written (text under ``from __future__ import annotations``).
         kind = str(params[key].annotation)
         if kind.startswith("bool") and not isinstance(value, bool | int):
-            raise ValueError(f"bot {name!r}: option {key!r} is on/off, not {value!r}")
+            raise ArgumentError(f"bot {name!r}: option {key!r} is on/off, not {value!r}")
         if kind.startswith(("int", "float")) and (
             isinstance(value, bool) or not isinstance(value, int | float)
         ):
-            raise ValueError(f"bot {name!r}: option {key!r} is a number, not {value!r}")
+            raise ArgumentError(f"bot {name!r}: option {key!r} is a number, not {value!r}")
 
 
 def make(spec: str, **options: Any) -> Bot:
@@ -176,7 +177,7 @@ def make(spec: str, **options: Any) -> Bot:
     >>> make("ismcts", iteratons=5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bot 'ismcts' has no option 'iteratons'; its options: time, iterations, ...
+    durak.errors.ArgumentError: bot 'ismcts' has no option 'iteratons'; its options: ...
     """
     name, opts = parse(spec)
     opts.update(options)
@@ -185,7 +186,7 @@ def make(spec: str, **options: Any) -> Bot:
     target = REGISTRY.get(name)
     if target is None:
         levels = ", ".join(f"level{n}" for n in LEVELS)
-        raise ValueError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}, {levels}")
+        raise ArgumentError(f"no bot {name!r}; one of {', '.join(sorted(REGISTRY))}, {levels}")
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
     _check_options(name, factory, opts)

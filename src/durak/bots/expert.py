@@ -84,23 +84,23 @@ def cheapest_cover(
     None when no choice of the four cheapest beaters a card beats them all with
     different cards."""
     options = [
-        sorted(by_target[u], key=lambda a: cost_of(a.mask.bit_length() - 1))[:4] for u in unbeaten
+        sorted(by_target[u], key=lambda a: cost_of(a.cards.bit_length() - 1))[:4] for u in unbeaten
     ]
     best: tuple[float, Action] | None = None
     for combo in itertools.product(*options):
         used = 0
         ok = True
         for a in combo:
-            if used & a.mask:
+            if used & a.cards:
                 ok = False
                 break
-            used |= a.mask
+            used |= a.cards
         if not ok:
             continue
         cost = sum(cost_of(c) for c in iter_bits(used))
         if best is None or cost < best[0]:
             # Play the cheapest beater first: it shows the least.
-            first = min(combo, key=lambda a: cost_of(a.mask.bit_length() - 1))
+            first = min(combo, key=lambda a: cost_of(a.cards.bit_length() - 1))
             best = (cost, first)
     return best
 
@@ -142,7 +142,7 @@ def expert_choice(v: SeatView, legal: Sequence[Action]) -> Action:
     if len(legal) == 1:
         return legal[0]
     for a in legal:
-        if a.k == EXCHANGE:
+        if a.kind == EXCHANGE:
             return a  # the lowest trump for the face-up one: never worse
     if v.phase == DEFENCE:
         return _defend(v, legal)
@@ -189,9 +189,9 @@ def _open(v: SeatView, legal: Sequence[Action]) -> Action:
     best = legal[0]
     best_score = 1e9
     for a in legal:
-        if a.k != ATTACK:
+        if a.kind != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         if m & (m - 1) == 0:  # one card, the usual case
             cards: tuple[int, ...] = (m.bit_length() - 1,)
             n = 1
@@ -232,13 +232,13 @@ def _throw(v: SeatView, legal: Sequence[Action], piling: bool) -> Action:
     best: Action | None = None
     best_score = 1e9
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == PASS:
             pass_action = a
             continue
         if k != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         if m & tmask and (talon > 0 or piling):
             continue  # no trump to a defender who takes, none at all while the talon lasts
         cards = _bits(m)
@@ -265,16 +265,17 @@ def _defend(v: SeatView, legal: Sequence[Action]) -> Action:
     choices: list[tuple[float, Action]] = []
     by_target: dict[int, list[Action]] = {}
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == TAKE:
             take = a
         elif k == DEFEND:
-            by_target.setdefault(a.t, []).append(a)
+            assert a.target is not None
+            by_target.setdefault(a.target.index, []).append(a)
         elif k == SHOW:
             choices.append((-5.0, a))  # a shown trump stays in the hand
         elif k == TRANSFER:
             # passes the bout on, with more to beat
-            choices.append((sum(kp[c] for c in _bits(a.mask)) - 3.0, a))
+            choices.append((sum(kp[c] for c in _bits(a.cards)) - 3.0, a))
     plan = _plan(unbeaten, by_target, kp)
     if plan is not None:
         choices.append(plan)
@@ -304,7 +305,7 @@ def _plan(
         # One card to beat: the first cheapest beater (what cheapest_cover finds).
         pick: tuple[float, Action] | None = None
         for a in by_target[unbeaten[0]]:
-            c = kp[a.mask.bit_length() - 1]
+            c = kp[a.cards.bit_length() - 1]
             if pick is None or c < pick[0]:
                 pick = (c, a)
         return pick
@@ -336,7 +337,7 @@ class ExpertBot:
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
             return self.rng.choice(legal)
         for a in legal:
-            if a.k == EXCHANGE:
+            if a.kind == EXCHANGE:
                 return a  # the lowest trump for the face-up one: never worse
         if self.nodes and perfect_information(obs):
             solved = self._solve(obs)

@@ -7,6 +7,8 @@ cheaper than beating; passes rather than throwing in trumps or high cards.
 
 from __future__ import annotations
 
+from durak.enums import Kind, Phase
+
 from ..actions import Action
 from ..observation import Observation
 
@@ -29,20 +31,20 @@ class GreedyBot:
         trump = obs.trump_suit
 
         def cost(a: Action) -> float:
-            if a.kind in ("take", "pass"):
+            if a.kind in (Kind.TAKE, Kind.PASS):
                 return 1000.0
-            if a.kind == "exchange":
+            if a.kind == Kind.EXCHANGE:
                 return -1.0
             c = sum(card_cost(x.index, trump) for x in a.cards) / len(a.cards)
             # Laying more cards of one rank at once is good; showing costs nothing.
-            return c - 0.1 * len(a.cards) - (50 if a.kind == "show" else 0)
+            return c - 0.1 * len(a.cards) - (50 if a.kind == Kind.SHOW else 0)
 
         best = min(legal, key=cost)
         # Keep trumps and high cards rather than throwing them in.
         if (
-            best.kind in ("attack", "defend", "transfer")
-            and obs.phase in ("throw_in", "pile_on")
+            best.kind in (Kind.ATTACK, Kind.DEFEND, Kind.TRANSFER)
+            and obs.phase in (Phase.THROW_IN, Phase.PILE_ON)
             and (cost(best) >= 100 or best.cards[0].rank >= 13)
         ):
-            return next(a for a in legal if a.kind == "pass")
+            return next(a for a in legal if a.kind == Kind.PASS)
         return best

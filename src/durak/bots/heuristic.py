@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import random
 
+from durak.enums import Phase
+
 from ..actions import Action
 from ..cards import beats_mask
-from ..game import PHASES
 from ..observation import Observation
 from .memory import Tracker
 from .policy import STYLES, decide
@@ -80,10 +81,10 @@ class HeuristicBot:
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:
             return self.rng.choice(obs.legal)
         unbeaten, table = table_masks(obs)
-        safe = safe_cards(obs) if obs.talon_size == 0 and obs.phase == "attack" else 0
+        safe = safe_cards(obs) if obs.talon_size == 0 and obs.phase == Phase.ATTACK else 0
         return decide(
             obs.legal,
-            PHASES.index(obs.phase),
+            int(obs.phase),
             int(obs.hand),
             obs.trump_suit,
             obs.talon_size,

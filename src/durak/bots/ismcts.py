@@ -77,6 +77,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from durak.enums import Phase
+
 from .. import playout
 from ..actions import ATTACK, Action
 from ..cards import SUIT_MASK, iter_bits
@@ -136,7 +138,8 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(
+    # C901 and PLR0913: a bot spec's options (`ismcts:iterations=...`), one keyword each
+    def __init__(  # noqa: C901, PLR0913
         self,
         time: float | None = None,
         iterations: int | None = None,
@@ -434,7 +437,8 @@ class ISMCTSBot:
         rest = [(x, 0.0) for x in obs.legal if x is not a]
         return [(a, (v + 1) / 2)] + rest, solver.nodes
 
-    def _pimc(
+    # C901: the search loop: candidates x continuations x worlds under one budget
+    def _pimc(  # noqa: C901
         self,
         obs: Observation,
         legal: list[Action],
@@ -701,9 +705,9 @@ class ISMCTSBot:
 def _dear_lead(a: Action, obs: Observation) -> bool:
     """A king, an ace or a trump led at the start of a bout while the talon lasts and
     the hand keeps a plain card cheaper than it (the searcher's habit the issue found)."""
-    if a.k != ATTACK or obs.phase != "attack" or obs.talon_size == 0 or obs.table:
+    if a.kind != ATTACK or obs.phase != Phase.ATTACK or obs.talon_size == 0 or obs.table:
         return False
-    return dear_cards(a.mask, int(obs.hand), obs.trump_suit)
+    return dear_cards(a.cards, int(obs.hand), obs.trump_suit)
 
 
 def dear_cards(mask: int, hand: int, trump_suit: int) -> bool:

@@ -10,6 +10,8 @@ that determinized search deals them plausible hands.
 
 from __future__ import annotations
 
+from durak.enums import Phase
+
 from ..cards import RANK_MASK, SUIT_MASK, beats_mask
 from ..observation import Observation
 
@@ -57,7 +59,7 @@ class Tracker(Gaps):
             self.reset()  # a new deal without reset(): start over
         self._bout, self._talon = obs.bout, obs.talon_size
         d = obs.defender
-        if obs.phase != "pile_on" or d is None or d == obs.seat:
+        if obs.phase != Phase.PILE_ON or d is None or d == obs.seat:
             return
         unbeaten = [a for a, b in obs.table if b is None]
         if len(unbeaten) != 1:
@@ -127,10 +129,10 @@ class PlainReader(Gaps):
         table) reveals about its hand."""
         t = obs.trump_suit
         talon = obs.talon_size
-        if p.phase == "attack":
+        if p.phase == Phase.ATTACK:
             if new and not p.table:
                 self._add(s, cheaper_than(min(new, key=lambda c: _cost(c, t)), t), talon)
-        elif p.phase == "defend":
+        elif p.phase == Phase.DEFEND:
             if p.forced_take or new:
                 return  # forced, or a transfer: nothing read
             unbeaten = [a.index for a, b in p.table if b is None]
@@ -138,7 +140,7 @@ class PlainReader(Gaps):
             for u in unbeaten:
                 beats |= beats_mask(u, t)
             if any(u in obs.known[s] for u in unbeaten) or (
-                obs.phase == "pile_on" and obs.defender == s
+                obs.phase == Phase.PILE_ON and obs.defender == s
             ):
                 self._add(s, beats, talon)  # took: nothing of its beats any of them
                 return
@@ -148,7 +150,7 @@ class PlainReader(Gaps):
                 if b is not None:
                     self._add(s, beats & cheaper_than(b.index, t), talon)
                     return
-        elif p.phase in ("throw_in", "pile_on"):
+        elif p.phase in (Phase.THROW_IN, Phase.PILE_ON):
             throwable = table_ranks(p) & ~SUIT_MASK[t] & ((1 << (4 * KING)) - 1)
             if new:
                 throwable &= cheaper_than(min(new, key=lambda c: _cost(c, t)), t)
@@ -191,10 +193,10 @@ class CarefulReader(PlainReader):
     def read(self, p: Observation, obs: Observation, s: int, new: list[int]) -> None:
         tmask = SUIT_MASK[obs.trump_suit]
         talon = obs.talon_size
-        if p.phase == "attack":
+        if p.phase == Phase.ATTACK:
             if len(new) == 1 and not p.table and talon > 0 and not (1 << new[0]) & tmask:
                 self._add(s, ((1 << (4 * (new[0] >> 2))) - 1) & ~tmask, talon)
-        elif p.phase == "defend":
+        elif p.phase == Phase.DEFEND:
             if p.forced_take or new:
                 return
             unbeaten = [a.index for a, b in p.table if b is None]
@@ -209,5 +211,5 @@ class CarefulReader(PlainReader):
                 self._add(s, above_u | (tmask & ((1 << b.index) - 1)), talon)
             else:
                 self._add(s, above_u & ((1 << b.index) - 1), talon)
-        elif p.phase in ("throw_in", "pile_on") and not new:
+        elif p.phase in (Phase.THROW_IN, Phase.PILE_ON) and not new:
             self._add(s, table_ranks(p) & ~tmask & ((1 << (4 * (JACK + 1))) - 1), talon)

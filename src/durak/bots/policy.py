@@ -74,7 +74,8 @@ def _high(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def decide(
+# PLR0913: the compiled rollout policy reads the position as plain ints (no object per call)
+def decide(  # noqa: PLR0913
     legal: Sequence[Action],
     phase: int,
     hand: int,
@@ -97,7 +98,7 @@ def decide(
         return _plain(legal, phase, trump)
     V = VAL[trump]
     for a in legal:
-        if a.k == EXCHANGE:
+        if a.kind == EXCHANGE:
             # The lowest trump for the face-up one: never worse.
             return a
     if style == CAREFUL:
@@ -113,7 +114,8 @@ def decide(
     return _throw(legal, phase, trump, talon, V, style)
 
 
-def _defend(
+# PLR0913: the compiled rollout policy reads the position as plain ints (no object per call)
+def _defend(  # noqa: PLR0913
     legal: Sequence[Action],
     hand: int,
     trump: int,
@@ -128,17 +130,18 @@ def _defend(
     transfer: Action | None = None
     transfer_score = 99
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == DEFEND:
-            c = _high(a.mask)
-            beaters.setdefault(a.t, []).append((V[c], a))
+            assert a.target is not None
+            c = _high(a.cards)
+            beaters.setdefault(a.target.index, []).append((V[c], a))
         elif k == TAKE:
             take = a
         elif k == SHOW:
             transfer, transfer_score = a, -99  # free: nothing leaves the hand
         elif k == TRANSFER:
             # Shed as many cheap cards as possible; a trump costs its value.
-            s = sum(V[c] for c in _bits(a.mask)) - 4 * a.mask.bit_count()
+            s = sum(V[c] for c in _bits(a.cards)) - 4 * a.cards.bit_count()
             if s < transfer_score:
                 transfer, transfer_score = a, s
     # Plan a full defence: the most constrained target first, each with its cheapest card.
@@ -148,14 +151,16 @@ def _defend(
     targets = sorted(_bits(unbeaten), key=lambda t: len(beaters.get(t, ())))
     for t in targets:
         options = sorted(beaters.get(t, ()), key=lambda x: x[0])
-        pick = next((o for o in options if not used & o[1].mask), None)
+        pick = next((o for o in options if not used & o[1].cards), None)
         if pick is None:
             feasible = False
             break
-        used |= pick[1].mask
+        used |= pick[1].cards
         plan.append(pick)
     tmask = SUIT_MASK[trump]
-    if transfer is not None and (not transfer.mask & tmask or transfer.k == SHOW or not feasible):
+    if transfer is not None and (
+        not transfer.cards & tmask or transfer.kind == SHOW or not feasible
+    ):
         # Passing the attack on sheds cards and makes the next player beat more.
         return transfer
     if not feasible or not plan:
@@ -184,9 +189,9 @@ def _open(legal: Sequence[Action], trump: int, talon: int, V: tuple[int, ...], s
     best_score = 1e9
     tmask = SUIT_MASK[trump]
     for a in legal:
-        if a.k != ATTACK:
+        if a.kind != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         n = m.bit_count()
         top = V[_high(m)] if not m & tmask else V[_low(m & tmask)]
         score = top - PAIR_BONUS * (n - 1)
@@ -230,13 +235,13 @@ def _best_throw(
     best_score = 1e9
     tmask = SUIT_MASK[trump]
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == PASS:
             pass_action = a
             continue
         if k != ATTACK:
             continue
-        m = a.mask
+        m: int = a.cards
         if skip_trumps and m & tmask:
             continue
         t = top[_high(m)]
@@ -259,7 +264,8 @@ def _worth(c: int, trump: int, talon: int) -> float:
     return r + (C_TRUMP if talon > 4 else C_TRUMP_LATE)
 
 
-def _careful_defend(
+# C901: one pass over the legal moves sorts beat, take, show and transfer (compiled hot path)
+def _careful_defend(  # noqa: C901
     legal: Sequence[Action], hand: int, trump: int, talon: int, unbeaten: int, table: int
 ) -> Action:
     """Beat, take or transfer by what each costs: the cards a full defence spends
@@ -269,16 +275,17 @@ def _careful_defend(
     transfer_cost = 1e9
     beaters: dict[int, list[tuple[float, Action]]] = {}
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k == DEFEND:
-            beaters.setdefault(a.t, []).append((_worth(_high(a.mask), trump, talon), a))
+            assert a.target is not None
+            beaters.setdefault(a.target.index, []).append((_worth(_high(a.cards), trump, talon), a))
         elif k == TAKE:
             take = a
         elif k == SHOW:
             return a  # nothing leaves the hand
         elif k == TRANSFER:
             cost = 0.0
-            for c in _bits(a.mask):
+            for c in _bits(a.cards):
                 cost += _worth(c, trump, talon) - 1.0
             if cost < transfer_cost:
                 transfer, transfer_cost = a, cost
@@ -291,12 +298,12 @@ def _careful_defend(
     for t in sorted(_bits(unbeaten), key=lambda t: len(beaters.get(t, ()))):
         pick: tuple[float, Action] | None = None
         for o in beaters.get(t, ()):
-            if not used & o[1].mask and (pick is None or o[0] < pick[0]):
+            if not used & o[1].cards and (pick is None or o[0] < pick[0]):
                 pick = o
         if pick is None:
             feasible = False
             break
-        used |= pick[1].mask
+        used |= pick[1].cards
         spend += pick[0]
         if pick[0] < first_cost:
             first, first_cost = pick[1], pick[0]
@@ -335,7 +342,7 @@ def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
     best_cost = 10**6
     fallback = legal[0]
     for a in legal:
-        k = a.k
+        k: int = a.kind
         if k in (TAKE, PASS):
             fallback = a
             continue
@@ -344,7 +351,7 @@ def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
         if k == SHOW:
             c = -500
         else:
-            m = a.mask
+            m: int = a.cards
             n = m.bit_count()
             # A card's cost, or a group's average less a tenth of a rank per card.
             c = cost[_high(m)] if n == 1 else sum(cost[x] for x in _bits(m)) // n - n
@@ -355,7 +362,7 @@ def _plain(legal: Sequence[Action], phase: int, trump: int) -> Action:
     if (
         phase != OPEN
         and phase != DEFENCE
-        and (best.mask & SUIT_MASK[trump] or _high(best.mask) >> 2 >= KING)
+        and (best.cards & SUIT_MASK[trump] or _high(best.cards) >> 2 >= KING)
     ):
         # Keeps trumps, kings and aces rather than throwing them in.
         return fallback

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from time import perf_counter, thread_time
 
+from durak.enums import Phase
+
 from ..actions import Action
 from ..game import Game
 from ..observation import Observation
@@ -68,7 +70,7 @@ def perfect_information(obs: Observation) -> bool:
     """True when ``obs``'s seat can place every card: two players left and nothing hidden
     in the talon (empty, or only the face-up trump left under it), so the opponent
     holds exactly the cards this seat cannot see."""
-    if sum(not o for o in obs.out) != 2 or obs.phase == "over":
+    if sum(not o for o in obs.out) != 2 or obs.phase == Phase.OVER:
         return False
     return obs.talon_size == 0 or (obs.talon_size == 1 and obs.trump_under_talon)
 
@@ -116,7 +118,8 @@ class Solver:
             legal.insert(0, first)
         return legal
 
-    def _search(self, g: Game, alpha: int, beta: int) -> int:
+    # C901: alpha-beta with the end, the memo and the move order inline (compiled hot path)
+    def _search(self, g: Game, alpha: int, beta: int) -> int:  # noqa: C901
         if g.is_over:
             return outcome_value(g, self.seat)
         self.nodes += 1

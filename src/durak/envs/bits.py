@@ -112,7 +112,7 @@ def play_or_probe(g: Game, a: Action) -> tuple[Game, int]:
     talon: ``(the game after the move, 0)``, or ``(g unchanged, k)`` when it would make
     ``k`` cards drawn (found by playing it on a copy), for the caller to deal as chance
     outcomes first. The game returned may be a new object."""
-    k = a.k
+    k: int = a.kind
     if (
         g.undrawn()
         and k != TRANSFER

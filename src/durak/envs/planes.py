@@ -197,7 +197,8 @@ class Planes:
             keys[i] = m
             parts[i] = self._plane(m)
 
-    def fields(self, g: Game, seat: int) -> list[int]:
+    # C901: one flat pass fills every plane, flag and scalar of the view (compiled hot path)
+    def fields(self, g: Game, seat: int) -> list[int]:  # noqa: C901
         """``seat``'s view as integers: each plane's card mask (shifted to bit 0), the
         flags as one mask, then the numerators of the scalars (each scalar is its
         numerator over :attr:`divisors`). The list is the seat's own, refilled by the

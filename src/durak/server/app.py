@@ -53,7 +53,8 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
-def create_app(
+# PLR0913: the server's settings, one keyword each as `durak serve` takes them
+def create_app(  # noqa: PLR0913
     db_url: str = "sqlite:///durak.db",
     bot_pace: float = 0.8,
     deal_pause: float | None = None,
@@ -371,7 +372,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         guard.disconnect(addr)
 
 
-async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:
+# C901: one connection's message loop: every message type and limit in one place
+async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:  # noqa: C901
     lim = guard.limits
     conn = Connection(ws.send_text, ws.close, address=addr)
     writer = asyncio.create_task(conn.writer())

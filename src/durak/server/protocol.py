@@ -33,6 +33,7 @@ from msgspec import Meta
 
 from ..actions import Action
 from ..cards import Card, CardSet
+from ..enums import Kind, Phase
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
@@ -182,6 +183,8 @@ def to_json(value: object) -> Any:
     """Engine values as JSON: cards and actions as text, sets of cards as lists."""
     if isinstance(value, CardSet):  # before int: a CardSet is an int
         return [str(c) for c in value]
+    if isinstance(value, Kind | Phase):  # before int: by name, as the client reads them
+        return str(value)
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Rules):

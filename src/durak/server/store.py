@@ -194,7 +194,8 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
-    def start_deal(
+    # PLR0913: one row's columns, each a keyword
+    def start_deal(  # noqa: PLR0913
         self,
         table_id: str,
         match_no: int,

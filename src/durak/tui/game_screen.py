@@ -16,6 +16,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
+from durak.enums import Kind
+
 from ..actions import Action
 from ..cards import Card
 from ..rules import Rules
@@ -402,7 +404,8 @@ class GameScreen(Screen[None]):
     def action_press(self, key: str) -> None:
         self.press(key)
 
-    def press(self, key: str, character: str | None = None) -> None:
+    # C901: the key map: one branch per key of the game
+    def press(self, key: str, character: str | None = None) -> None:  # noqa: C901
         """One key of the game, by its name (``left``, ``enter``, ``t``...)."""
         p = self.picker
         cards = self.hand_cards()
@@ -506,7 +509,7 @@ class GameScreen(Screen[None]):
         if isinstance(action, Action) and self.session.observation() == obs:
             # Mark the suggested cards so Enter (or the key shown) plays it.
             self.picker.selected = (
-                action.mask if action.kind in ("attack", "defend", "transfer") else 0
+                action.cards if action.kind in (Kind.ATTACK, Kind.DEFEND, Kind.TRANSFER) else 0
             )
             self.picker.target = action.target
         self.say(entry)

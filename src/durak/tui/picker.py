@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from durak.enums import Kind, Phase
+
 from ..actions import Action
 from ..cards import Card, CardSet
 from ..observation import Observation
@@ -49,14 +51,14 @@ class Picker:
         return self.obs.legal
 
     def _laying(self) -> list[Action]:
-        return [a for a in self.legal if a.kind in ("attack", "defend", "transfer")]
+        return [a for a in self.legal if a.kind in (Kind.ATTACK, Kind.DEFEND, Kind.TRANSFER)]
 
     @property
     def playable(self) -> CardSet:
         """Cards of the hand that some legal action lays."""
         m = 0
         for a in self._laying():
-            m |= a.mask
+            m |= a.cards
         return CardSet(m)
 
     @property
@@ -68,12 +70,12 @@ class Picker:
         return [
             a.target
             for a in self.legal
-            if a.kind == "defend" and a.mask == self.selected and a.target is not None
+            if a.kind == Kind.DEFEND and a.cards == self.selected and a.target is not None
         ]
 
     def refusal(self) -> Entry | None:
         """Why this seat cannot act at all now, if it cannot."""
-        if self.obs.phase == "over":
+        if self.obs.phase == Phase.OVER:
             return Entry("why_over")
         if not self.legal:
             return Entry("why_not_your_turn", {"name": Seat(self.obs.to_act or 0)})
@@ -89,9 +91,9 @@ class Picker:
             return self._why_not(card)
         new = self.selected ^ card.bit
         laying = self._laying()
-        if new and not any(a.mask & new == new for a in laying):
+        if new and not any(a.cards & new == new for a in laying):
             same_rank = all(c.rank == card.rank for c in CardSet(self.selected))
-            if same_rank and self.obs.phase != "defend":
+            if same_rank and self.obs.phase != Phase.DEFEND:
                 return Entry("why_too_many", {"cards": tuple(CardSet(new))})
             new = card.bit  # another rank or a second defence card: choose this one instead
         self.selected = new
@@ -132,9 +134,9 @@ class Picker:
             return None
         if self.selected:
             for a in self.legal:
-                if a.kind == "defend" and a.mask == self.selected and a.target == card:
+                if a.kind == Kind.DEFEND and a.cards == self.selected and a.target == card:
                     return a
-            if self.obs.phase == "defend" and len(CardSet(self.selected)) == 1:
+            if self.obs.phase == Phase.DEFEND and len(CardSet(self.selected)) == 1:
                 mine = next(iter(CardSet(self.selected)))
                 return Entry("why_not_that_target", {"card": mine, "target": card})
         self.target = card
@@ -142,9 +144,9 @@ class Picker:
 
     def _why_not(self, card: Card) -> Entry:
         phase = self.obs.phase
-        if phase == "defend":
+        if phase == Phase.DEFEND:
             return Entry("why_cannot_beat", {"card": card})
-        if phase == "attack":
+        if phase == Phase.ATTACK:
             return Entry("why_cannot_lead", {"card": card})
         ranks = {a.rank for a, _ in self.obs.table} | {b.rank for _, b in self.obs.table if b}
         if card.rank in ranks:
@@ -161,9 +163,9 @@ class Picker:
             return Entry("why_choose_first")
         sel = self.selected
         for a in self.legal:
-            if a.kind == "attack" and a.mask == sel:
+            if a.kind == Kind.ATTACK and a.cards == sel:
                 return a
-        defends = [a for a in self.legal if a.kind == "defend" and a.mask == sel]
+        defends = [a for a in self.legal if a.kind == Kind.DEFEND and a.cards == sel]
         if defends:
             for a in defends:
                 if a.target == self.target:
@@ -172,7 +174,7 @@ class Picker:
                 return defends[0]
             return Entry("why_choose_target", {"card": next(iter(CardSet(sel)))})
         for a in self.legal:
-            if a.kind == "transfer" and a.mask == sel:
+            if a.kind == Kind.TRANSFER and a.cards == sel:
                 return a
         return Entry("why_no_lay", {"cards": tuple(CardSet(sel))})
 
@@ -180,30 +182,30 @@ class Picker:
         refuse = self.refusal()
         if refuse:
             return refuse
-        transfers = [a for a in self.legal if a.kind == "transfer"]
+        transfers = [a for a in self.legal if a.kind == Kind.TRANSFER]
         if not transfers:
-            shows = [a for a in self.legal if a.kind == "show"]
+            shows = [a for a in self.legal if a.kind == Kind.SHOW]
             return shows[0] if shows and not self.selected else Entry("why_no_transfer")
         for a in transfers:
-            if a.mask == self.selected:
+            if a.cards == self.selected:
                 return a
         if not self.selected and len(transfers) == 1:
             return transfers[0]
         return Entry("why_choose_transfer", {"rank": Ranks([transfers[0].cards[0].rank])})
 
     def show(self) -> Action | Entry:
-        return self._single("show", "why_no_show")
+        return self._single(Kind.SHOW, "why_no_show")
 
     def take(self) -> Action | Entry:
-        return self._single("take", "why_no_take")
+        return self._single(Kind.TAKE, "why_no_take")
 
     def pass_(self) -> Action | Entry:
-        return self._single("pass", "why_no_pass")
+        return self._single(Kind.PASS, "why_no_pass")
 
     def exchange(self) -> Action | Entry:
-        return self._single("exchange", "why_no_exchange")
+        return self._single(Kind.EXCHANGE, "why_no_exchange")
 
-    def _single(self, kind: str, why: str) -> Action | Entry:
+    def _single(self, kind: Kind, why: str) -> Action | Entry:
         refuse = self.refusal()
         if refuse:
             return refuse
@@ -219,24 +221,24 @@ class Picker:
         trump = self.obs.trump
         lay = self.lay() if sel else None
         for a in self.legal:
-            if a.kind == "attack" and a.mask == sel:
+            if a.kind == Kind.ATTACK and a.cards == sel:
                 out.append(Offer("enter", Entry("act_lay", {"cards": a.cards}), a))
-            elif a.kind == "defend" and a.mask == sel:
+            elif a.kind == Kind.DEFEND and a.cards == sel:
                 key = "enter" if a is lay else ""
                 out.append(
                     Offer(key, Entry("act_beat", {"target": a.target, "card": a.cards[0]}), a)
                 )
-            elif a.kind == "transfer" and a.mask == sel:
+            elif a.kind == Kind.TRANSFER and a.cards == sel:
                 out.append(Offer("r", Entry("act_transfer", {"cards": a.cards}), a))
         for a in self.legal:
-            if a.kind == "show":
+            if a.kind == Kind.SHOW:
                 out.append(Offer("s", Entry("act_show", {"card": a.cards[0]}), a))
-            elif a.kind == "exchange":
+            elif a.kind == Kind.EXCHANGE:
                 out.append(
                     Offer("x", Entry("act_exchange", {"card": a.cards[0], "trump": trump}), a)
                 )
-            elif a.kind == "take":
+            elif a.kind == Kind.TAKE:
                 out.append(Offer("t", Entry("act_take"), a))
-            elif a.kind == "pass":
+            elif a.kind == Kind.PASS:
                 out.append(Offer("p", Entry("act_pass"), a))
         return out

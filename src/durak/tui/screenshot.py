@@ -12,6 +12,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from durak.enums import Kind, Phase
+
 from ..bots import make
 from ..rules import Rules
 from .app import DurakApp
@@ -47,14 +49,14 @@ async def _shoot(path: Path, size: tuple[int, int], seed: int, lang: str) -> boo
             beaten = [b for _, b in obs.table if b is not None]
             unbeaten = [a for a, b in obs.table if b is None]
             if (
-                obs.phase == "defend"
+                obs.phase == Phase.DEFEND
                 and beaten
                 and unbeaten
                 and obs.talon_size > 2
                 and obs.known[1] | obs.known[2]
             ):
                 for a in obs.legal:
-                    if a.kind == "defend":
+                    if a.kind == Kind.DEFEND:
                         screen.picker.toggle(a.cards[0])
                         screen.picker.target = a.target
                         break

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.widgets import Static
 
+from durak.enums import Phase
+
 from ..cards import Card
 from ..game import pagon_ladder
 from ..observation import Observation
@@ -58,13 +60,13 @@ def seat_role(obs: Observation, seat: int, lang: str) -> str:
     """«attacks», «defends», «out»… for one seat, as the table shows it."""
     if obs.out[seat]:
         return tr(lang, "term.out")
-    if obs.phase == "over":
+    if obs.phase == Phase.OVER:
         return ""
     if seat == obs.defender:
         return tr(lang, "term.defender")
     if seat == obs.attacker:
         return tr(lang, "term.attacker")
-    if seat in obs.throwers and obs.phase in ("throw_in", "pile_on"):
+    if seat in obs.throwers and obs.phase in (Phase.THROW_IN, Phase.PILE_ON):
         return tr(lang, "throws_in")
     return ""
 

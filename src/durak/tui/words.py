@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from durak.enums import Kind, Phase
+
 from ..actions import Action
 from ..cards import Card
 from ..game import Game
@@ -97,7 +99,9 @@ def play(game: Game, action: Action | str) -> list[Entry]:
         if gone:
             entries.append(Entry("ev_beaten", {"n": Count(gone)}))
         else:
-            laid = len(action.cards) if action.kind in ("attack", "transfer", "defend") else 0
+            laid = (
+                len(action.cards) if action.kind in (Kind.ATTACK, Kind.TRANSFER, Kind.DEFEND) else 0
+            )
             entries.append(
                 Entry("ev_taken", {"who": Seat(defender), "n": CountTaken(table_cards + laid)})
             )
@@ -110,47 +114,47 @@ def play(game: Game, action: Action | str) -> list[Entry]:
 
 
 def move_entry(
-    action: Action, seat: int, phase: str, defender: int, after: Game, trump: Card
+    action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card
 ) -> Entry:
     """One action as a log entry; ``phase`` and ``defender`` as they were before it."""
     who = Seat(seat)
     cards = tuple(action.cards)
     kind = action.kind
-    if kind == "attack":
-        if phase == "attack":
+    if kind == Kind.ATTACK:
+        if phase == Phase.ATTACK:
             return Entry("mv_lead", {"who": who, "cards": cards, "target": Seat(defender)}, seat)
-        key = "mv_pile" if phase == "pile_on" else "mv_throw"
+        key = "mv_pile" if phase == Phase.PILE_ON else "mv_throw"
         return Entry(key, {"who": who, "cards": cards}, seat)
-    if kind == "defend":
+    if kind == Kind.DEFEND:
         assert action.target is not None
         return Entry("mv_defend", {"who": who, "target": action.target, "card": cards[0]}, seat)
-    if kind == "transfer":
+    if kind == Kind.TRANSFER:
         return Entry(
             "mv_transfer", {"who": who, "cards": cards, "target": Seat(after.defender)}, seat
         )
-    if kind == "show":
+    if kind == Kind.SHOW:
         return Entry(
             "mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)}, seat
         )
-    if kind == "exchange":
+    if kind == Kind.EXCHANGE:
         return Entry("mv_exchange", {"who": who, "card": trump, "trump": cards[0]}, seat)
-    return Entry("mv_take" if kind == "take" else "mv_pass", {"who": who}, seat)
+    return Entry("mv_take" if kind == Kind.TAKE else "mv_pass", {"who": who}, seat)
 
 
 def action_label(action: Action) -> Entry:
     """An action as a short command: «beat 7♣ with Q♠», «take»…"""
     kind = action.kind
-    if kind == "defend":
+    if kind == Kind.DEFEND:
         return Entry("act_beat", {"target": action.target, "card": action.cards[0]})
-    if kind == "attack":
+    if kind == Kind.ATTACK:
         return Entry("act_lay", {"cards": action.cards})
-    if kind == "transfer":
+    if kind == Kind.TRANSFER:
         return Entry("act_transfer", {"cards": action.cards})
-    if kind == "show":
+    if kind == Kind.SHOW:
         return Entry("act_show", {"card": action.cards[0]})
-    if kind == "exchange":
+    if kind == Kind.EXCHANGE:
         return Entry("act_exchange", {"card": action.cards[0]})
-    return Entry("act_take" if kind == "take" else "act_pass")
+    return Entry("act_take" if kind == Kind.TAKE else "act_pass")
 
 
 def outcome_entries(game: Game) -> list[Entry]:
@@ -180,14 +184,14 @@ def expected(game: Game, seat: int, names: list[str], lang: str) -> str:
     if to_act != seat:
         return tr(lang, "bot_to_act", name=names[to_act])
     phase = game.phase
-    if phase == "attack":
+    if phase == Phase.ATTACK:
         return tr(lang, "you_lead", defender=names[game.defender])
-    if phase == "defend":
-        if any(a.kind in ("transfer", "show") for a in game.legal_actions()):
+    if phase == Phase.DEFEND:
+        if any(a.kind in (Kind.TRANSFER, Kind.SHOW) for a in game.legal_actions()):
             nxt = _next_defender(game, seat)
             return tr(lang, "you_defend_transfer", attacker=names[game.attacker], next=names[nxt])
         return tr(lang, "you_defend", attacker=names[game.attacker])
-    if phase == "pile_on":
+    if phase == Phase.PILE_ON:
         return tr(lang, "you_pile_on", defender=names[game.defender])
     return tr(lang, "you_throw_in", defender=names[game.defender])
 
@@ -195,6 +199,6 @@ def expected(game: Game, seat: int, names: list[str], lang: str) -> str:
 def _next_defender(game: Game, seat: int) -> int:
     """Who a transfer from ``seat`` would pass the attack to (the engine's rule)."""
     g = game.clone()
-    a = next(a for a in g.legal_actions() if a.kind in ("transfer", "show"))
+    a = next(a for a in g.legal_actions() if a.kind in (Kind.TRANSFER, Kind.SHOW))
     g.apply(a)
     return g.defender
