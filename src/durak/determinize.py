@@ -28,7 +28,7 @@ def sample(
     obs: Observation,
     rng: random.Random,
     exclude: list[int] | None = None,
-    before: Sequence[Action] = (),
+    before: Sequence[Action] | None = None,
 ) -> Game:
     """A game whose observation for ``obs.seat`` equals ``obs``.
 

@@ -1392,7 +1392,7 @@ class Game:
         obs: Observation,
         hands: list[int],
         talon: Sequence[int],
-        before: Sequence[Action] = (),
+        before: Sequence[Action] | None = None,
     ) -> Game:
         """The full game that ``obs`` shows, with the hidden cards placed: ``hands``
         every seat's hand (a list the game keeps), ``talon`` the talon top first
@@ -1440,8 +1440,11 @@ class Game:
         g._discard = int(obs.discard)
         g.tally = list(obs.pogony)
         g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
-        g.history = list(before)
-        g._origin = (obs, tuple(hands), g._talon, tuple(before))
+        # (None, not (), as the default: with a default of () the compiled engine
+        # crashed when the interpreter exited)
+        prior: tuple[Action, ...] = tuple(before) if before is not None else ()
+        g.history = list(prior)
+        g._origin = (obs, tuple(hands), g._talon, prior)
         g.outcome = None
         g.bout = obs.bout
         g._rng_lead = 0
