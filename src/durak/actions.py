@@ -120,8 +120,13 @@ class Action:
     _n52: Any
 
     def __new__(
-        cls, kind: Kind | str, cards: Iterable[Card] = (), target: Card | None = None
+        cls,
+        kind: Kind | str | object,
+        cards: Iterable[Card] = (),
+        target: Card | None | object = None,
     ) -> Action:
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
         if isinstance(kind, Kind):
             k = int(kind)
         elif isinstance(kind, str) and kind.upper() in Kind.__members__:

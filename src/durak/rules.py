@@ -143,7 +143,7 @@ class Rules:
 
     # -- presets and text ------------------------------------------------------
     @staticmethod
-    def preset(name: str = "podkidnoy", **overrides: Any) -> Rules:
+    def preset(name: str | object = "podkidnoy", **overrides: Any) -> Rules:
         """A named preset of RULES.md section 8, with options overridden by keyword.
 
         >>> Rules.preset("prostoy").throw_in
@@ -153,6 +153,8 @@ class Rules:
         ...
         durak.errors.RulesError: colour: no such option
         """
+        # (``object``: the compiled engine would refuse a wrong type before this check
+        # could name the argument)
         if not isinstance(name, str):
             raise ArgumentTypeError(
                 f"preset: a name such as 'podkidnoy', not {type(name).__name__}"
