@@ -57,20 +57,16 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     1: ("random", {}),
     2: ("greedy", {}),
     3: ("heuristic", {}),
-    4: ("ismcts", {"iterations": 60, "solver": False, "plain": 0.0}),
+    4: ("ismcts", {"iterations": 60, "solver": False}),
     5: (
         "ismcts",
         {
             "iterations": 500,
             "heads_up": 1000,
-            "plain": 0.0,
-            "keep": 2.0,
             "nodes": 60_000,
             "model": "careful",
-            "extend": 2000,
-            "belief": 256,
-            "belief_players": 2,
-            "fit": 0.4,
+            "worlds": "belief",
+            "decision": "keep",
         },
     ),
 }
@@ -176,7 +172,7 @@ def make(spec: str, **options: Any) -> Bot:
     >>> make("ismcts", iteratons=5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bot 'ismcts' has no option 'iteratons'; its options: time, iterations, ...
+    ValueError: bot 'ismcts' has no option 'iteratons'; its options: iterations, time, ...
     """
     name, opts = parse(spec)
     opts.update(options)
