@@ -89,14 +89,14 @@ def row(path: str) -> str:
     deals = len({rec["deal"] for rec in records})
     cpu = f"{1e3 * e.cpu_mean:6.1f} {1e3 * e.cpu_max:6.0f}" if e.moves else f"{'-':>13}"
     return (
-        f"{' vs '.join(bots):<22} {str(rules):<14} {seed:>4} {len(records):>6} {deals:>6}  "
+        f"{' vs '.join(bots):<26} {str(rules):<14} {seed:>4} {len(records):>6} {deals:>6}  "
         f"{e.score:.3f} [{lo:.3f}, {hi:.3f}]  {cpu}"
     )
 
 
 HEAD = (
-    f"{'match':<22} {'rules':<14} {'seed':>4} {'games':>6} {'deals':>6}  "
-    f"{'score [95%]':<21}  {'CPU ms a move':>13}\n" + "-" * 95
+    f"{'match':<26} {'rules':<14} {'seed':>4} {'games':>6} {'deals':>6}  "
+    f"{'score [95%]':<21}  {'CPU ms a move':>13}\n" + "-" * 99
 )
 
 
@@ -119,9 +119,20 @@ def per_deal(path: str) -> dict[int, float]:
     return {d: sum(v) / len(v) for d, v in scores.items()}
 
 
+def games(path: str) -> dict[tuple[int, tuple[str, ...]], tuple[int, Any]]:
+    """Each game of a run by (deal, seats): its length and its durak."""
+    return {
+        (int(r["deal"]), tuple(r["seats"])): (int(r["moves"]), r["durak"]) for r in load(path)[3]
+    }
+
+
 def paired(base: str, other: str) -> str:
-    """``other``'s score less ``base``'s over the deals both played, 95% interval by deal."""
+    """``other``'s score less ``base``'s over the deals both played, 95% interval by deal,
+    and how many games of those deals went the same way (length and durak)."""
     a, b = per_deal(base), per_deal(other)
+    ga, gb = games(base), games(other)
+    both = [k for k in ga if k in gb]
+    alike = sum(1 for k in both if ga[k] == gb[k])
     common = sorted(set(a) & set(b))
     if len(common) < 2:
         return f"{other}: fewer than two deals in common with {base}"
@@ -129,12 +140,12 @@ def paired(base: str, other: str) -> str:
     m = sum(diffs) / len(diffs)
     var = sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1)
     half = 1.96 * math.sqrt(var / len(diffs))
-    same = sum(1 for x in diffs if x == 0)
     mean_a = sum(a[d] for d in common) / len(common)
     mean_b = sum(b[d] for d in common) / len(common)
     return (
         f"{len(common)} deals in common: base {mean_a:.3f}, other {mean_b:.3f}, "
-        f"difference {m:+.3f} ± {half:.3f} (95%); {same} deals scored the same"
+        f"difference {m:+.3f} ± {half:.3f} (95%); {alike} of {len(both)} games the same "
+        "length and durak"
     )
 
 
