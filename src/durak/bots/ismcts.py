@@ -231,7 +231,11 @@ class Decision(Protocol):
 
 @dataclass(frozen=True)
 class BestMean:
-    """Play the candidate with the best mean over the sampled worlds (level 4)."""
+    """Play the candidate with the best mean over the sampled worlds (level 4).
+
+    >>> BestMean().wants_more(0, [], {}, None)  # type: ignore[arg-type]
+    False
+    """
 
     extend: int = 0
 
@@ -297,7 +301,15 @@ DECISIONS: dict[str, Decision] = {"best": BestMean(), "keep": KeepPrior()}
 
 # -- the bot ------------------------------------------------------------------------------
 class ISMCTSBot:
-    """Determinized search; see the module docstring for its choices."""
+    """Determinized search; see the module docstring for its choices.
+
+    >>> from durak import Game, Rules
+    >>> g = Game(Rules(), seed=5)
+    >>> bot = ISMCTSBot(iterations=50, model="careful", worlds="belief", seed=2)
+    >>> ranked = bot.evaluate(g.observation(g.to_act))
+    >>> len(ranked) == len(g.legal_actions()), bot.last_stats["belief"]
+    (True, True)
+    """
 
     name = "ismcts"
 
