@@ -503,7 +503,7 @@ def test_ismcts_extend_spends_more_worlds_only_on_close_calls() -> None:
 
 
 def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
-    """``heads_up`` (level 5's budget in a game of two, v9 in benchmarks/bots/README.md)
+    """``heads_up`` (level 5's budget in a game of two, v9 in docs/bots.md)
     replaces ``iterations`` when the game has two players, and only then."""
     two, three = Rules(), Rules(players=3)
     for rules, lo, hi in ((two, 90, 90 + 40), (three, 30, 30 + 40)):
