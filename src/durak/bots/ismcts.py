@@ -189,15 +189,16 @@ class BeliefWorlds(Uniform):
         # alone (``durak hint``) has only this one.
         belief.observe(obs)
         belief.sync()
-        if self.fit > 0 and self.misreads(belief, obs.seat, obs.rules.players, obs.rules.team_of):
+        if self.fit > 0 and self.misreads(obs):
             return uniform
         return (lambda rng: belief.world(obs, rng)), True
 
-    def misreads(self, belief: Belief, seat: int, players: int, team: Callable[[int], int]) -> bool:
-        """Whether the belief's model misreads an opponent of ``seat`` now."""
+    def misreads(self, obs: Observation) -> bool:
+        """Whether the belief's model misreads an opponent of ``obs.seat`` now."""
+        team = obs.rules.team_of
         return any(
-            team(s) != team(seat) and _misread(belief.model_fit(s), self.fit)
-            for s in range(players)
+            team(s) != team(obs.seat) and _misread(self.belief.model_fit(s), self.fit)
+            for s in range(obs.rules.players)
         )
 
 
