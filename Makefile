@@ -64,9 +64,10 @@ serve: $(VENV)/.installed-web-$(SUM) $(ENGINE)
 bench: $(STAMP) $(ENGINE)
 	$(BIN)/durak bench
 
-# The bot benchmarks (about an hour of CPU) and the web table under load.
+# The bots' ladder and pool (benchmarks/bots/README.md; about three hours of CPU on one
+# core; run files in scratch/bots/, a stopped run continues where it stopped).
 bench-bots: $(STAMP) $(ENGINE)
-	sh benchmarks/bots/run.sh
+	$(BIN)/python benchmarks/bots/run.py ladder && $(BIN)/python benchmarks/bots/run.py pool
 
 # The learning environments' steps/s beside the raw engine's (benchmarks/envs/README.md).
 bench-envs: $(STAMP) $(ENGINE)

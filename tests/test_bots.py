@@ -10,7 +10,7 @@ import pytest
 from durak import Game, Rules
 from durak.bots import LEVELS, level, make, names
 from durak.bots.heuristic import HeuristicBot, safe_cards
-from durak.bots.ismcts import ISMCTSBot
+from durak.bots.ismcts import BeliefWorlds, BestMean, ISMCTSBot, KeepPrior, Uniform
 from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
@@ -18,7 +18,9 @@ from durak.enums import Kind, Phase
 
 from .helpers import play
 
-FAST = {"ismcts": {"iterations": 8}, "ismcts:cut=2": {"iterations": 8}}
+# Level 5's world sampler and decision rule at a tiny budget.
+LEVEL5_CHOICES = "ismcts:worlds=belief,decision=keep,model=careful"
+FAST = {"ismcts": {"iterations": 8}, LEVEL5_CHOICES: {"iterations": 8}}
 
 VARIANTS = [
     Rules.preset("podkidnoy"),
@@ -58,7 +60,7 @@ def hidden_variant(g: Game, seat: int, rng: random.Random) -> Game | None:
 
 
 @pytest.mark.parametrize(
-    "name", ["random", "greedy", "heuristic", "ismcts", "ismcts:cut=2", "expert"]
+    "name", ["random", "greedy", "heuristic", "ismcts", LEVEL5_CHOICES, "expert"]
 )
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("perevodnoy", players=3)], ids=str)
 def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None:
@@ -397,36 +399,34 @@ def test_ismcts_keeps_the_prior_unless_the_best_is_significantly_better() -> Non
     assert not _significant([1.0] * 30, [1.0] * 30, 0.5)  # equal is never better
     g = Game(Rules(), seed=3)
     obs = g.observation(g.to_act or 0)
-    prior = HeuristicBot().choose(obs)
+    move = HeuristicBot().choose(obs)
     # With an impossible margin the searcher plays the prior's move whatever it found.
-    assert ISMCTSBot(iterations=40, seed=1, keep=1e9).choose(obs) == prior
-    with pytest.raises(ValueError, match="style"):
-        ISMCTSBot(style="reckless")
+    sure = KeepPrior(margin=1e9, extend=0)
+    assert ISMCTSBot(iterations=40, seed=1, decision=sure).choose(obs) == move
+    with pytest.raises(ValueError, match="margin"):
+        KeepPrior(margin=0)
 
 
-def test_ismcts_dear_leads_need_their_own_margin() -> None:
-    """``dear=z`` (v12): a king, an ace or a trump led while the talon lasts and the hand
-    keeps a cheaper plain card replaces the prior's move only by ``z`` standard errors.
-    Seed 3 deals the leader 8♣ 10♠ J♦ Q♠ Q♦ K♥ with spades trumps; seed 17 deals
-    7♠ 7♦ 8♣ 9♦ K♦ A♦, where the search at a small margin leads the king of diamonds."""
-    from durak.bots.ismcts import _dear_lead
-
-    g = Game(Rules(), seed=3)
-    obs = g.observation(g.to_act or 0)
-    assert str(obs.hand) == "8♣ 10♠ J♦ Q♠ Q♦ K♥" and obs.trump_suit == Card.parse("2S").suit
-    dear = {str(a) for a in obs.legal if _dear_lead(a, obs)}
-    assert dear == {"10♠", "Q♠", "Q♠+Q♦", "K♥"}  # trumps, a pair with a trump, the king
-    g.apply("8♣")  # a defence or a throw-in is never a lead
-    assert not any(_dear_lead(a, g.observation(g.to_act or 0)) for a in g.legal_actions())
-
-    g = Game(Rules(), seed=17)
-    obs = g.observation(g.to_act or 0)
-    assert str(obs.hand) == "7♠ 7♦ 8♣ 9♦ K♦ A♦"
-    assert str(ISMCTSBot(iterations=200, seed=1, keep=0.1).choose(obs)) == "K♦"
-    # With the dear margin out of reach, the search leads no dear card here.
-    assert not _dear_lead(ISMCTSBot(iterations=200, seed=1, keep=0.1, dear=1e9).choose(obs), obs)
-    with pytest.raises(ValueError, match="dear"):
-        ISMCTSBot(dear=-1)
+def test_ismcts_choices_are_named_or_given_as_objects() -> None:
+    """Each choice of the searcher is a spec value or a strategy object; level 5's are
+    the defaults of its strategies, and an unknown name is refused."""
+    five = make("level5", seed=1)
+    assert isinstance(five, ISMCTSBot)
+    assert five.decision == KeepPrior(margin=2.0, extend=2000, close=1.0)
+    assert isinstance(five.worlds, BeliefWorlds) and five.worlds.belief.n == 256
+    assert (five.worlds.players, five.worlds.fit, five.worlds.belief.eps) == (2, 0.4, 0.1)
+    four = make("level4", seed=1)
+    assert isinstance(four, ISMCTSBot) and four.decision == BestMean()
+    assert type(four.worlds) is Uniform and not four.use_solver
+    bot = ISMCTSBot(worlds=BeliefWorlds(particles=16, eps=0.2, seed=1), decision="keep")
+    assert isinstance(bot.worlds, BeliefWorlds) and bot.worlds.belief.n == 16
+    for bad, match in (
+        ({"model": "reckless"}, "model"),
+        ({"worlds": "oracle"}, "worlds"),
+        ({"decision": "worst"}, "decision"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            ISMCTSBot(**bad)  # type: ignore[arg-type]
 
 
 def test_careful_reader_infers_only_what_a_careful_player_holds() -> None:
@@ -469,39 +469,6 @@ def test_careful_style_takes_a_small_card_rather_than_spend_a_queen_trump_early(
         make("heuristic:style=reckless")
 
 
-def test_learned_evaluation_values_trumps_and_shedding() -> None:
-    """The fitted evaluation (durak.bots.evaluate) agrees with what decides a deal: with
-    the same plain cards, holding the trumps is better than facing them, and with the
-    talon empty fewer cards in hand is better."""
-    from durak.bots.evaluate import features, probability
-
-    trump = 0  # clubs: cards 0, 4, 8, ... are trumps
-    plain = sum(1 << c for c in (17, 22, 27))  # three plain cards
-    trumps = sum(1 << c for c in (32, 40, 48))  # the ten, queen and ace of trumps
-    low = sum(1 << c for c in (18, 23, 31))  # three other plain cards
-    mine = probability(features(plain | trumps, low | (1 << 29), trump, 12, True))
-    theirs = probability(features(plain | (1 << 29), low | trumps, trump, 12, True))
-    assert mine > 0.5 > theirs
-    few = probability(features(1 << 17, low | (1 << 29), trump, 0, True))
-    many = probability(features(plain | (1 << 29), 1 << 18, trump, 0, True))
-    assert few > many
-
-
-def test_ismcts_cut_scores_rollouts_with_the_evaluation() -> None:
-    """``cut=k`` stops two-player rollouts k bouts ahead; the choice stays legal and, with
-    more players, the option changes nothing."""
-    g = Game(Rules(), seed=3)
-    obs = g.observation(g.to_act or 0)
-    assert ISMCTSBot(iterations=60, seed=1, cut=2).choose(obs) in obs.legal
-    g4 = Game(Rules(players=4), seed=3)
-    obs4 = g4.observation(g4.to_act or 0)
-    assert ISMCTSBot(iterations=60, seed=1, cut=2).choose(obs4) == ISMCTSBot(
-        iterations=60, seed=1
-    ).choose(obs4)
-    with pytest.raises(ValueError, match="cut"):
-        ISMCTSBot(cut=-1)
-
-
 def test_ismcts_nodes_sets_the_endgame_solver_budget() -> None:
     """``nodes=n`` gives the exact endgame that many solver nodes whatever the rollout
     budget (level 5: 60,000; its CPU stop at 0.3 s bounds it first)."""
@@ -521,25 +488,23 @@ def test_ismcts_nodes_sets_the_endgame_solver_budget() -> None:
 
 
 def test_ismcts_extend_spends_more_worlds_only_on_close_calls() -> None:
-    """``extend=n`` goes past the rollout budget (up to n) only while a candidate leads
-    the prior's move without the ``keep`` margin; without ``keep`` it changes nothing."""
-    g = Game(Rules(), seed=14)  # a first move where one candidate leads by 1-2 errors
+    """``KeepPrior(extend=n)`` goes past the rollout budget (up to n) only while a
+    candidate leads the prior's move without the margin; the best mean never does."""
+    g = Game(Rules(), seed=22)  # a first move where one candidate leads by 1-2 errors
     obs = g.observation(g.to_act or 0)
-    plain = ISMCTSBot(iterations=60, seed=1, keep=2)
+    plain = ISMCTSBot(iterations=60, seed=1, decision=KeepPrior(margin=2, extend=0))
     plain.choose(obs)
     base = plain.last_stats["rollouts"]
-    bot = ISMCTSBot(iterations=60, seed=1, keep=2, extend=400)
+    bot = ISMCTSBot(iterations=60, seed=1, decision=KeepPrior(margin=2, extend=400))
     assert bot.choose(obs) in obs.legal
     assert base < bot.last_stats["rollouts"] <= 400 + len(obs.legal)
-    no_keep, ref = ISMCTSBot(iterations=60, seed=1, extend=400), ISMCTSBot(iterations=60, seed=1)
-    assert no_keep.choose(obs) == ref.choose(obs)
-    assert no_keep.last_stats["rollouts"] == ref.last_stats["rollouts"]
+    assert not BestMean().wants_more(0, list(obs.legal), {}, obs.legal[0])
     with pytest.raises(ValueError, match="extend"):
-        ISMCTSBot(extend=-1)
+        KeepPrior(extend=-1)
 
 
 def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
-    """``heads_up`` (level 5's budget in a game of two, v9 in benchmarks/bots/README.md)
+    """``heads_up`` (level 5's budget in a game of two, v9 in docs/bots.md)
     replaces ``iterations`` when the game has two players, and only then."""
     two, three = Rules(), Rules(players=3)
     for rules, lo, hi in ((two, 90, 90 + 40), (three, 30, 30 + 40)):
@@ -549,79 +514,5 @@ def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
         assert lo <= bot.last_stats["rollouts"] < hi, (rules, bot.last_stats)
     with pytest.raises(ValueError, match="heads_up must be >= 0"):
         ISMCTSBot(heads_up=-5)
-    assert (make("level5").heads_up, make("level5").iterations) == (1000, 500)
-
-
-def test_value_network_adds_the_rows_of_its_inputs() -> None:
-    """durak.bots.value_net: the fast sum over the cards present is the network applied
-    to the very input that training records (inputs()), at every bout start of a deal."""
-    import math
-
-    from durak.bots.expert import expert_action
-    from durak.bots.value_net import inputs, value
-    from durak.bots.value_weights import B1, B2, ROWS, SCALARS, W2
-    from durak.game import OPEN
-
-    rows = list(ROWS) + list(SCALARS)
-    for preset in ("podkidnoy", "perevodnoy"):
-        g = Game(Rules.preset(preset).with_action_limit(), seed=9)
-        seen = 0
-        while not g.is_over:
-            if g._phase == OPEN and not g._att:  # a bout start, nothing laid yet
-                for seat in (0, 1):
-                    x = inputs(g, seat)
-                    h = [
-                        b + sum(x[i] * rows[i][j] for i in range(len(x))) for j, b in enumerate(B1)
-                    ]
-                    z = B2 + sum(max(v, 0.0) * w for v, w in zip(h, W2, strict=True))
-                    assert value(g, seat) == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-9)
-                seen += 1
-            g._apply(expert_action(g))
-        assert seen > 5
-
-
-def test_value_network_values_trumps_and_shedding() -> None:
-    """The fitted network agrees with what decides a deal between two: the same deal is
-    better for the seat that holds the trumps, and with the talon empty fewer cards in
-    hand is better."""
-    from durak.bots.value_net import value
-
-    g = Game(Rules(), seed=3)
-    trump = g.trump_suit
-    trumps = sum(1 << (r * 4 + trump) for r in (8, 10, 12))  # 10, Q, A of trumps
-    plain = [c for c in range(16, 52) if c & 3 != trump]
-    mine = trumps | sum(1 << c for c in plain[:3])
-    theirs = sum(1 << c for c in plain[3:9])
-    g._hands = [mine, theirs]
-    g._discard = 0
-    holding = value(g, 0)
-    g._hands = [theirs, mine]
-    assert holding > 0.5 > value(g, 0)
-    # The talon empty: one card against six.
-    g._tp = len(g._talon)
-    g._bottom = -1
-    g._discard = int(g._discard) | ~(mine | theirs) & ((1 << 52) - 1) & ~((1 << 16) - 1)
-    g._hands = [1 << plain[0], theirs]
-    few = value(g, 0)
-    g._hands = [theirs, 1 << plain[0]]
-    assert few > 0.5 > value(g, 0)
-
-
-def test_ismcts_value_and_empty_options() -> None:
-    """``value=net`` scores cut rollouts with the network, ``empty=on`` cuts them when a
-    bout begins with the talon empty; both keep the choice legal, an unknown value is
-    refused, and a deck the network does not know (52 cards) plays rollouts out."""
-    g = Game(Rules(), seed=3)
-    obs = g.observation(g.to_act or 0)
-    for spec in (
-        "ismcts:iterations=40,seed=1,empty=on,value=net",
-        "ismcts:iterations=40,seed=1,cut=1,value=net",
-    ):
-        assert make(spec).choose(obs) in obs.legal
-    with pytest.raises(ValueError, match="value"):
-        make("ismcts:value=deep")
-    g52 = Game(Rules(deck=52), seed=3)
-    obs52 = g52.observation(g52.to_act or 0)
-    assert make("ismcts:iterations=40,seed=1,empty=on,value=net").choose(obs52) == make(
-        "ismcts:iterations=40,seed=1"
-    ).choose(obs52)
+    five = make("level5")
+    assert isinstance(five, ISMCTSBot) and (five.heads_up, five.iterations) == (1000, 500)

@@ -10,7 +10,7 @@ import pytest
 from durak import Card, Game, Rules
 from durak.bots import make
 from durak.bots.belief import Belief
-from durak.bots.ismcts import ISMCTSBot
+from durak.bots.ismcts import BeliefWorlds, ISMCTSBot, KeepPrior, Uniform
 from durak.bots.policy import rollout_action
 
 VARIANTS = [
@@ -115,14 +115,16 @@ def test_the_played_card_is_placed_in_every_guess() -> None:
 
 
 def test_the_belief_option_is_checked_and_used() -> None:
-    bot = make("ismcts:iterations=30,belief=16,eps=0.2,seed=1")
-    assert isinstance(bot, ISMCTSBot) and bot.belief is not None
-    assert bot.belief.n == 16 and bot.belief.eps == 0.2
-    assert make("ismcts:iterations=30").belief is None  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="belief"):
-        make("ismcts:belief=-1")
+    worlds = BeliefWorlds(particles=16, eps=0.2, seed=1)
+    bot = make("ismcts:iterations=30,seed=1", worlds=worlds)
+    assert isinstance(bot, ISMCTSBot) and bot.worlds is worlds
+    assert worlds.belief.n == 16 and worlds.belief.eps == 0.2
+    assert type(make("ismcts:iterations=30").worlds) is Uniform  # type: ignore[attr-defined]
+    assert isinstance(make("ismcts:worlds=belief").worlds, BeliefWorlds)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="particles"):
+        BeliefWorlds(particles=-1)
     with pytest.raises(ValueError, match="eps"):
-        make("ismcts:belief=8,eps=0")
+        BeliefWorlds(particles=8, eps=0)
     # A whole deal with it: every move legal, the filter read the opponent's moves.
     g = Game(Rules(), seed=5)
     bots = [bot, make("expert")]
@@ -133,23 +135,23 @@ def test_the_belief_option_is_checked_and_used() -> None:
         if s != 0:
             bot.observe(g.observation(0))
         g.apply(bots[s].choose(g.observation(s)))
-    assert bot.belief.moves_read > 3
+    assert worlds.belief.moves_read > 3
 
 
 def test_level5_reads_moves_in_games_of_two_only() -> None:
     """Level 5 deals from the belief with two players; with more (where it measured
     worse, v11) it keeps the uniform deal and queues nothing."""
     bot = make("level5", seed=1)
-    assert isinstance(bot, ISMCTSBot) and bot.belief is not None
-    assert bot.belief_players == 2
+    assert isinstance(bot, ISMCTSBot) and isinstance(bot.worlds, BeliefWorlds)
+    assert bot.worlds.players == 2
     g = Game(Rules(players=3), seed=2)
     bot.reset()
     for _ in range(6):
         bot.observe(g.observation(0))
         g.apply(rollout_action(g))
-    assert bot.belief._queue == []
-    with pytest.raises(ValueError, match="belief_players"):
-        make("ismcts:belief=8,belief_players=-1")
+    assert bot.worlds.belief._queue == []
+    with pytest.raises(ValueError, match="players"):
+        BeliefWorlds(particles=8, players=-1)
 
 
 def test_the_queue_holds_one_deal_at_most() -> None:
@@ -238,7 +240,7 @@ def test_model_fit_tells_a_careful_player_from_one_the_model_misreads() -> None:
     assert not _misread((FIT_MOVES - 1, 0.0), 0.5)  # too few moves to judge
     assert Belief().model_fit(1) == (0, 1.0)
     with pytest.raises(ValueError, match="fit"):
-        make("ismcts:belief=8,fit=1.5")
+        BeliefWorlds(particles=8, fit=1.5)
 
 
 def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
@@ -250,8 +252,10 @@ def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
     from durak.bots.policy import CAREFUL, CLUB
 
     def sources(random_moves: bool, seed: int) -> list[bool]:
-        bot = make("level5:heads_up=40,iterations=40,extend=0", seed=seed)
-        assert isinstance(bot, ISMCTSBot) and bot.fit > 0
+        quick = KeepPrior(extend=0)
+        bot = make("level5", heads_up=40, iterations=40, decision=quick, seed=seed)
+        assert isinstance(bot, ISMCTSBot) and isinstance(bot.worlds, BeliefWorlds)
+        assert bot.worlds.fit > 0
         g = Game(Rules(), seed=seed)
         rng = random.Random(seed)
         bot.reset()
@@ -278,42 +282,8 @@ def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
         assert sum(wild) >= FIT_MOVES // 2  # not before its moves were judged
 
 
-def test_hold_keeps_the_uniform_deal_for_the_rest_of_the_deal() -> None:
-    """``hold=on`` (v12): once the model misread an opponent this deal, the search deals
-    uniformly until the deal ends, though the running fit climbs back over the line;
-    without it the belief comes back. A new deal starts afresh."""
-    from durak.bots.ismcts import FIT_MOVES
-
-    class Scripted:
-        deal = 1
-        fit = 0.3
-
-        def model_fit(self, seat: int) -> tuple[int, float]:
-            return (FIT_MOVES, self.fit) if seat == 1 else (0, 1.0)
-
-    def team(s: int) -> int:
-        return s
-
-    held = make("level5:hold=on")
-    loose = make("level5")
-    assert isinstance(held, ISMCTSBot) and isinstance(loose, ISMCTSBot)
-    b = Scripted()
-    seen = []
-    for fit, deal in [(0.3, 1), (0.6, 1), (0.6, 2)]:
-        b.fit, b.deal = fit, deal
-        seen.append(
-            (
-                held._misreads(b, 0, 2, team),  # type: ignore[arg-type]
-                loose._misreads(b, 0, 2, team),
-            )
-        )  # type: ignore[arg-type]
-    assert seen == [(True, True), (True, False), (False, False)]
-    # A new game after reset starts afresh even if its deal count were the same.
-    b.fit, b.deal = 0.3, 5
-    assert held._misreads(b, 0, 2, team)  # type: ignore[arg-type]
-    b.fit = 0.6
-    held.reset()
-    assert not held._misreads(b, 0, 2, team)  # type: ignore[arg-type]
+def test_the_belief_counts_deals_across_resets() -> None:
+    """``Belief.deal`` tells a reader of ``model_fit`` when a new deal starts."""
     real = Belief(particles=4)
     before = real.deal
     real.reset()
@@ -328,9 +298,9 @@ def test_a_searcher_with_a_belief_evaluates_a_position_it_was_never_shown() -> N
     from durak.bots.hint import hint
 
     g = Game(Rules(), seed=4)
-    ranked = hint(g, iterations=40, seed=1, belief=8)
+    ranked = hint(g, iterations=40, seed=1, worlds=BeliefWorlds(particles=8, seed=1))
     assert sorted(str(a) for a, _ in ranked) == sorted(str(a) for a in g.legal_actions())
-    bot = make("level5:heads_up=40,extend=0", seed=1)
+    bot = make("level5", heads_up=40, decision=KeepPrior(extend=0), seed=1)
     assert isinstance(bot, ISMCTSBot)
     bot.evaluate(g.observation(g.to_act or 0))
     assert bot.last_stats["belief"]

@@ -58,20 +58,16 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     1: ("random", {}),
     2: ("greedy", {}),
     3: ("heuristic", {}),
-    4: ("ismcts", {"iterations": 60, "solver": False, "plain": 0.0}),
+    4: ("ismcts", {"iterations": 60, "solver": False}),
     5: (
         "ismcts",
         {
             "iterations": 500,
             "heads_up": 1000,
-            "plain": 0.0,
-            "keep": 2.0,
             "nodes": 60_000,
             "model": "careful",
-            "extend": 2000,
-            "belief": 256,
-            "belief_players": 2,
-            "fit": 0.4,
+            "worlds": "belief",
+            "decision": "keep",
         },
     ),
 }
