@@ -101,7 +101,7 @@ async def hint(conn: Connection) -> None:
     obs = g.observation(seat)
     loop = asyncio.get_running_loop()
     ranked = await loop.run_in_executor(
-        t.lobby.bot_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
+        t.lobby.hint_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
     )
     if t.deal_id is not None:
         extras(t).assisted.add(t.deal_id)

@@ -36,6 +36,8 @@ class Limits:
     tables_per_address: int = 4  # live (waiting or playing) tables created by one address
     max_tables: int = 5000  # live tables on the server
     hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
+    # Wall seconds a seat bot may think about one move; past it the stand-in moves.
+    bot_move_seconds: float = 5.0
     page_size: int = 50  # tables per page of /api/tables (at most 100)
     # Origins allowed to open /ws besides the server's own (scheme://host[:port]).
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)

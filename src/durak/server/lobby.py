@@ -22,7 +22,7 @@ from ..game import Game
 from ..rules import Rules, RulesError
 from .limits import Limits
 from .protocol import ProtocolError, clean_name
-from .seatbots import make_bot
+from .seatbots import public_spec
 from .store import AsyncStore, Store, StoreUnavailable
 from .table import LiveTable, Seat, commitment, hash_token
 
@@ -70,7 +70,13 @@ class Lobby:
         self.store = AsyncStore(store)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
+        # Three pools, so that no one kind of work can hold the threads another needs:
+        # seat bots think on ``bot_pool``; stand-ins (turn clocks, away players, a seat
+        # bot past its time cap) on ``stand_in_pool``, where only the cheap stand-in
+        # runs; hints on ``hint_pool``, one at a time.
         self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="durak-bot")
+        self.stand_in_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-stand-in")
+        self.hint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-hint")
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
         self.timings: deque[float] = deque(maxlen=100_000)
@@ -144,7 +150,8 @@ class Lobby:
             self._watch.cancel()
         for t in self.tables.values():
             await t.close()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.bot_pool, self.stand_in_pool, self.hint_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def table(self, table_id: str, invite: object = None) -> LiveTable:
@@ -420,10 +427,14 @@ def seat_from_spec(index: int, spec: object) -> Seat:
     if spec["kind"] == "human":
         return Seat(index, "human", None, "", None)
     level, name = spec.get("level"), spec.get("bot")
-    bot = f"level:{level}" if level is not None else str(name or "level:2")
+    if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+        raise LobbyError(f"seat {index}: level is a whole number")
+    if name is not None and not isinstance(name, str):
+        raise LobbyError(f"seat {index}: bot is a level's name")
     try:
-        make_bot(bot)  # an unknown bot or level is refused now, not when it is to move
-    except (ValueError, TypeError) as e:
+        # Only named levels: a stranger's options could lift a searcher's CPU cap.
+        bot = public_spec(f"level:{level}" if level is not None else name or "level:2")
+    except ValueError as e:
         raise LobbyError(f"seat {index}: {e}") from None
     return Seat(index, "bot", bot, clean_name(spec.get("name"), f"Bot {index + 1}"), None)
 

@@ -28,6 +28,7 @@ from ..actions import Action
 from ..bots import Bot
 from ..game import Game
 from ..match import Match
+from ..observation import Observation
 from ..rules import Rules
 from . import assist, protocol, ratings
 from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -783,11 +784,7 @@ class LiveTable:
                 await asyncio.sleep(delay)
             t0 = loop.time()
             obs = g.observation(seat)
-            try:
-                action = await loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
-            except Exception:
-                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
-                action = obs.legal[0]
+            action = await self._think(seat, bot, obs)
             if not wait_first:
                 rest = delay - (loop.time() - t0)
                 if rest > 0:
@@ -820,6 +817,33 @@ class LiveTable:
             log.exception("table %s: automatic move failed; trying again", self.id)
             # Never leave the table stuck: the next attempt comes after a pause.
             self._spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
+
+    async def _think(self, seat: int, bot: Bot, obs: Observation) -> Action:
+        """``bot``'s move, within the hard time cap of a move. A seat bot thinks on the
+        bot pool; past the cap (or failing) the stand-in moves instead, on a pool of its
+        own that seat bots never hold, so turn clocks and away players are never kept
+        waiting by another table's bots."""
+        loop = asyncio.get_running_loop()
+        if bot is not self.stand_in:
+            cap = self.lobby.limits.bot_move_seconds
+            future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
+            try:
+                return await asyncio.wait_for(future, cap)
+            except TimeoutError:
+                log.warning(
+                    "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
+                )
+                # The late bot's thread may still be using it: the seat gets a fresh one.
+                s = self.seats[seat]
+                if s.player is bot and s.bot:
+                    s.player = make_bot(s.bot)
+            except Exception:
+                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
+        try:
+            return await loop.run_in_executor(self.lobby.stand_in_pool, self.stand_in.choose, obs)
+        except Exception:
+            log.exception("the stand-in failed at table %s; the first legal move", self.id)
+            return obs.legal[0]
 
     async def _reschedule_later(self, state: int, delay: float) -> None:
         await asyncio.sleep(delay)
