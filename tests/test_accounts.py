@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 
 from durak.rules import Rules
 from durak.server import create_app
-from durak.server.accounts import hash_password, verify_password
+from durak.server.accounts import hash_password, outdated, verify_password
 from durak.server.ratings import MODEL, display, rate
 
 pytestmark = pytest.mark.timeout(90)
@@ -42,9 +42,12 @@ def auth(token: str) -> dict[str, str]:
 
 def test_passwords_are_salted_scrypt_hashes() -> None:
     a, b = hash_password("пароль"), hash_password("пароль")
-    assert a != b and a.startswith("scrypt$16384$8$1$")
+    assert a != b and a.startswith("scrypt$32768$8$3$")
     assert verify_password("пароль", a) and not verify_password("Пароль", a)
     assert not verify_password("x", "md5$whatever")
+    # A hash of the old, cheaper cost still signs in, and is marked for replacing.
+    old = "scrypt$16384$8$1$" + "$".join(a.split("$")[4:])
+    assert outdated(old) and not outdated(a)
 
 
 def test_register_login_logout(client: TestClient) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,34 +21,39 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from durak.observation import Observation
-from durak.server import create_app
 from durak.server.limits import Limits
 
 from .test_server import FAST
+from .test_server_hardening import app_at, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 Msg = dict[str, Any]
 
 
-def app_at(tmp_path: Path, limits: Limits = FAST, **kw: Any) -> Any:
-    kw.setdefault("bot_pace", 0)
-    kw.setdefault("deal_pause", 0)
-    return create_app(f"sqlite:///{tmp_path / 'x.db'}", limits=limits, **kw)
+class ClientFrom:
+    """The test's stand-in for many peers: the header ``x-peer`` becomes the connecting
+    address the server sees (``scope["client"]``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for k, v in scope["headers"]:
+                if k == b"x-peer":
+                    scope = {**scope, "client": (v.decode(), 1)}
+        await self.app(scope, receive, send)
+
+
+def peer(address: str) -> dict[str, str]:
+    return {"x-peer": address}
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(app_at(tmp_path)) as c:
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:
         yield c
-
-
-def until(ws: Any, pred: Any, limit: int = 2000) -> Msg:
-    for _ in range(limit):
-        m: Msg = ws.receive_json()
-        if pred(m):
-            return m
-    raise AssertionError("never came")
 
 
 # -- High 1: bot specs ------------------------------------------------------------------
@@ -145,3 +151,260 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
             await lobby.close()
 
     asyncio.run(scenario())
+
+
+# -- High 2, Medium 11, 13 and the Low findings on signing in ----------------------------
+
+JSON = {"Content-Type": "application/json"}
+OPEN = Limits(  # limits out of the way, for the tests that are about something else
+    logins_per_minute=1e4,
+    logins_burst=10_000,
+    account_logins_per_minute=1e4,
+    account_logins_burst=10_000,
+    hash_queue=1000,
+    **{
+        k: getattr(FAST, k)
+        for k in (
+            "messages_per_second",
+            "messages_burst",
+            "address_messages_per_second",
+            "address_messages_burst",
+        )
+    },
+)
+
+
+def signup(c: TestClient, name: str, password: str = "secret-1", **h: str) -> Msg:
+    r = c.post("/api/accounts", json={"name": name, "password": password}, headers=h)
+    assert r.status_code == 201, r.text
+    out: Msg = r.json()
+    return out
+
+
+def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
+    """Ten addresses try wrong passwords as fast as they can; meanwhile tables are made
+    and played. Hashing runs on its own pool behind the limits: the tables do not wait."""
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:
+        signup(c, "victim", **peer("192.0.2.200"))
+        stop = threading.Event()
+        answers: list[int] = []
+
+        def flood(n: int) -> None:
+            while not stop.is_set():
+                r = c.post(
+                    "/api/login",
+                    json={"name": "victim", "password": f"guess-{n}"},
+                    headers=peer(f"198.51.100.{n}"),
+                )
+                answers.append(r.status_code)
+
+        threads = [threading.Thread(target=flood, args=(n,)) for n in range(10)]
+        for t in threads:
+            t.start()
+        try:
+            slowest = 0.0
+            for i in range(5):
+                t0 = time.perf_counter()
+                r = c.post(
+                    "/api/tables",
+                    json={"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}]},
+                    headers=peer(f"203.0.113.{i}"),
+                )
+                slowest = max(slowest, time.perf_counter() - t0)
+                assert r.status_code == 201, r.text
+                with c.websocket_connect("/ws", headers=peer(f"203.0.113.{i}")) as ws:
+                    ws.send_json(
+                        {
+                            "type": "hello",
+                            "v": 1,
+                            "table": r.json()["table"],
+                            "token": r.json()["token"],
+                        }
+                    )
+                    m = until(ws, lambda m: m["type"] == "state" and m["obs"] is not None)
+                    if m["obs"]["to_act"] == m["seat"]:
+                        t0 = time.perf_counter()
+                        ws.send_json(
+                            {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                        )
+                        done = m["state"]
+                        until(ws, lambda m2: m2["type"] == "state" and m2["state"] > done)
+                        slowest = max(slowest, time.perf_counter() - t0)
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        assert slowest < 1.0, f"a table waited {slowest:.2f} s behind the logins"
+        assert 429 in answers and 401 in answers
+
+
+def test_m11_wrong_passwords_lock_the_name_with_backoff(tmp_path: Path) -> None:
+    """194 wrong passwords then the right one was a 200; now the name locks after five
+    misses, from any address, and the right password waits out the lock too."""
+    lim = Limits(**{**OPEN.__dict__, "lock_after": 5, "lock_first": 30.0})
+    with TestClient(ClientFrom(app_at(tmp_path, limits=lim))) as c:
+        signup(c, "Mallory")
+        codes = [
+            c.post("/api/login", json={"name": "mallory", "password": f"no-{i}"}).status_code
+            for i in range(6)
+        ]
+        assert codes == [401] * 5 + [429]
+        for where in ("192.0.2.1", "2001:db8::1"):
+            r = c.post(
+                "/api/login", json={"name": "Mallory", "password": "secret-1"}, headers=peer(where)
+            )
+            assert r.status_code == 429 and r.json()["code"] == "locked", r.text
+            assert int(r.headers["retry-after"]) >= 1
+        # An unknown name locks the same way: the lock tells nothing of who exists.
+        codes = [
+            c.post("/api/login", json={"name": "nobody", "password": f"no-{i}"}).status_code
+            for i in range(6)
+        ]
+        assert codes == [401] * 5 + [429]
+
+
+def test_m11_logins_are_limited_per_address_and_per_v6_prefix(tmp_path: Path) -> None:
+    lim = Limits(**{**OPEN.__dict__, "logins_per_minute": 1.0, "logins_burst": 3})
+    with TestClient(ClientFrom(app_at(tmp_path, limits=lim))) as c:
+        codes = [
+            c.post(
+                "/api/login",
+                json={"name": f"n{i}", "password": "whatever"},
+                headers=peer(f"2001:db8:7:7::{i + 1:x}"),  # one /64, four addresses
+            ).status_code
+            for i in range(4)
+        ]
+        assert codes == [401, 401, 401, 429]
+
+
+def test_low_unknown_names_take_as_long_as_wrong_passwords(client: TestClient) -> None:
+    signup(client, "Timed")
+
+    def took(name: str) -> float:
+        times = []
+        for i in range(3):
+            t0 = time.perf_counter()
+            r = client.post(
+                "/api/login",
+                json={"name": name, "password": f"wrong-{i}"},
+                headers=peer(f"192.0.2.{i + 20}"),
+            )
+            times.append(time.perf_counter() - t0)
+            assert r.status_code == 401
+        return sorted(times)[1]
+
+    took("nobody-here")  # the dummy hash is made on first use
+    known, unknown = took("Timed"), took("nobody-at-all")
+    assert unknown > 0.5 * known, (known, unknown)
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/api/login", '{"name": "Vera", "password": "\\ud800secret"}'),
+        ("/api/login", '{"name": "nobody", "password": "\\ud800secret"}'),
+        ("/api/accounts", '{"name": "New", "password": "\\ud800secret"}'),
+        ("/api/login", '{"name": "Vera", "password": "\ud800secret"}'),
+        ("/api/accounts", '{"name": "\\udfffX", "password": "secret-22"}'),
+        ("/api/login", '{"name": ["Vera"], "password": {"a": 1}}'),
+        ("/api/login", "[1, 2]"),
+        ("/api/password", '{"password": 1, "new_password": null}'),
+    ],
+)
+def test_m13_account_routes_never_answer_500(client: TestClient, path: str, body: str) -> None:
+    signup(client, "Vera")
+    r = client.post(path, content=body.encode("utf-8", "surrogatepass"), headers=JSON)
+    assert r.status_code in (400, 401), r.text
+    # The same answer for a name that exists and one that does not: no oracle.
+    if path == "/api/login" and "Vera" in body:
+        r2 = client.post(
+            path,
+            content=body.replace("Vera", "Zoya").encode("utf-8", "surrogatepass"),
+            headers=JSON,
+        )
+        assert r2.status_code == r.status_code
+
+
+def test_m13_huge_ids_and_chunked_bodies_are_not_500(client: TestClient) -> None:
+    assert client.get("/api/players/99999999999999999999").status_code == 404
+    assert client.get("/api/players/-1").status_code == 404
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "x", "password": "'
+        for _ in range(40):
+            yield b"a" * 1024
+        yield b'"}'
+
+    for path in ("/api/login", "/api/accounts", "/api/logout", "/api/seat-account"):
+        r = client.post(path, content=chunks(), headers=JSON)
+        # (seat-account asks for a session before it reads a byte)
+        assert r.status_code == (401 if path == "/api/seat-account" else 413), (path, r.text)
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        "\u0430lice",  # Cyrillic a
+        "ＡＬＩＣＥ",  # fullwidth
+        "ali\u0441e",  # Cyrillic es
+        "Alice ",
+        "a\u0301lice",  # accents do not make another name (NFD here, NFC the same)
+        "\u00e1lice",
+        "al1ce".replace("1", "i"),
+    ],
+)
+def test_low_look_alike_names_are_one_account(client: TestClient, twin: str) -> None:
+    signup(client, "alice")
+    r = client.post("/api/accounts", json={"name": twin, "password": "secret-9"})
+    assert r.status_code == 409 and r.json()["code"] == "name_taken", r.text
+
+
+@pytest.mark.parametrize(
+    "name", ["ann\u3164", "\u3164", "a" + "\u0301" * 31, "\u200bann", "\u115f"]
+)
+def test_low_invisible_and_stacked_names_are_refused(client: TestClient, name: str) -> None:
+    r = client.post("/api/accounts", json={"name": name, "password": "secret-9"})
+    assert r.status_code == 400 and r.json()["field"] == "name", r.text
+
+
+def test_low_sessions_expire_and_end_everywhere_and_passwords_change(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from durak.server import accounts
+
+    me = signup(client, "Sasha")
+    other = client.post("/api/login", json={"name": "Sasha", "password": "secret-1"}).json()[
+        "token"
+    ]
+    auth = {"Authorization": f"Bearer {me['token']}"}
+    # A changed password ends every other session and gives a new one.
+    bad = client.post(
+        "/api/password", json={"password": "nope-nope", "new_password": "secret-2"}, headers=auth
+    )
+    assert bad.status_code == 401
+    r = client.post(
+        "/api/password", json={"password": "secret-1", "new_password": "secret-2"}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    new = r.json()["token"]
+    for old in (me["token"], other):
+        assert client.get("/api/me", headers={"Authorization": f"Bearer {old}"}).status_code == 401
+    assert (
+        client.post("/api/login", json={"name": "Sasha", "password": "secret-1"}).status_code == 401
+    )
+    second = client.post("/api/login", json={"name": "Sasha", "password": "secret-2"}).json()[
+        "token"
+    ]
+    # Log out everywhere.
+    client.post(
+        "/api/logout", json={"everywhere": True}, headers={"Authorization": f"Bearer {new}"}
+    )
+    for old in (new, second):
+        assert client.get("/api/me", headers={"Authorization": f"Bearer {old}"}).status_code == 401
+    # Sessions expire.
+    third = client.post("/api/login", json={"name": "Sasha", "password": "secret-2"}).json()[
+        "token"
+    ]
+    assert client.get("/api/me", headers={"Authorization": f"Bearer {third}"}).status_code == 200
+    monkeypatch.setattr(accounts, "SESSION_DAYS", 0)
+    assert client.get("/api/me", headers={"Authorization": f"Bearer {third}"}).status_code == 401

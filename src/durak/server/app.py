@@ -28,8 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .limits import Bucket, Guard, Limits
+from .limits import BodyTooLarge, Bucket, Guard, Limits
 from .lobby import Lobby, LobbyError
+from .logins import Logins
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import Store
 from .table import Connection, hash_token
@@ -99,6 +100,7 @@ def create_app(
             yield
         finally:
             await lobby.close()
+            app.state.logins.close()
 
     routes = [
         Route("/", index),
@@ -117,12 +119,9 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.guard = Guard(lim)
+    app.state.logins = Logins(lim)
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
-
-
-class BodyTooLarge(Exception):
-    pass
 
 
 class Shield:

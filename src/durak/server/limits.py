@@ -11,8 +11,45 @@ Rates are token buckets: ``burst`` tries at once, refilled at ``rate`` per secon
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass, field
+
+
+def net_key(address: str) -> str:
+    """What the per-address limits count by: an IPv4 address as it is, an IPv6 address by
+    its /64 (one host is given a whole /64, so its addresses are one client).
+
+    >>> net_key("2001:db8:1:2:aaaa::1") == net_key("2001:db8:1:2:ffff::9")
+    True
+    >>> net_key("198.51.100.7"), net_key("::ffff:198.51.100.7"), net_key("testclient")
+    ('198.51.100.7', '198.51.100.7', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def wide_key(address: str) -> str:
+    """A coarser key for the caps a neighbourhood shares (live tables, new tables): an
+    IPv4 /24, an IPv6 /48.
+
+    >>> wide_key("198.51.100.7"), wide_key("2001:db8:1:2::1")
+    ('198.51.100.0/24', '2001:db8:1::/48')
+    """
+    key = net_key(address)
+    try:
+        ip = ipaddress.ip_address(key.split("/")[0])
+    except ValueError:
+        return key
+    bits = 24 if isinstance(ip, ipaddress.IPv4Address) else 48
+    return str(ipaddress.ip_network((ip, bits), strict=False))
 
 
 @dataclass(frozen=True)
@@ -36,6 +73,16 @@ class Limits:
     tables_per_address: int = 4  # live (waiting or playing) tables created by one address
     max_tables: int = 5000  # live tables on the server
     hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
+    # Signing in (server/logins.py): per address key and per account name, then a lock.
+    logins_per_minute: float = 10.0  # logins and registrations per address key
+    logins_burst: int = 10
+    account_logins_per_minute: float = 6.0  # logins per account name, from anywhere
+    account_logins_burst: int = 10
+    lock_after: int = 5  # wrong passwords in a row that lock an account name
+    lock_first: float = 15.0  # seconds of the first lock; doubled by each further miss
+    lock_max: float = 900.0
+    hash_threads: int = 1  # threads that hash passwords (never the database's)
+    hash_queue: int = 8  # hashes waiting at most; more sign-ins get 503
     # Wall seconds a seat bot may think about one move; past it the stand-in moves.
     bot_move_seconds: float = 5.0
     page_size: int = 50  # tables per page of /api/tables (at most 100)
@@ -111,6 +158,10 @@ class Guard:
             self.connections[address] = n
         else:
             self.connections.pop(address, None)
+
+
+class BodyTooLarge(Exception):
+    """A request body past ``Limits.max_body`` while it streams in (answered 413)."""
 
 
 class Limited(Exception):
