@@ -228,7 +228,7 @@ def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
                             {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
                         )
                         done = m["state"]
-                        until(ws, lambda m2: m2["type"] == "state" and m2["state"] > done)
+                        until(ws, lambda m2, d=done: m2["type"] == "state" and m2["state"] > d)
                         slowest = max(slowest, time.perf_counter() - t0)
         finally:
             stop.set()
