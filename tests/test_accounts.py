@@ -89,8 +89,9 @@ def test_rating_model_one_scale() -> None:
 
 
 def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1) -> dict[str, Any]:
-    """Create a table against ``bots`` level-1 bots, link the seat to an account if
-    ``token``, and play the first legal action until the deal ends; the final state."""
+    """Create a table against ``bots`` level-1 bots, signed in to an account if
+    ``token`` (as the browser does: the seat plays as it from the first deal), and play
+    the first legal action until the deal ends; the final state."""
     t = c.post(
         "/api/tables",
         json={
@@ -98,8 +99,10 @@ def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1
             "name": "x",
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": 1}] * bots,
         },
+        headers=auth(token) if token is not None else {},
     ).json()
     if token is not None:
+        # Linking it again to the same account, as the browser does next, changes nothing.
         r = c.post(
             "/api/seat-account",
             json={"table": t["table"], "token": t["token"]},

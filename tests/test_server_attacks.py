@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 from durak.observation import Observation
 from durak.server.limits import Limits
 
-from .test_server import FAST
+from .test_server import FAST, hello, play_out, sync
 from .test_server_hardening import app_at, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -408,3 +408,192 @@ def test_low_sessions_expire_and_end_everywhere_and_passwords_change(
     assert client.get("/api/me", headers={"Authorization": f"Bearer {third}"}).status_code == 200
     monkeypatch.setattr(accounts, "SESSION_DAYS", 0)
     assert client.get("/api/me", headers={"Authorization": f"Bearer {third}"}).status_code == 401
+
+
+# -- High 3, 4 and Medium 5, 6: the rating model -----------------------------------------
+
+
+def bearer(token: str, **more: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}", **more}
+
+
+def vs_bot(c: TestClient, token: str | None = None, **h: str) -> Msg:
+    r = c.post(
+        "/api/tables",
+        json={
+            "rules": "podkidnoy(deck=24)",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": 1}],
+        },
+        headers=bearer(token, **h) if token else h,
+    )
+    assert r.status_code == 201, r.text
+    out: Msg = r.json()
+    return out
+
+
+def history(c: TestClient, token: str) -> Msg:
+    out: Msg = c.get("/api/me", headers=bearer(token)).json()
+    return out
+
+
+def test_h3_leaving_while_the_stand_in_plays_is_a_loss_never_a_gain(client: TestClient) -> None:
+    """Link a seat, press Leave, let the stand-in play: that farmed 1000 -> 1644 in twelve
+    deals. Now each such deal is the leaver's loss (and only theirs)."""
+    me = signup(client, "Leaver")
+    for n in range(1, 5):
+        t = vs_bot(client, me["token"])
+        r = client.post(f"/api/tables/{t['table']}/leave", json={"token": t["token"]})
+        assert r.status_code == 200
+        while len(history(client, me["token"])["games"]) < n:
+            time.sleep(0.05)  # polling for the stand-in to finish the deal
+    h = history(client, me["token"])
+    assert [g["rated"] for g in h["games"]] == [True] * 4
+    assert h["account"]["mu"] < 25.0 and h["account"]["games"] == 4
+    # The bot that "beat" the leaver was not rated for it.
+    assert all(p["kind"] == "person" for p in client.get("/api/leaderboard").json()["players"])
+
+
+def test_m5_a_seat_is_linked_before_the_deal_not_during_it(client: TestClient) -> None:
+    """Relinking a seat mid-deal moved a loss to a throwaway account (or a clear win to
+    the main one). Now a link is made as the seat is taken, or between deals."""
+    main, throwaway = signup(client, "Main"), signup(client, "Throwaway")
+    t = vs_bot(client, main["token"])
+    body = {"table": t["table"], "token": t["token"]}
+    r = client.post("/api/seat-account", json=body, headers=bearer(throwaway["token"]))
+    assert r.status_code == 409 and r.json()["code"] == "deal_in_play", r.text
+    assert (
+        client.post("/api/seat-account", json=body, headers=bearer(main["token"])).status_code
+        == 200
+    )
+    # Not signed in when the deal began: a link now does not make it count.
+    t = vs_bot(client)
+    r = client.post(
+        "/api/seat-account",
+        json={"table": t["table"], "token": t["token"]},
+        headers=bearer(main["token"]),
+    )
+    assert r.status_code == 409
+
+
+def play_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str]) -> None:
+    """A deal between two signed-in people, seated from ``peers``, played to its end."""
+    t = c.post(
+        "/api/tables",
+        json={"rules": "podkidnoy(deck=24)", "seats": [{"kind": "human"}] * 2, "turn_timer": None},
+        headers=bearer(a["token"], **peer(peers[0])),
+    ).json()
+    j = c.post(
+        f"/api/tables/{t['table']}/join",
+        json={"name": "B"},
+        headers=bearer(b["token"], **peer(peers[1])),
+    ).json()
+    with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+        states = sync(
+            [wa, wb], [hello(wa, t["table"], t["token"]), hello(wb, t["table"], j["token"])]
+        )
+        play_out([wa, wb], states)
+
+
+def test_m6_two_accounts_from_one_address_are_not_rated(client: TestClient) -> None:
+    a, b = signup(client, "Twin A"), signup(client, "Twin B")
+    play_two(client, a, b, ("192.0.2.7", "192.0.2.7"))
+    assert [g["rated"] for g in history(client, a["token"])["games"]] == [False]
+    assert history(client, b["token"])["account"]["games"] == 0
+    # The same two from two addresses: rated.
+    play_two(client, a, b, ("192.0.2.7", "198.51.100.8"))
+    assert [g["rated"] for g in history(client, a["token"])["games"]] == [True, False]
+
+
+def test_m6_a_pair_that_keeps_playing_together_stops_being_rated(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from durak.server import ratings
+
+    monkeypatch.setattr(ratings, "PAIR_LIMIT", 2)
+    a, b = signup(client, "Pair A"), signup(client, "Pair B")
+    for i in range(3):
+        play_two(client, a, b, (f"192.0.2.{i + 1}", f"198.51.100.{i + 1}"))
+    assert [g["rated"] for g in history(client, a["token"])["games"]] == [False, True, True]
+
+
+# -- Medium 7, 8 and the turn clock "none" -----------------------------------------------
+
+
+def test_m7_reconnecting_does_not_restart_the_turn_clock(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 5}).json()
+    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "B"}).json()
+    tokens = [t["token"], j["token"]]
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+        s0, s1 = sync(
+            [w0, w1], [hello(w0, t["table"], tokens[0]), hello(w1, t["table"], tokens[1])]
+        )
+        mover = s0["obs"]["to_act"]
+        deadline = s0["deadline"]
+        assert deadline is not None
+        for _ in range(3):
+            time.sleep(0.2)  # away for a moment, then back
+            with client.websocket_connect("/ws") as again:
+                m = hello(again, t["table"], tokens[mover])
+                assert m["deadline"] == pytest.approx(deadline, abs=0.05)
+
+
+def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: TestClient) -> None:
+    def race(tid: str) -> list[int]:
+        go = threading.Barrier(8)
+        codes: list[int] = []
+
+        def join(n: int) -> None:
+            go.wait()
+            r = client.post(
+                f"/api/tables/{tid}/join",
+                json={"name": f"P{n}", "seat": 1},
+                headers=peer(f"192.0.2.{n}"),
+            )
+            codes.append(r.status_code)
+
+        threads = [threading.Thread(target=join, args=(n,)) for n in range(8)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        return codes
+
+    for _ in range(3):
+        t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()
+        codes = race(t["table"])
+        assert sorted(codes) == [200] + [409] * 7, codes
+
+
+@pytest.mark.parametrize("none", [0, "0", None])
+def test_low_turn_clock_none_is_honoured(client: TestClient, none: Any) -> None:
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": none})
+    assert r.status_code == 201 and r.json()["summary"]["turn_timer"] is None, r.text
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+    assert r.json()["summary"]["turn_timer"] == 30
+
+
+# -- Low: the assisted flag, hints ---------------------------------------------------------
+
+
+def test_low_a_hint_keeps_the_deal_unrated_across_a_restart(tmp_path: Path) -> None:
+    with TestClient(app_at(tmp_path)) as c:
+        me = signup(c, "Helped")
+        t = vs_bot(c, me["token"])
+        with c.websocket_connect("/ws") as ws:
+            m = hello(ws, t["table"], t["token"])
+            while m["obs"]["to_act"] != m["seat"]:
+                m = until(ws, lambda x: x["type"] == "state")
+            ws.send_json({"type": "hint"})
+            until(ws, lambda x: x["type"] == "hint")
+            ws.send_json({"type": "hint"})  # hints have a rate of their own
+            assert until(ws, lambda x: x["type"] == "error")["code"] == "rate_limited"
+    with TestClient(app_at(tmp_path)) as c:
+        with c.websocket_connect("/ws") as ws:
+            m = hello(ws, t["table"], t["token"])
+            while m["result"] is None:
+                if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                    ws.send_json(
+                        {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                    )
+                m = until(ws, lambda x: x["type"] == "state")
+        assert [g["rated"] for g in history(c, me["token"])["games"]] == [False]

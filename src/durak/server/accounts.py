@@ -84,6 +84,19 @@ seat_accounts_t = Table(
     Column("account_id", Integer, ForeignKey("durak_accounts.id"), nullable=False),
 )
 
+# Who held each person's seat when a deal started: the account linked to it then, the
+# seat's token (hash) and the holder's address key (hashed). A deal is rated only for
+# what this says; links and seats that change during the deal do not count for it.
+deal_seats_t = Table(
+    "durak_deal_seats",
+    metadata,
+    Column("deal_id", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("address", String(64), nullable=True),
+)
+
 # Every finished deal an account played, with its rating before and after (null when
 # the deal was not rated): the personal history.
 account_deals_t = Table(
@@ -181,6 +194,15 @@ def ensure(engine: Engine) -> None:
             _ready.add(id(engine))
 
 
+def display(mu: float, sigma: float) -> int:
+    """The rating players see: a cautious estimate of skill on a 1000-based scale.
+
+    >>> display(25.0, 25.0 / 3)
+    1000
+    """
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -191,8 +213,6 @@ class Account:
     games: int
 
     def public(self) -> dict[str, Any]:
-        from .ratings import display
-
         return {
             "id": self.id,
             "name": self.name,
@@ -418,8 +438,9 @@ def bot_account(c: Any, spec: str) -> Account:
     return _account(row)
 
 
-def link_seat(store: Store, table_id: str, seat: int, account_id: int) -> None:
-    """The person at ``seat`` of ``table_id`` plays as ``account_id`` from now on."""
+def link_seat(store: Store, table_id: str, seat: int, account_id: int | None) -> None:
+    """The person at ``seat`` of ``table_id`` plays as ``account_id`` (None: as no one)
+    from the next deal on."""
     ensure(store.engine)
     with store.engine.begin() as c:
         c.execute(
@@ -427,9 +448,17 @@ def link_seat(store: Store, table_id: str, seat: int, account_id: int) -> None:
                 seat_accounts_t.c.table_id == table_id, seat_accounts_t.c.seat == seat
             )
         )
-        c.execute(
-            insert(seat_accounts_t).values(table_id=table_id, seat=seat, account_id=account_id)
-        )
+        if account_id is not None:
+            c.execute(
+                insert(seat_accounts_t).values(table_id=table_id, seat=seat, account_id=account_id)
+            )
+
+
+def linked_seats(store: Store, table_id: str) -> dict[int, int]:
+    """Seat -> account of ``table_id`` (for a table brought back after a restart)."""
+    ensure(store.engine)
+    with store.engine.connect() as c:
+        return seat_accounts(c, table_id)
 
 
 def seat_accounts(c: Any, table_id: str) -> dict[int, int]:

@@ -70,7 +70,8 @@ class Limits:
     address_messages_per_second: float = 60.0  # WebSocket messages per address
     address_messages_burst: int = 120
     connections_per_address: int = 16  # open WebSockets
-    tables_per_address: int = 4  # live (waiting or playing) tables created by one address
+    tables_per_address: int = 4  # live (waiting or playing) tables made from one address key
+    tables_per_network: int = 16  # ... and from one IPv4 /24 or IPv6 /48
     max_tables: int = 5000  # live tables on the server
     hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
     # Signing in (server/logins.py): per address key and per account name, then a lock.

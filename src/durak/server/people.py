@@ -16,6 +16,7 @@ from . import accounts, protocol, ratings
 from .accounts import AccountError
 from .limits import BodyTooLarge, net_key
 from .logins import Logins
+from .protocol import ProtocolError
 from .store import AsyncStore
 
 MAX_BODY = 4096
@@ -190,8 +191,10 @@ async def seat_account(request: Request) -> Response:
         return _refused(
             AccountError("bad_token", "that token holds no seat at this table", None, 403)
         )
-    s = _store(request)
-    await s.run(accounts.link_seat, s.store, table.id, seat, account.id)
+    try:
+        await table.link_account(seat, account.id)
+    except ProtocolError as e:
+        return _refused(AccountError(e.code, e.message, None, 409))
     return JSONResponse({"table": table.id, "seat": seat, "account": account.id})
 
 
