@@ -21,6 +21,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from durak.observation import Observation
+from durak.server import create_app
 from durak.server.limits import Limits
 
 from .test_server import FAST, hello, play_out, sync
@@ -597,3 +598,67 @@ def test_low_a_hint_keeps_the_deal_unrated_across_a_restart(tmp_path: Path) -> N
                     )
                 m = until(ws, lambda x: x["type"] == "state")
         assert [g["rated"] for g in history(c, me["token"])["games"]] == [False]
+
+
+# -- Medium 9 and 10: limits by network, idle tables, private tables ----------------------
+
+
+def test_m9_table_caps_count_an_ipv6_64_and_an_ipv4_24_as_one(tmp_path: Path) -> None:
+    lim = Limits(**{**FAST.__dict__, "creates_burst": 100, "tables_per_network": 6})
+    two = {"seats": [{"kind": "human"}] * 2}
+    with TestClient(ClientFrom(app_at(tmp_path, limits=lim))) as c:
+        codes = [
+            c.post("/api/tables", json=two, headers=peer(f"2001:db8:5:5::{n + 1:x}")).status_code
+            for n in range(5)
+        ]
+        assert codes == [201] * 4 + [429]  # tables_per_address, counted by the /64
+        codes = [
+            c.post("/api/tables", json=two, headers=peer(f"203.0.113.{n + 1}")).status_code
+            for n in range(8)
+        ]
+        assert codes == [201] * 6 + [429] * 2  # tables_per_network, by the /24
+        # Creating is rate-limited by the /64 as well.
+        assert c.post("/api/tables", json=two, headers=peer("2001:db8:6::1")).status_code == 201
+
+
+def test_m9_a_table_nobody_joins_closes_within_minutes(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", bot_pace=0, deal_pause=0)
+    with TestClient(app) as c:
+        tid = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()["table"]
+        lobby = app.app.state.lobby  # type: ignore[attr-defined]
+        assert lobby.close_after["waiting"] <= 300
+        t = lobby.tables[tid]
+        t.alone_since -= 301  # five minutes on, nobody came
+        c.portal.call(lobby.sweep)
+        assert c.get(f"/api/tables/{tid}").status_code == 404
+
+
+def test_m10_private_tables_are_private_everywhere(client: TestClient) -> None:
+    me = signup(client, "Secretive")
+    r = client.post(
+        "/api/tables",
+        json={
+            "rules": "podkidnoy(deck=24)",
+            "private": True,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": 1}],
+        },
+        headers=bearer(me["token"]),
+    )
+    t = r.json()
+    tid, invite = t["table"], t["secret"]
+    assert client.get(f"/api/chat/{tid}").status_code == 404
+    assert client.get(f"/api/chat/{tid}?invite=wrong").status_code == 404
+    assert client.get(f"/api/chat/{tid}?invite={invite}").status_code == 200
+    with client.websocket_connect("/ws") as ws:
+        m = hello(ws, tid, t["token"])
+        while m["result"] is None:
+            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = until(ws, lambda x: x["type"] == "state")
+    # Public history (reachable from the leaderboard) shows the result, not the table.
+    public = client.get(f"/api/players/{me['id']}").text
+    assert tid not in public
+    game = client.get(f"/api/players/{me['id']}").json()["games"][0]
+    assert game["deal"] is None and game["table"] is None and game["private"]
+    # The player's own history has it.
+    assert history(client, me["token"])["games"][0]["table"] == tid

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .limits import BodyTooLarge, Bucket, Guard, Limits
+from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .logins import Logins
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
@@ -181,8 +181,8 @@ class Shield:
 
 
 def address(scope: Scope) -> str:
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    """What the per-address limits count by: the peer's address, an IPv6 one by its /64."""
+    return peer_key(scope)
 
 
 def _lobby(request: Request | WebSocket) -> Lobby:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def net_key(address: str) -> str:
@@ -34,6 +36,12 @@ def net_key(address: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
+
+
+def peer_key(scope: Mapping[str, Any]) -> str:
+    """The key of an HTTP or WebSocket request's peer (``net_key`` of its address)."""
+    client = scope.get("client")
+    return net_key(str(client[0])) if client else "unknown"
 
 
 def wide_key(address: str) -> str:

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from . import accounts, protocol, ratings
 from .accounts import AccountError
-from .limits import BodyTooLarge, net_key
+from .limits import BodyTooLarge, peer_key
 from .logins import Logins
 from .protocol import ProtocolError
 from .store import AsyncStore
@@ -71,8 +71,7 @@ def _logins(request: Request) -> Logins:
 
 
 def _address(request: Request) -> str:
-    client = request.scope.get("client")
-    return net_key(str(client[0]) if client else "unknown")
+    return peer_key(request.scope)
 
 
 async def register(request: Request) -> Response:
@@ -162,7 +161,7 @@ async def player(request: Request) -> Response:
     text = request.path_params["account_id"]
     # Digits only and within a database integer: anything else is no player, not a 500.
     account_id = int(text) if text.isdigit() and len(text) <= 15 else -1
-    data = await s.run(ratings.history, s.store, account_id)
+    data = await s.run(ratings.history, s.store, account_id, 100, False)
     if data is None:
         return _refused(AccountError("no_player", "no such player", None, 404))
     return JSONResponse(data)

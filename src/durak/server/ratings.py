@@ -53,7 +53,7 @@ from .accounts import (
     ensure,
     set_rating,
 )
-from .store import Store, deals_t, now
+from .store import Store, deals_t, now, tables_t
 
 __all__ = ["MODEL", "display", "history", "leaderboard", "rate", "rate_in", "snapshot"]
 
@@ -243,9 +243,13 @@ def leaderboard(store: Store, limit: int = 100) -> list[dict[str, Any]]:
     return out[:limit]
 
 
-def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] | None:
+def history(
+    store: Store, account_id: int, limit: int = 100, own: bool = True
+) -> dict[str, Any] | None:
     """An account and the deals it played, newest first, each with its replay id and
-    the rating change (None when unrated)."""
+    the rating change (None when unrated). Seen by others (``own`` False), a deal of a
+    private table keeps its result for the account and the rating change, and shows
+    nothing that leads to the table: no table id, no deal id, no names."""
     account = by_id(store, account_id)
     if account is None:
         return None
@@ -257,8 +261,10 @@ def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] |
             deals_t.c.result,
             deals_t.c.table_id,
             deals_t.c.finished_at,
+            tables_t.c.invite_hash,
         )
         .join(deals_t, deals_t.c.id == account_deals_t.c.deal_id)
+        .join(tables_t, tables_t.c.id == deals_t.c.table_id)
         .where(account_deals_t.c.account_id == account_id)
         .order_by(account_deals_t.c.deal_id.desc())
         .limit(limit)
@@ -269,14 +275,16 @@ def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] |
             change = None
             if r.mu_before is not None and r.mu_after is not None:
                 change = display(r.mu_after, r.sigma_after) - display(r.mu_before, r.sigma_before)
+            hidden = r.invite_hash is not None and not own
             games.append(
                 {
-                    "deal": r.deal_id,
-                    "table": r.table_id,
+                    "deal": None if hidden else r.deal_id,
+                    "table": None if hidden else r.table_id,
+                    "private": r.invite_hash is not None,
                     "seat": r.seat,
                     "rules": r.rules,
-                    "names": json.loads(r.names),
-                    "result": r.result,
+                    "names": [] if hidden else json.loads(r.names),
+                    "result": None if hidden else r.result,
                     "finished_at": r.finished_at.isoformat() + "Z" if r.finished_at else None,
                     "rated": change is not None,
                     "change": change,
