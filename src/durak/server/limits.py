@@ -92,6 +92,10 @@ class Limits:
     lock_max: float = 900.0
     hash_threads: int = 1  # threads that hash passwords (never the database's)
     hash_queue: int = 8  # hashes waiting at most; more sign-ins get 503
+    # Slow requests (server/slowloris.py): seconds to send a request's head, and how
+    # many connections one address key may have that have not sent theirs yet.
+    header_timeout: float = 10.0
+    half_open_per_address: int = 8
     # Wall seconds a seat bot may think about one move; past it the stand-in moves.
     bot_move_seconds: float = 5.0
     page_size: int = 50  # tables per page of /api/tables (at most 100)
