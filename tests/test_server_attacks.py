@@ -127,7 +127,7 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                     for s in t.seats:
                         s.player = _Stuck()  # type: ignore[assignment]
                         stuck.append(s.player)  # type: ignore[arg-type]
-                    t._schedule()
+                    t.schedule()
             for b in stuck[:1]:
                 await asyncio.to_thread(b.entered.wait, 5)
             # A person against a bot, with a 1 s turn clock they let run out.

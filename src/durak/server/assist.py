@@ -36,7 +36,6 @@ HINT_EVERY = 2.0  # seconds between two hints of one seat (each costs a search)
 class Extras:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
     votes: dict[int, set[int]] = field(default_factory=dict)  # target seat -> voters
-    assisted: set[int] = field(default_factory=set)  # deal ids with a hint or an undo
     last_hint: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
 
 
@@ -50,21 +49,17 @@ def extras(t: LiveTable) -> Extras:
     return e
 
 
-def mark_assisted(t: LiveTable, deal_id: int) -> None:
-    extras(t).assisted.add(deal_id)
-
-
 async def _store_assisted(t: LiveTable, deal_id: int) -> None:
     """The deal is assisted, stored before the hint is sent or the undo made, so that a
     restart does not make it rated again."""
-    if deal_id not in extras(t).assisted:
+    if deal_id not in t.assisted:
         await t.store.run(t.store.store.set_assisted, deal_id)
-        mark_assisted(t, deal_id)
+        t.assisted.add(deal_id)
 
 
 def assisted(t: LiveTable) -> bool:
     """Whether the deal in play had a hint or an undo (so it is not rated)."""
-    return t.deal_id is not None and t.deal_id in extras(t).assisted
+    return t.deal_id is not None and t.deal_id in t.assisted
 
 
 def _seated(conn: Connection) -> tuple[LiveTable, int]:
@@ -168,7 +163,7 @@ async def undo(conn: Connection) -> None:
             if reset is not None:
                 reset()
         t.broadcast()
-        t._schedule()
+        t.schedule()
 
 
 # -- chat ----------------------------------------------------------------------------

@@ -145,6 +145,30 @@ class Bucket:
                 del self._state[k]
 
 
+class Tally:
+    """How many of something (open sockets, half-sent requests) each key has, up to
+    ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more for ``key``; False (nothing counted) when it is at the limit."""
+        n = self.count.get(key, 0)
+        if n >= self.limit:
+            return False
+        self.count[key] = n + 1
+        return True
+
+    def close(self, key: str) -> None:
+        n = self.count.get(key, 0) - 1
+        if n > 0:
+            self.count[key] = n
+        else:
+            self.count.pop(key, None)
+
+
 class Guard:
     """Every limit of one server, keyed by the client's address."""
 
@@ -155,22 +179,14 @@ class Guard:
         self.joins = Bucket(lim.joins_per_minute / 60, lim.joins_burst)
         self.token_tries = Bucket(lim.token_tries_per_minute / 60, lim.token_tries_burst)
         self.messages = Bucket(lim.address_messages_per_second, lim.address_messages_burst)
-        self.connections: dict[str, int] = {}
+        self.sockets = Tally(lim.connections_per_address)
 
     def connect(self, address: str) -> bool:
         """Count a new WebSocket of ``address``; False when it has too many open."""
-        n = self.connections.get(address, 0)
-        if n >= self.limits.connections_per_address:
-            return False
-        self.connections[address] = n + 1
-        return True
+        return self.sockets.open(address)
 
     def disconnect(self, address: str) -> None:
-        n = self.connections.get(address, 0) - 1
-        if n > 0:
-            self.connections[address] = n
-        else:
-            self.connections.pop(address, None)
+        self.sockets.close(address)
 
 
 class BodyTooLarge(Exception):

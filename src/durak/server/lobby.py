@@ -296,7 +296,7 @@ class Lobby:
         try:
             await t.start_if_ready()
         except StoreUnavailable:
-            t._spawn(t.start_if_ready_later())
+            t.spawn(t.start_if_ready_later())
         link = f"/#/t/{table_id}" + (f"/{invite}" if invite else "")
         return {
             "table": table_id,

@@ -17,36 +17,14 @@ import asyncio
 import logging
 from typing import Any
 
-from .limits import Limits, net_key
+from .limits import Limits, Tally, net_key
 
 log = logging.getLogger("durak.server")
 
 
-class HalfOpen:
-    """Connections per address key that have not sent a whole request head yet."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.count: dict[str, int] = {}
-
-    def open(self, key: str) -> bool:
-        n = self.count.get(key, 0)
-        if n >= self.limit:
-            return False
-        self.count[key] = n + 1
-        return True
-
-    def close(self, key: str) -> None:
-        n = self.count.get(key, 0) - 1
-        if n > 0:
-            self.count[key] = n
-        else:
-            self.count.pop(key, None)
-
-
 def guarded(base: type[asyncio.Protocol], limits: Limits) -> type[asyncio.Protocol]:
     """``base`` (uvicorn's httptools protocol) with the header deadline and the cap."""
-    waiting = HalfOpen(limits.half_open_per_address)
+    waiting = Tally(limits.half_open_per_address)
     timeout = limits.header_timeout
 
     class Guarded(base):  # type: ignore[valid-type,misc]

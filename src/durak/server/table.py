@@ -22,8 +22,9 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -33,13 +34,28 @@ from ..game import Game
 from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
-from . import accounts, assist, protocol, ratings
+from . import accounts, protocol, ratings
+from .limits import Limits
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
 
-if TYPE_CHECKING:
-    from .lobby import Lobby
+
+class Host(Protocol):
+    """What a table needs of the lobby that holds it (``lobby.Lobby``); written out so
+    that this module does not import the lobby, which imports it."""
+
+    store: Any  # AsyncStore
+    limits: Limits
+    grace: float
+    forfeit_after: float
+    bot_pace: float
+    deal_pause: float
+    bot_pool: ThreadPoolExecutor
+    stand_in_pool: ThreadPoolExecutor
+    hint_pool: ThreadPoolExecutor
+    timings: Any  # deque[float]
+
 
 log = logging.getLogger("durak.server")
 
@@ -181,7 +197,7 @@ class LiveTable:
 
     def __init__(
         self,
-        lobby: Lobby,
+        lobby: Host,
         table_id: str,
         rules: Rules,
         seats: list[Seat],
@@ -223,6 +239,7 @@ class LiveTable:
         self.turn_state = -1
         self.task: asyncio.Task[None] | None = None
         self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
+        self.assisted: set[int] = set()  # deal ids with a hint or an undo (unrated)
         self.stand_in: Bot = make_bot(STAND_IN)
         for s in seats:
             if s.kind == "bot" and s.bot:
@@ -426,9 +443,9 @@ class LiveTable:
         g = self.game
         if self.status == "playing" and g is not None and g.to_act in before ^ after:
             # The mover came or went: their clock changes.
-            self._spawn(self._reschedule())
+            self.spawn(self._reschedule())
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
+    def spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self.later.add(task)
         task.add_done_callback(self.later.discard)
@@ -436,7 +453,7 @@ class LiveTable:
     async def _reschedule(self) -> None:
         async with self.lock:
             before = self.deadline
-            self._schedule()
+            self.schedule()
             if self.deadline != before:
                 text = protocol.dumps(
                     {
@@ -510,7 +527,7 @@ class LiveTable:
             if observe is not None and not g.is_over and g.to_act != s.index:
                 observe(g.observation(s.index))
         self.touched = time.monotonic()
-        self._schedule()
+        self.schedule()
         self.broadcast()
 
     async def _deal_over(self) -> None:
@@ -551,7 +568,7 @@ class LiveTable:
         assert deal_id is not None
         seats = [(s.kind, s.bot, s.token_hash) for s in self.seats]
         abandoned = self._abandoned() | set(gone or ())
-        helped = assist.assisted(self)
+        helped = self.deal_id in self.assisted
         rules = self.rules
 
         def write(c: Any) -> None:
@@ -582,7 +599,7 @@ class LiveTable:
                         continue
                 log.error("table %s: gave up storing %s", self.id, fn.__name__)
 
-            self._spawn(again())
+            self.spawn(again())
 
     def _fair_deal(self, game: Game) -> Game:
         """The deal ``game`` stands for, dealt from a seed of the operating system's
@@ -652,7 +669,7 @@ class LiveTable:
         )
         for c in list(self.conns):
             c.push(commit)
-        self._schedule()
+        self.schedule()
         self.broadcast()
 
     async def _begin_match(self) -> None:
@@ -701,8 +718,8 @@ class LiveTable:
             except StoreUnavailable:
                 # The seat is taken; the match starts when the next change comes through.
                 log.warning("table %s: the match could not start yet", self.id)
-                self._spawn(self.start_if_ready_later())
-            self._schedule()
+                self.spawn(self.start_if_ready_later())
+            self.schedule()
 
     def deal_in_play(self) -> bool:
         g = self.game
@@ -749,7 +766,7 @@ class LiveTable:
                     c.seat = c.token_hash = None
                     c.push(self.message(None))
             self.broadcast_seats()
-            self._schedule()
+            self.schedule()
 
     async def again(self) -> None:
         """Another match with the same seats, once this one is over."""
@@ -802,11 +819,11 @@ class LiveTable:
             self.pending = None
             self.forfeit = forfeit_result(text, gone, conn.seat)
             self.state += 1
-            self._schedule()
+            self.schedule()
             self.broadcast()
 
     # -- bots and timers -----------------------------------------------------------------
-    def _schedule(self) -> None:
+    def schedule(self) -> None:
         """After every change: start whatever must happen next without a person, and set
         the mover's deadline."""
         me = asyncio.current_task()
@@ -898,7 +915,7 @@ class LiveTable:
         except Exception:
             log.exception("table %s: automatic move failed; trying again", self.id)
             # Never leave the table stuck: the next attempt comes after a pause.
-            self._spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
+            self.spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
 
     async def _think(self, seat: int, bot: Bot, obs: Observation) -> Action:
         """``bot``'s move, within the hard time cap of a move. A seat bot thinks on the
@@ -931,7 +948,7 @@ class LiveTable:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state == state:
-                self._schedule()
+                self.schedule()
 
     async def _next_deal_later(self, state: int) -> None:
         try:
@@ -994,7 +1011,7 @@ class LiveTable:
             self.salt = d.salt
             self.log = []
             if d.assisted:
-                assist.mark_assisted(self, d.id)
+                self.assisted.add(d.id)
             for seat, text, moved_by in d.actions:
                 if g.to_act != seat:
                     raise ValueError(
@@ -1039,4 +1056,4 @@ class LiveTable:
                     self.status,
                     self._rating(None if g.outcome.draw else g.outcome.durak),
                 )
-            self._schedule()
+            self.schedule()
