@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 
 from durak.rules import Rules
 from durak.server import create_app
-from durak.server.accounts import hash_password, verify_password
+from durak.server.accounts import hash_password, outdated, verify_password
 from durak.server.ratings import MODEL, display, rate
 
 pytestmark = pytest.mark.timeout(90)
@@ -42,9 +42,12 @@ def auth(token: str) -> dict[str, str]:
 
 def test_passwords_are_salted_scrypt_hashes() -> None:
     a, b = hash_password("пароль"), hash_password("пароль")
-    assert a != b and a.startswith("scrypt$16384$8$1$")
+    assert a != b and a.startswith("scrypt$32768$8$3$")
     assert verify_password("пароль", a) and not verify_password("Пароль", a)
     assert not verify_password("x", "md5$whatever")
+    # A hash of the old, cheaper cost still signs in, and is marked for replacing.
+    old = "scrypt$16384$8$1$" + "$".join(a.split("$")[4:])
+    assert outdated(old) and not outdated(a)
 
 
 def test_register_login_logout(client: TestClient) -> None:
@@ -86,8 +89,9 @@ def test_rating_model_one_scale() -> None:
 
 
 def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1) -> dict[str, Any]:
-    """Create a table against ``bots`` level-1 bots, link the seat to an account if
-    ``token``, and play the first legal action until the deal ends; the final state."""
+    """Create a table against ``bots`` level-1 bots, signed in to an account if
+    ``token`` (as the browser does: the seat plays as it from the first deal), and play
+    the first legal action until the deal ends; the final state."""
     t = c.post(
         "/api/tables",
         json={
@@ -95,8 +99,10 @@ def play_against_bot(c: TestClient, token: str | None, rules: str, bots: int = 1
             "name": "x",
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": 1}] * bots,
         },
+        headers=auth(token) if token is not None else {},
     ).json()
     if token is not None:
+        # Linking it again to the same account, as the browser does next, changes nothing.
         r = c.post(
             "/api/seat-account",
             json={"table": t["table"], "token": t["token"]},

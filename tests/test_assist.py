@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,37 +125,45 @@ def test_undo_takes_back_my_move_and_survives_a_restart(tmp_path: Path) -> None:
         assert sorted(again["obs"]["hand"]) == sorted(before["obs"]["hand"])
 
 
-def test_an_idle_player_can_be_voted_off(client: TestClient) -> None:
-    t = table(client, [HUMAN, HUMAN, BOT], options={"players": 3})
-    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
-    with client.websocket_connect("/ws") as a:
-        hello(a, t["table"], t["token"])
-        with client.websocket_connect("/ws") as b:
-            hello(b, t["table"], j["token"])
-            # Борис is here and not on a long move: not idle.
+def test_an_idle_player_can_be_voted_off(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'v.db'}", bot_pace=0, deal_pause=0, grace=0.5)
+    with TestClient(app) as client:
+        t = table(client, [HUMAN, HUMAN, BOT], options={"players": 3})
+        j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
+        with client.websocket_connect("/ws") as a:
+            hello(a, t["table"], t["token"])
+            with client.websocket_connect("/ws") as b:
+                hello(b, t["table"], j["token"])
+                # Борис is here and not on a long move: not idle.
+                a.send_json({"type": "vote", "seat": 1})
+                assert next_of(a, "error")["code"] == "not_idle"
+                a.send_json({"type": "vote", "seat": 0})
+                assert next_of(a, "error")["code"] == "malformed"
+            # Борис's connection just dropped: not idle within the grace period.
             a.send_json({"type": "vote", "seat": 1})
             assert next_of(a, "error")["code"] == "not_idle"
-            a.send_json({"type": "vote", "seat": 0})
-            assert next_of(a, "error")["code"] == "malformed"
-        # Борис's connection is gone: one vote (of one other person) is enough.
-        a.send_json({"type": "vote", "seat": 1})
-        v = next_of(a, "vote")
-        assert (v["seat"], v["votes"], v["need"]) == (1, 1, 1)
-        assert next_of(a, "voted_off")["seat"] == 1
-    summary = client.get(f"/api/tables/{t['table']}").json()
-    assert not summary["seats"][1]["taken"]
-    # The seat can be taken again.
-    assert client.post(f"/api/tables/{t['table']}/join", json={"name": "Глеб"}).status_code == 200
+            # Away past the grace period: one vote (of one other person) is enough.
+            while not client.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]:
+                time.sleep(0.05)  # polling the table for the moment the grace ends
+            a.send_json({"type": "vote", "seat": 1})
+            v = next_of(a, "vote")
+            assert (v["seat"], v["votes"], v["need"]) == (1, 1, 1)
+            assert next_of(a, "voted_off")["seat"] == 1
+        summary = client.get(f"/api/tables/{t['table']}").json()
+        assert not summary["seats"][1]["taken"]
+        # The seat can be taken again.
+        r = client.post(f"/api/tables/{t['table']}/join", json={"name": "Глеб"})
+        assert r.status_code == 200
 
 
 def test_hints_make_a_deal_unrated(client: TestClient) -> None:
     me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
-    t = table(client, [HUMAN, BOT], rules="podkidnoy(deck=24)")
-    client.post(
-        "/api/seat-account",
-        json={"table": t["table"], "token": t["token"]},
+    r = client.post(
+        "/api/tables",
+        json={"seats": [HUMAN, BOT], "name": "Вера", "rules": "podkidnoy(deck=24)"},
         headers={"Authorization": f"Bearer {me['token']}"},
     )
+    t = r.json()
     with client.websocket_connect("/ws") as ws:
         m = my_turn(ws, hello(ws, t["table"], t["token"]))
         ws.send_json({"type": "hint"})

@@ -28,8 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .limits import Bucket, Guard, Limits
+from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
+from .logins import Logins
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import Store
 from .table import Connection, hash_token
@@ -61,7 +62,7 @@ def create_app(  # noqa: PLR0913
     bot_threads: int = 2,
     close_finished_after: float = 600.0,
     close_playing_after: float = 900.0,
-    close_waiting_after: float = 3600.0,
+    close_waiting_after: float = 300.0,
     grace: float = 60.0,
     forfeit_after: float = 120.0,
     limits: Limits | None = None,
@@ -100,6 +101,7 @@ def create_app(  # noqa: PLR0913
             yield
         finally:
             await lobby.close()
+            app.state.logins.close()
 
     routes = [
         Route("/", index),
@@ -118,12 +120,9 @@ def create_app(  # noqa: PLR0913
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.guard = Guard(lim)
+    app.state.logins = Logins(lim)
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
-
-
-class BodyTooLarge(Exception):
-    pass
 
 
 class Shield:
@@ -183,8 +182,8 @@ class Shield:
 
 
 def address(scope: Scope) -> str:
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    """What the per-address limits count by: the peer's address, an IPv6 one by its /64."""
+    return peer_key(scope)
 
 
 def _lobby(request: Request | WebSocket) -> Lobby:
@@ -279,11 +278,22 @@ async def list_tables(request: Request) -> Response:
     )
 
 
+async def _account_id(request: Request) -> int | None:
+    """The signed-in account of a request that takes a seat: the seat plays as it."""
+    if "authorization" not in request.headers:
+        return None
+    account = await people.signed_in(request)
+    return account.id if account is not None else None
+
+
 async def create_table(request: Request) -> Response:
     try:
         _limited(_guard(request).creates, request, "new tables")
+        body = await _body(request)
+        account_id = await _account_id(request)
         return _json(
-            await _lobby(request).create(await _body(request), owner=address(request.scope)), 201
+            await _lobby(request).create(body, owner=address(request.scope), account_id=account_id),
+            201,
         )
     except LobbyError as e:
         return _error(e)
@@ -311,6 +321,15 @@ async def table_action(request: Request) -> Response:
             raise LobbyError("too many wrong tokens from your address; wait a little", 429)
         body = await _body(request)
         try:
+            if action == "join":
+                return _json(
+                    await lobby.join(
+                        request.path_params["table_id"],
+                        body,
+                        await _account_id(request),
+                        address(request.scope),
+                    )
+                )
             return _json(await method(request.path_params["table_id"], body))
         except LobbyError as e:
             if e.status in (403, 404):  # a wrong token, invite or id: a guess, counted

@@ -29,13 +29,14 @@ CHAT_KEEP = 50  # messages a table remembers for those who arrive later
 CHAT_MAX = 200  # characters in one message
 IDLE_SECONDS = 30.0  # on the move this long without moving: others may vote them off
 HINT_ITERATIONS = 300
+HINT_EVERY = 2.0  # seconds between two hints of one seat (each costs a search)
 
 
 @dataclass
 class Extras:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
     votes: dict[int, set[int]] = field(default_factory=dict)  # target seat -> voters
-    assisted: set[int] = field(default_factory=set)  # deal ids with a hint or an undo
+    last_hint: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
 
 
 _EXTRAS: weakref.WeakKeyDictionary[LiveTable, Extras] = weakref.WeakKeyDictionary()
@@ -48,9 +49,17 @@ def extras(t: LiveTable) -> Extras:
     return e
 
 
+async def _store_assisted(t: LiveTable, deal_id: int) -> None:
+    """The deal is assisted, stored before the hint is sent or the undo made, so that a
+    restart does not make it rated again."""
+    if deal_id not in t.assisted:
+        await t.store.run(t.store.store.set_assisted, deal_id)
+        t.assisted.add(deal_id)
+
+
 def assisted(t: LiveTable) -> bool:
     """Whether the deal in play had a hint or an undo (so it is not rated)."""
-    return t.deal_id is not None and t.deal_id in extras(t).assisted
+    return t.deal_id is not None and t.deal_id in t.assisted
 
 
 def _seated(conn: Connection) -> tuple[LiveTable, int]:
@@ -97,14 +106,19 @@ async def hint(conn: Connection) -> None:
     assert g is not None
     if g.to_act != seat:
         raise ProtocolError("not_your_turn", "a hint is for your own move")
+    e = extras(t)
+    now = time.monotonic()
+    if now - e.last_hint.get(seat, -HINT_EVERY) < HINT_EVERY:
+        raise ProtocolError("rate_limited", f"one hint every {HINT_EVERY:g} s")
+    e.last_hint[seat] = now
     state = t.state
     obs = g.observation(seat)
+    if t.deal_id is not None:
+        await _store_assisted(t, t.deal_id)
     loop = asyncio.get_running_loop()
     ranked = await loop.run_in_executor(
-        t.lobby.bot_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
+        t.lobby.hint_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
     )
-    if t.deal_id is not None:
-        extras(t).assisted.add(t.deal_id)
     best, value = ranked[0]
     _send(
         conn,
@@ -138,18 +152,18 @@ async def undo(conn: Connection) -> None:
             raise ProtocolError("nothing_to_undo", "no move of yours to take back in this deal")
         keep = len(seats) - 1 - seats[::-1].index(seat)
         # Stored first, as every change: a restart replays what the database holds.
+        await _store_assisted(t, t.deal_id)
         await t.store.run(_drop_actions, t.store.store, t.deal_id, keep)
         for _ in range(len(history) - keep):
             g.undo()
         t.log = t.log[:keep]
         t.state += 1
-        extras(t).assisted.add(t.deal_id)
         for s in t.seats:  # bots forget what they saw after that point
             reset = getattr(s.player, "reset", None)
             if reset is not None:
                 reset()
         t.broadcast()
-        t._schedule()
+        t.schedule()
 
 
 # -- chat ----------------------------------------------------------------------------
@@ -184,17 +198,19 @@ def chat_history(t: LiveTable) -> list[dict[str, Any]]:
 
 
 def idle(t: LiveTable, target: int, now: float | None = None) -> bool:
-    """A person with no connection, or on the move while nothing has happened at the
-    table for IDLE_SECONDS."""
+    """A person with no connection for the whole grace period (a dropped connection
+    that comes back within it is not idle), or on the move for IDLE_SECONDS (and at
+    least their turn clock) without moving."""
     s = t.seats[target]
     if s.kind != "human" or s.token_hash is None:
         return False
-    if target not in {c.seat for c in t.conns if c.seat is not None}:
-        return True
+    at = time.monotonic() if now is None else now
+    if t.away_for(target, at) > 0:
+        return t.away_for(target, at) >= t.lobby.grace
     g = t.game
     if t.status != "playing" or g is None or g.to_act != target:
         return False
-    return (time.monotonic() if now is None else now) - t.touched >= IDLE_SECONDS
+    return at - t.turn_started >= max(IDLE_SECONDS, t.turn_timer or 0.0)
 
 
 async def vote_off(conn: Connection, target: int) -> None:

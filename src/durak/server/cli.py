@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"durak serve: no limit {name!r}; limits: {', '.join(kinds)}")
             return 2
         changes[name] = (float if kinds[name] in (float, "float") else int)(value)
+    limits = Limits(**changes)  # type: ignore[arg-type]
     app = create_app(
         args.db,
         bot_pace=args.bot_pace,
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace,
         forfeit_after=args.forfeit_after,
         stats_token=args.stats_token,
-        limits=Limits(**changes),  # type: ignore[arg-type]
+        limits=limits,
     )
     # Said only now that the address is ours.
     print(
@@ -119,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
         f"(database {args.db})",
         flush=True,
     )
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024)
+    from .slowloris import protocol_class
+
+    config = uvicorn.Config(
+        app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
+    )
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 

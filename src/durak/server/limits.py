@@ -11,8 +11,53 @@ Rates are token buckets: ``burst`` tries at once, refilled at ``rate`` per secon
 
 from __future__ import annotations
 
+import ipaddress
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+
+def net_key(address: str) -> str:
+    """What the per-address limits count by: an IPv4 address as it is, an IPv6 address by
+    its /64 (one host is given a whole /64, so its addresses are one client).
+
+    >>> net_key("2001:db8:1:2:aaaa::1") == net_key("2001:db8:1:2:ffff::9")
+    True
+    >>> net_key("198.51.100.7"), net_key("::ffff:198.51.100.7"), net_key("testclient")
+    ('198.51.100.7', '198.51.100.7', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def peer_key(scope: Mapping[str, Any]) -> str:
+    """The key of an HTTP or WebSocket request's peer (``net_key`` of its address)."""
+    client = scope.get("client")
+    return net_key(str(client[0])) if client else "unknown"
+
+
+def wide_key(address: str) -> str:
+    """A coarser key for the caps a neighbourhood shares (live tables, new tables): an
+    IPv4 /24, an IPv6 /48.
+
+    >>> wide_key("198.51.100.7"), wide_key("2001:db8:1:2::1")
+    ('198.51.100.0/24', '2001:db8:1::/48')
+    """
+    key = net_key(address)
+    try:
+        ip = ipaddress.ip_address(key.split("/")[0])
+    except ValueError:
+        return key
+    bits = 24 if isinstance(ip, ipaddress.IPv4Address) else 48
+    return str(ipaddress.ip_network((ip, bits), strict=False))
 
 
 @dataclass(frozen=True)
@@ -33,9 +78,26 @@ class Limits:
     address_messages_per_second: float = 60.0  # WebSocket messages per address
     address_messages_burst: int = 120
     connections_per_address: int = 16  # open WebSockets
-    tables_per_address: int = 4  # live (waiting or playing) tables created by one address
+    tables_per_address: int = 4  # live (waiting or playing) tables made from one address key
+    tables_per_network: int = 16  # ... and from one IPv4 /24 or IPv6 /48
     max_tables: int = 5000  # live tables on the server
     hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
+    # Signing in (server/logins.py): per address key and per account name, then a lock.
+    logins_per_minute: float = 10.0  # logins and registrations per address key
+    logins_burst: int = 10
+    account_logins_per_minute: float = 6.0  # logins per account name, from anywhere
+    account_logins_burst: int = 10
+    lock_after: int = 5  # wrong passwords in a row that lock an account name
+    lock_first: float = 15.0  # seconds of the first lock; doubled by each further miss
+    lock_max: float = 900.0
+    hash_threads: int = 1  # threads that hash passwords (never the database's)
+    hash_queue: int = 8  # hashes waiting at most; more sign-ins get 503
+    # Slow requests (server/slowloris.py): seconds to send a request's head, and how
+    # many connections one address key may have that have not sent theirs yet.
+    header_timeout: float = 10.0
+    half_open_per_address: int = 8
+    # Wall seconds a seat bot may think about one move; past it the stand-in moves.
+    bot_move_seconds: float = 5.0
     page_size: int = 50  # tables per page of /api/tables (at most 100)
     # Origins allowed to open /ws besides the server's own (scheme://host[:port]).
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
@@ -83,6 +145,30 @@ class Bucket:
                 del self._state[k]
 
 
+class Tally:
+    """How many of something (open sockets, half-sent requests) each key has, up to
+    ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more for ``key``; False (nothing counted) when it is at the limit."""
+        n = self.count.get(key, 0)
+        if n >= self.limit:
+            return False
+        self.count[key] = n + 1
+        return True
+
+    def close(self, key: str) -> None:
+        n = self.count.get(key, 0) - 1
+        if n > 0:
+            self.count[key] = n
+        else:
+            self.count.pop(key, None)
+
+
 class Guard:
     """Every limit of one server, keyed by the client's address."""
 
@@ -93,22 +179,18 @@ class Guard:
         self.joins = Bucket(lim.joins_per_minute / 60, lim.joins_burst)
         self.token_tries = Bucket(lim.token_tries_per_minute / 60, lim.token_tries_burst)
         self.messages = Bucket(lim.address_messages_per_second, lim.address_messages_burst)
-        self.connections: dict[str, int] = {}
+        self.sockets = Tally(lim.connections_per_address)
 
     def connect(self, address: str) -> bool:
         """Count a new WebSocket of ``address``; False when it has too many open."""
-        n = self.connections.get(address, 0)
-        if n >= self.limits.connections_per_address:
-            return False
-        self.connections[address] = n + 1
-        return True
+        return self.sockets.open(address)
 
     def disconnect(self, address: str) -> None:
-        n = self.connections.get(address, 0) - 1
-        if n > 0:
-            self.connections[address] = n
-        else:
-            self.connections.pop(address, None)
+        self.sockets.close(address)
+
+
+class BodyTooLarge(Exception):
+    """A request body past ``Limits.max_body`` while it streams in (answered 413)."""
 
 
 class Limited(Exception):

@@ -20,9 +20,10 @@ from typing import Any
 
 from ..game import Game
 from ..rules import Rules, RulesError
-from .limits import Limits
+from . import accounts
+from .limits import Limits, net_key, wide_key
 from .protocol import ProtocolError, clean_name
-from .seatbots import make_bot
+from .seatbots import public_spec
 from .store import AsyncStore, Store, StoreUnavailable
 from .table import LiveTable, Seat, commitment, hash_token
 
@@ -53,7 +54,7 @@ class Lobby:
         deal_pause: float | None = None,
         bot_threads: int = 2,
         close_finished_after: float = 600.0,
-        close_waiting_after: float = 3600.0,
+        close_waiting_after: float = 300.0,
         close_playing_after: float = 900.0,
         grace: float = 60.0,
         forfeit_after: float = 120.0,
@@ -68,10 +69,17 @@ class Lobby:
         self.grace = grace  # a person with no connection this long is away
         self.forfeit_after = forfeit_after  # away this long: the others may claim the win
         self.limits = limits or Limits()
+        accounts.ensure(store.engine)  # deals write their seats' accounts as they start
         self.store = AsyncStore(store)
         self.bot_pace = bot_pace
         self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
+        # Three pools, so that no one kind of work can hold the threads another needs:
+        # seat bots think on ``bot_pool``; stand-ins (turn clocks, away players, a seat
+        # bot past its time cap) on ``stand_in_pool``, where only the cheap stand-in
+        # runs; hints on ``hint_pool``, one at a time.
         self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="durak-bot")
+        self.stand_in_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-stand-in")
+        self.hint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-hint")
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
         self.timings: deque[float] = deque(maxlen=100_000)
@@ -133,6 +141,10 @@ class Lobby:
                     invite_hash=row.invite_hash,
                 )
                 end = t.restore(row)
+                links = await self.store.run(accounts.linked_seats, self.store.store, row.id)
+                for seat, account_id in links.items():
+                    if 0 <= seat < len(t.seats) and t.seats[seat].token_hash is not None:
+                        t.seats[seat].account_id = account_id
             except Exception:
                 log.exception("table %s could not be restored; left in the database", row.id)
                 continue
@@ -145,7 +157,8 @@ class Lobby:
             self._watch.cancel()
         for t in self.tables.values():
             await t.close()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.bot_pool, self.stand_in_pool, self.hint_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def table(self, table_id: str, invite: object = None) -> LiveTable:
@@ -184,23 +197,34 @@ class Lobby:
             "limit": limit,
         }
 
-    def live_tables_of(self, address: str) -> int:
-        return sum(
-            1
-            for t in self.tables.values()
-            if t.owner == address and t.status in ("waiting", "playing")
-        )
+    def live_tables_of(self, address: str) -> tuple[int, int]:
+        """Live tables made from ``address``'s key, and from its wider network."""
+        key, wide = net_key(address), wide_key(address)
+        mine = near = 0
+        for t in self.tables.values():
+            if t.owner is not None and t.status in ("waiting", "playing"):
+                mine += net_key(t.owner) == key
+                near += wide_key(t.owner) == wide
+        return mine, near
 
     # -- requests --------------------------------------------------------------------
-    async def create(self, spec: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
+    async def create(
+        self, spec: dict[str, Any], owner: str | None = None, account_id: int | None = None
+    ) -> dict[str, Any]:
         """A new table from a request body (see docs/protocol.md); the creator takes the
-        first person's seat, if there is one."""
+        first person's seat, if there is one, playing as ``account_id``."""
         if len(self.tables) >= self.limits.max_tables:
             raise LobbyError("the server has as many tables as it can hold", 503)
-        if owner is not None and self.live_tables_of(owner) >= self.limits.tables_per_address:
-            raise LobbyError(
-                f"at most {self.limits.tables_per_address} live tables from one address", 429
-            )
+        if owner is not None:
+            mine, near = self.live_tables_of(owner)
+            if mine >= self.limits.tables_per_address:
+                raise LobbyError(
+                    f"at most {self.limits.tables_per_address} live tables from one address", 429
+                )
+            if near >= self.limits.tables_per_network:
+                raise LobbyError(
+                    f"at most {self.limits.tables_per_network} live tables from one network", 429
+                )
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -216,10 +240,14 @@ class Lobby:
             deals = 1
         people = any(s.kind == "human" for s in seats)
         timer = spec.get("turn_timer", DEFAULT_TURN_TIMER if people else None)
+        if timer == "0" or (
+            isinstance(timer, int | float) and not isinstance(timer, bool) and timer == 0
+        ):
+            timer = None  # "0: none" on the lobby's form: no clock
         if timer is not None and (
             isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 600
         ):
-            raise LobbyError("turn_timer: seconds, 1 to 600, or null")
+            raise LobbyError("turn_timer: seconds, 1 to 600, or 0 or null for none")
         private = spec.get("private", False)
         if not isinstance(private, bool):
             raise LobbyError("private: true or false")
@@ -242,6 +270,7 @@ class Lobby:
             token = secrets.token_urlsafe(24)
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
+            me.account_id, me.address = account_id, owner
         try:
             await self.store.run(
                 self.store.store.create_table,
@@ -257,13 +286,18 @@ class Lobby:
                 },
                 [s.row() for s in seats],
             )
+            if me is not None and account_id is not None:
+                # Linked before the match can start: its first deal counts.
+                await self.store.run(
+                    accounts.link_seat, self.store.store, table_id, me.index, account_id
+                )
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         self.tables[table_id] = t
         try:
             await t.start_if_ready()
         except StoreUnavailable:
-            t._spawn(t.start_if_ready_later())
+            t.spawn(t.start_if_ready_later())
         link = f"/#/t/{table_id}" + (f"/{invite}" if invite else "")
         return {
             "table": table_id,
@@ -274,7 +308,15 @@ class Lobby:
             "summary": t.summary(),
         }
 
-    async def join(self, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def join(
+        self,
+        table_id: str,
+        body: dict[str, Any],
+        account_id: int | None = None,
+        address: str | None = None,
+    ) -> dict[str, Any]:
+        """Take a free person's seat (``seat``, or the first free), playing as
+        ``account_id``; 409 when none is free or another took it first."""
         t = self.table(table_id, body.get("invite"))
         want = body.get("seat")
         free = [s for s in t.seats if s.kind == "human" and s.token_hash is None]
@@ -286,7 +328,9 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         name = clean_name(body.get("name"), f"Player {seat.index + 1}")
         try:
-            await t.take_seat(seat.index, name, hash_token(token))
+            await t.take_seat(seat.index, name, hash_token(token), account_id, address)
+        except ProtocolError as e:
+            raise LobbyError(e.message, 409) from None
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
@@ -421,10 +465,14 @@ def seat_from_spec(index: int, spec: object) -> Seat:
     if spec["kind"] == "human":
         return Seat(index, "human", None, "", None)
     level, name = spec.get("level"), spec.get("bot")
-    bot = f"level:{level}" if level is not None else str(name or "level:2")
+    if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+        raise LobbyError(f"seat {index}: level is a whole number")
+    if name is not None and not isinstance(name, str):
+        raise LobbyError(f"seat {index}: bot is a level's name")
     try:
-        make_bot(bot)  # an unknown bot or level is refused now, not when it is to move
-    except (ValueError, TypeError) as e:
+        # Only named levels: a stranger's options could lift a searcher's CPU cap.
+        bot = public_spec(f"level:{level}" if level is not None else name or "level:2")
+    except ValueError as e:
         raise LobbyError(f"seat {index}: {e}") from None
     return Seat(index, "bot", bot, clean_name(spec.get("name"), f"Bot {index + 1}"), None)
 

@@ -29,7 +29,8 @@ async def catalogue(request: Request) -> Response:
 
 async def chat(request: Request) -> Response:
     t = request.app.state.lobby.tables.get(request.path_params["table_id"])
-    if t is None:
+    # A private table's chat, as the table itself, only with its invite.
+    if t is None or not t.admits(request.query_params.get("invite")):
         return JSONResponse({"error": "no such table"}, status_code=404)
     return JSONResponse({"messages": assist.chat_history(t)})
 

@@ -6,16 +6,17 @@ browser word the error in the player's language next to the field it is about.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import accounts, ratings
+from . import accounts, protocol, ratings
 from .accounts import AccountError
+from .limits import BodyTooLarge, peer_key
+from .logins import Logins
+from .protocol import ProtocolError
 from .store import AsyncStore
 
 MAX_BODY = 4096
@@ -38,12 +39,15 @@ async def signed_in(request: Request) -> accounts.Account | None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except BodyTooLarge:  # a chunked body that grew past the limit while it streamed
+        raise AccountError("too_large", "request too large", None, 413) from None
     if len(raw) > MAX_BODY:
         raise AccountError("too_large", "request too large", None, 413)
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
+        data = protocol.decode_body(raw or b"{}")
+    except protocol.ProtocolError:
         raise AccountError("malformed", "the body is not JSON") from None
     if not isinstance(data, dict):
         raise AccountError("malformed", "the body is a JSON object")
@@ -51,40 +55,97 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _refused(e: AccountError) -> Response:
-    return JSONResponse({"error": str(e), "code": e.code, "field": e.field}, status_code=e.status)
+    headers = {"Retry-After": "1"} if e.status in (429, 503) else None
+    return JSONResponse(
+        {"error": str(e), "code": e.code, "field": e.field}, status_code=e.status, headers=headers
+    )
 
 
 def _session(account: accounts.Account, token: str) -> dict[str, Any]:
     return {**account.public(), "token": token}
 
 
-async def _sign_in(
-    request: Request, how: Callable[..., tuple[accounts.Account, str]], status_code: int
-) -> Response:
-    """Register or log in (``how``) with the body's name and password: the session."""
-    s = _store(request)
-    try:
-        body = await _body(request)
-        account, token = await s.run(how, s.store, body.get("name"), body.get("password"))
-    except AccountError as e:
-        return _refused(e)
-    return JSONResponse(_session(account, token), status_code=status_code)
+def _logins(request: Request) -> Logins:
+    logins: Logins = request.app.state.logins
+    return logins
+
+
+def _address(request: Request) -> str:
+    return peer_key(request.scope)
 
 
 async def register(request: Request) -> Response:
-    return await _sign_in(request, accounts.register, 201)
+    """A new account: the name checked first, then the password hashed on the hashing
+    pool (never the database thread), then stored with a session."""
+    s, logins = _store(request), _logins(request)
+    try:
+        body = await _body(request)
+        logins.admit(_address(request), None)
+        name = accounts.clean_account_name(body.get("name"))
+        pw = await logins.hash(accounts.check_password(body.get("password")))
+        account, token = await s.run(accounts.create, s.store, name, pw)
+    except AccountError as e:
+        return _refused(e)
+    return JSONResponse(_session(account, token), status_code=201)
 
 
 async def login(request: Request) -> Response:
-    return await _sign_in(request, accounts.login, 200)
+    """Limits and the lockout first (nothing hashed for a refused try); an unknown name
+    is hashed against a dummy, so every wrong try takes as long and says the same."""
+    s, logins = _store(request), _logins(request)
+    try:
+        body = await _body(request)
+        name, password = body.get("name"), body.get("password")
+        keys = accounts.name_keys(name)
+        key = keys[0] if keys else ""
+        logins.admit(_address(request), key)
+        found = await s.run(accounts.credentials, s.store, name)
+        if not await logins.verify(password, found[1] if found else None):
+            logins.lockout.fail(key)
+            raise AccountError("bad_login", "wrong name or password", "password", 401)
+        assert found is not None and isinstance(password, str)
+        logins.lockout.succeed(key)
+        rehash = await logins.hash(password) if accounts.outdated(found[1]) else None
+        account, token = await s.run(accounts.open_session, s.store, found[0], rehash)
+    except AccountError as e:
+        return _refused(e)
+    return JSONResponse(_session(account, token))
 
 
 async def logout(request: Request) -> Response:
+    """End this session; with ``{"everywhere": true}`` every session of the account."""
     token = _bearer(request)
+    try:
+        body = await _body(request)
+    except AccountError as e:
+        return _refused(e)
     if token:
         s = _store(request)
-        await s.run(accounts.logout, s.store, token)
+        await s.run(accounts.logout, s.store, token, body.get("everywhere") is True)
     return JSONResponse({"ok": True})
+
+
+async def change_password(request: Request) -> Response:
+    """``{password, new_password}`` with a session: the password changes, every session
+    of the account ends, and a new one is returned."""
+    s, logins = _store(request), _logins(request)
+    try:
+        account = await signed_in(request)
+        if account is None:
+            raise AccountError("not_signed_in", "sign in first", None, 401)
+        body = await _body(request)
+        logins.admit(_address(request), None)
+        new = accounts.check_password(body.get("new_password"))
+        found = await s.run(accounts.credentials, s.store, account.name)
+        if found is None or found[0] != account.id:
+            found = None
+        if not await logins.verify(body.get("password"), found[1] if found else None):
+            raise AccountError("bad_login", "wrong password", "password", 401)
+        pw = await logins.hash(new)
+        changed, token = await s.run(accounts.open_session, s.store, account.id, pw, True)
+    except AccountError as e:
+        return _refused(e)
+    return JSONResponse(_session(changed, token))
 
 
 async def me(request: Request) -> Response:
@@ -97,11 +158,10 @@ async def me(request: Request) -> Response:
 
 async def player(request: Request) -> Response:
     s = _store(request)
-    try:
-        account_id = int(request.path_params["account_id"])
-    except ValueError:
-        account_id = -1
-    data = await s.run(ratings.history, s.store, account_id)
+    text = request.path_params["account_id"]
+    # Digits only and within a database integer: anything else is no player, not a 500.
+    account_id = int(text) if text.isdigit() and len(text) <= 15 else -1
+    data = await s.run(ratings.history, s.store, account_id, 100, False)
     if data is None:
         return _refused(AccountError("no_player", "no such player", None, 404))
     return JSONResponse(data)
@@ -130,8 +190,10 @@ async def seat_account(request: Request) -> Response:
         return _refused(
             AccountError("bad_token", "that token holds no seat at this table", None, 403)
         )
-    s = _store(request)
-    await s.run(accounts.link_seat, s.store, table.id, seat, account.id)
+    try:
+        await table.link_account(seat, account.id)
+    except ProtocolError as e:
+        return _refused(AccountError(e.code, e.message, None, 409))
     return JSONResponse({"table": table.id, "seat": seat, "account": account.id})
 
 
@@ -139,6 +201,7 @@ ROUTES = [
     Route("/api/accounts", register, methods=["POST"]),
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/password", change_password, methods=["POST"]),
     Route("/api/me", me),
     Route("/api/players/{account_id}", player),
     Route("/api/leaderboard", leaderboard),

@@ -4,13 +4,26 @@ The model is openskill's Thurstone–Mosteller full-pairing model (Weng and Lin'
 Bayesian approximation of TrueSkill): each player has a skill estimate ``mu`` and an
 uncertainty ``sigma``, and every rated deal is one ranked result: everyone who is not
 the durak shares first place, the durak (or, with teams, the durak's side) is last; a
-draw ranks all alike. A deal is rated when every person at the table is signed in;
-bots are rated by their level, so a person's number means the same against bots and
-people. The number shown is ``1000 + 40 * (mu - 3 * sigma)``: it starts at 1000 and
-rises as the server grows sure a player is strong.
+draw ranks all alike. Bots are rated by their level, so a person's number means the
+same against bots and people. The number shown is ``1000 + 40 * (mu - 3 * sigma)``: it
+starts at 1000 and rises as the server grows sure a player is strong.
 
->>> display(25.0, 25.0 / 3)
-1000
+What a rating may be moved by (docs/web.md, "Rating invariants"):
+
+1. Only what was so when the deal started counts: the account linked to each person's
+   seat and the seat's holder are written down then (``snapshot``, in the transaction
+   that starts the deal). A link made or changed later counts from the next deal.
+2. A deal is rated for everyone only if every person's seat was linked to a distinct
+   account when it started, each seat was held by the same token to the end and played
+   by its holder (not mostly by the stand-in), no hint or undo was used, no two seats
+   were taken from one address (key), and no pair of its accounts has already played
+   ``PAIR_LIMIT`` rated deals together in the last day.
+3. A person who left (Leave, voted off, or away while the stand-in made most of their
+   moves, or forfeited) takes the deal as a loss, and only they are rated for it: the
+   others gain nothing from a leaver, so an accomplice's leaving farms nothing.
+4. The result and the ratings it moves are one transaction (``Store.finish_deal``'s
+   ``then``): both are stored, or neither.
+
 >>> new = rate([(25.0, 25.0 / 3), (25.0, 25.0 / 3)], sides=[0, 1], loser_side=1)
 >>> new[0][0] > 25.0 > new[1][0]
 True
@@ -18,12 +31,15 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+from datetime import timedelta
 from typing import Any
 
 from openskill.models import ThurstoneMostellerFull
-from sqlalchemy import select
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import aliased
 
 from ..rules import Rules
 from .accounts import (
@@ -32,20 +48,20 @@ from .accounts import (
     accounts_t,
     bot_account,
     by_id,
+    deal_seats_t,
+    display,
     ensure,
-    seat_accounts,
     set_rating,
 )
-from .store import Store, deals_t, now
+from .store import Store, deals_t, now, tables_t
+
+__all__ = ["MODEL", "display", "history", "leaderboard", "rate", "rate_in", "snapshot"]
 
 log = logging.getLogger("durak.server")
 
 MODEL = ThurstoneMostellerFull()
-
-
-def display(mu: float, sigma: float) -> int:
-    """The rating players see: a cautious estimate of skill on a 1000-based scale."""
-    return round(1000 + 40 * (mu - 3 * sigma))
+PAIR_LIMIT = 10  # rated deals one pair of accounts may play together in a day
+PAIR_WINDOW = timedelta(days=1)
 
 
 def rate(
@@ -72,71 +88,149 @@ def rate(
     return out
 
 
-def rate_deal(
-    store: Store,
+def address_key(address: str | None) -> str | None:
+    """What the database keeps of a seat holder's address key: a hash, enough to tell
+    two seats from one address apart and no more."""
+    if not address:
+        return None
+    return hashlib.sha256(f"durak-seat:{address}".encode()).hexdigest()[:32]
+
+
+def snapshot(
+    c: Any, deal_id: int, holders: list[tuple[int, int | None, str | None, str | None]]
+) -> None:
+    """Write who holds each person's seat as the deal starts: ``(seat, account id,
+    token hash, address key)`` (run inside the transaction that starts the deal)."""
+    for seat, account_id, token, address in holders:
+        c.execute(
+            deal_seats_t.insert().values(
+                deal_id=deal_id,
+                seat=seat,
+                account_id=account_id,
+                token_hash=token,
+                address=address_key(address),
+            )
+        )
+
+
+def _account_of(c: Any, account_id: int) -> Account | None:
+    row = c.execute(select(accounts_t).where(accounts_t.c.id == account_id)).first()
+    return (
+        None if row is None else Account(row.id, row.name, row.kind, row.mu, row.sigma, row.games)
+    )
+
+
+def _pairs_over_limit(c: Any, ids: list[int]) -> bool:
+    """Whether two of ``ids`` have played PAIR_LIMIT rated deals together lately."""
+    since = now() - PAIR_WINDOW
+    a, b = aliased(account_deals_t), aliased(account_deals_t)
+    for i, x in enumerate(ids):
+        for y in ids[i + 1 :]:
+            n = c.execute(
+                select(func.count())
+                .select_from(a.join(b, and_(a.c.deal_id == b.c.deal_id)))
+                .where(
+                    a.c.account_id == x,
+                    b.c.account_id == y,
+                    a.c.mu_before.is_not(None),
+                    b.c.mu_before.is_not(None),
+                    a.c.at > since,
+                )
+            ).scalar_one()
+            if n >= PAIR_LIMIT:
+                return True
+    return False
+
+
+def rate_in(
+    c: Any,
     deal_id: int,
-    table_id: str,
     rules: Rules,
     durak: int | None,
-    seats: list[tuple[str, str | None]],
-    unrated: bool = False,
-) -> bool:
-    """Write a finished deal into the personal history of every signed-in person at
-    the table and, when every person is signed in, rate it. True if it was rated.
-    ``seats``: ``(kind, bot spec)`` of each seat; ``unrated``: never rate it (an undo
-    was used)."""
-    ensure(store.engine)
-    with store.engine.begin() as c:
-        linked = seat_accounts(c, table_id)
-        who: dict[int, Account] = {}
-        for i, (kind, bot) in enumerate(seats):
-            if kind == "bot" and bot:
-                who[i] = bot_account(c, bot)
-            elif i in linked:
-                row = c.execute(select(accounts_t).where(accounts_t.c.id == linked[i])).first()
-                if row is not None:
-                    who[i] = Account(row.id, row.name, row.kind, row.mu, row.sigma, row.games)
-        people = [i for i, (kind, _) in enumerate(seats) if kind == "human"]
-        distinct = len({a.id for a in who.values() if a.kind == "person"}) == len(people)
-        rated = not unrated and bool(people) and len(who) == len(seats) and distinct
-        after: dict[int, tuple[float, float]] = {}
-        if rated:
-            order = sorted(who)
-            sides = [rules.team_of(i) for i in order]
-            loser = None if durak is None else rules.team_of(durak)
-            new = rate([(who[i].mu, who[i].sigma) for i in order], sides, loser)
-            # A bot level at several seats is one account: it takes the mean of the
-            # ratings its seats came out with.
-            by_account: dict[int, list[tuple[float, float]]] = {}
-            for i, (mu, sigma) in zip(order, new, strict=True):
-                after[i] = (mu, sigma)
-                by_account.setdefault(who[i].id, []).append((mu, sigma))
-            for account_id, results in by_account.items():
-                set_rating(
-                    c,
-                    account_id,
-                    sum(m for m, _ in results) / len(results),
-                    sum(s for _, s in results) / len(results),
-                    played=True,
-                )
-        for i in people:
-            a = who.get(i)
-            if a is None:
-                continue
-            mu_after, sigma_after = after.get(i, (None, None))
-            c.execute(
-                account_deals_t.insert().values(
-                    deal_id=deal_id,
-                    account_id=a.id,
-                    seat=i,
-                    mu_before=a.mu if rated else None,
-                    sigma_before=a.sigma if rated else None,
-                    mu_after=mu_after,
-                    sigma_after=sigma_after,
-                    at=now(),
-                )
+    seats: list[tuple[str, str | None, str | None]],
+    abandoned: set[int],
+    assisted: bool = False,
+) -> dict[int, str]:
+    """Write a finished deal into the personal history of the accounts that started it
+    and rate it by the invariants above (inside the deal's finishing transaction).
+    ``seats``: ``(kind, bot spec, token hash now)`` of each seat; ``abandoned``: seats
+    whose holder was away while the stand-in made most of their moves, or forfeited.
+    Returns how each account's seat was counted: "rated", "left" or "unrated"."""
+    start = {
+        r.seat: r for r in c.execute(select(deal_seats_t).where(deal_seats_t.c.deal_id == deal_id))
+    }
+    people = [i for i, (kind, _, _) in enumerate(seats) if kind == "human"]
+    who: dict[int, Account] = {}
+    for i, (kind, bot, _) in enumerate(seats):
+        if kind == "bot" and bot:
+            who[i] = bot_account(c, bot)
+        elif i in start and start[i].account_id is not None:
+            a = _account_of(c, start[i].account_id)
+            if a is not None:
+                who[i] = a
+    left = [
+        i
+        for i in people
+        if i in who
+        and (start[i].token_hash is None or seats[i][2] != start[i].token_hash or i in abandoned)
+    ]
+    ids = [who[i].id for i in people if i in who]
+    addresses = [start[i].address for i in people if i in start]
+    everyone = (
+        not assisted
+        and bool(people)
+        and len(who) == len(seats)
+        and not left
+        and len(set(ids)) == len(people)
+        and None not in addresses
+        and len(set(addresses)) == len(addresses)
+        and not _pairs_over_limit(c, ids)
+    )
+    order = sorted(who)
+    players = [(who[i].mu, who[i].sigma) for i in order]
+    sides = [rules.team_of(i) for i in order]
+    after: dict[int, tuple[float, float]] = {}
+    if everyone:
+        loser = None if durak is None else rules.team_of(durak)
+        for i, r in zip(order, rate(players, sides, loser), strict=True):
+            after[i] = r
+    else:
+        # Each leaver alone: a loss against the table as it stood; nobody else moves.
+        for i in left:
+            new = rate(players, sides, rules.team_of(i))
+            after[i] = new[order.index(i)]
+    # A bot level at several seats is one account: it takes the mean of its seats.
+    by_account: dict[int, list[tuple[float, float]]] = {}
+    for i, r in after.items():
+        by_account.setdefault(who[i].id, []).append(r)
+    for account_id, results in by_account.items():
+        set_rating(
+            c,
+            account_id,
+            sum(m for m, _ in results) / len(results),
+            sum(sd for _, sd in results) / len(results),
+            played=True,
+        )
+    counted: dict[int, str] = {}
+    for i in people:
+        a = who.get(i)
+        if a is None:
+            continue
+        mu_after, sigma_after = after.get(i, (None, None))
+        counted[i] = "rated" if everyone else "left" if i in left else "unrated"
+        c.execute(
+            account_deals_t.insert().values(
+                deal_id=deal_id,
+                account_id=a.id,
+                seat=i,
+                mu_before=a.mu if i in after else None,
+                sigma_before=a.sigma if i in after else None,
+                mu_after=mu_after,
+                sigma_after=sigma_after,
+                at=now(),
             )
-    return rated
+        )
+    return counted
 
 
 def leaderboard(store: Store, limit: int = 100) -> list[dict[str, Any]]:
@@ -149,9 +243,13 @@ def leaderboard(store: Store, limit: int = 100) -> list[dict[str, Any]]:
     return out[:limit]
 
 
-def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] | None:
+def history(
+    store: Store, account_id: int, limit: int = 100, own: bool = True
+) -> dict[str, Any] | None:
     """An account and the deals it played, newest first, each with its replay id and
-    the rating change (None when unrated)."""
+    the rating change (None when unrated). Seen by others (``own`` False), a deal of a
+    private table keeps its result for the account and the rating change, and shows
+    nothing that leads to the table: no table id, no deal id, no names."""
     account = by_id(store, account_id)
     if account is None:
         return None
@@ -163,8 +261,10 @@ def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] |
             deals_t.c.result,
             deals_t.c.table_id,
             deals_t.c.finished_at,
+            tables_t.c.invite_hash,
         )
         .join(deals_t, deals_t.c.id == account_deals_t.c.deal_id)
+        .join(tables_t, tables_t.c.id == deals_t.c.table_id)
         .where(account_deals_t.c.account_id == account_id)
         .order_by(account_deals_t.c.deal_id.desc())
         .limit(limit)
@@ -175,14 +275,16 @@ def history(store: Store, account_id: int, limit: int = 100) -> dict[str, Any] |
             change = None
             if r.mu_before is not None and r.mu_after is not None:
                 change = display(r.mu_after, r.sigma_after) - display(r.mu_before, r.sigma_before)
+            hidden = r.invite_hash is not None and not own
             games.append(
                 {
-                    "deal": r.deal_id,
-                    "table": r.table_id,
+                    "deal": None if hidden else r.deal_id,
+                    "table": None if hidden else r.table_id,
+                    "private": r.invite_hash is not None,
                     "seat": r.seat,
                     "rules": r.rules,
-                    "names": json.loads(r.names),
-                    "result": r.result,
+                    "names": [] if hidden else json.loads(r.names),
+                    "result": None if hidden else r.result,
                     "finished_at": r.finished_at.isoformat() + "Z" if r.finished_at else None,
                     "rated": change is not None,
                     "change": change,

@@ -1,6 +1,19 @@
 """The bots that sit at web tables: by level (``durak.bots.level``) or by registry name.
 
 A seat's bot is written as text so that it can be stored: ``"level:3"`` or ``"greedy"``.
+
+A table's creator is a stranger: a bot spec with options can lift a searcher's budget
+and CPU cap (``ismcts:time=100000,cap=0``) and hold a thread of the bot pool for as long
+as it likes. So a request names only a level (``"level:3"``, ``{"level": 3}``) or a bot
+that is exactly one of the levels without options (``"greedy"``); ``public_spec`` checks
+that, and everything else is refused.
+
+>>> public_spec("level:5"), public_spec("greedy")
+('level:5', 'greedy')
+>>> public_spec("ismcts:time=100000,cap=0")
+Traceback (most recent call last):
+...
+ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..5) or one of greedy, heuristic, random
 """
 
 from __future__ import annotations
@@ -13,7 +26,6 @@ from ..bots import Bot
 
 log = logging.getLogger("durak.server")
 
-MAX_LEVEL = 10
 STAND_IN = "greedy"  # moves for a person who is away when a turn timer runs out
 
 
@@ -26,21 +38,30 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def levels() -> list[int]:
     """The levels a table may offer."""
-    known = getattr(bots, "LEVELS", None)
-    if isinstance(known, dict):
-        return sorted(known)
-    level = getattr(bots, "level", None)
-    if level is None:
-        return [1, 2]
-    found = []
-    for n in range(1, MAX_LEVEL + 1):
-        try:
-            make_bot(f"level:{n}")
-        except Exception:  # noqa: BLE001 - a level that cannot be made is not offered
-            break
-        found.append(n)
-    return found or [1, 2]
+    return sorted(bots.LEVELS)
+
+
+def _plain_names() -> list[str]:
+    """Bots that are a level as they are (no options): the same budget as that level."""
+    return sorted({name for name, opts in bots.LEVELS.values() if not opts})
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` if a stranger may seat it: ``level:N`` / ``levelN`` of a known level, or
+    a bot name that is a level without options; ValueError otherwise."""
+    text = spec.strip()
+    name, sep, rest = text.partition(":")
+    if name == "level" and rest.isdigit() and int(rest) in bots.LEVELS:
+        return f"level:{int(rest)}"
+    if not sep and name.startswith("level") and name[5:].isdigit() and int(name[5:]) in bots.LEVELS:
+        return f"level:{int(name[5:])}"
+    if not sep and name in _plain_names():
+        return name
+    raise ValueError(
+        f"bot {text[:64]!r}: only a level (1..{max(bots.LEVELS)}) or one of "
+        f"{', '.join(_plain_names())}"
+    )
 
 
 def choices() -> dict[str, Any]:
-    return {"levels": levels(), "names": bots.names()}
+    return {"levels": levels(), "names": _plain_names()}

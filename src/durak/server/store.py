@@ -93,6 +93,7 @@ deals_t = Table(
     Column("started_at", DateTime, nullable=False),
     Column("finished_at", DateTime, nullable=True),
     Column("salt", String(64), nullable=True),  # the seed's commitment: sha256(seed:salt)
+    Column("assisted", Integer, nullable=True),  # 1: a hint or an undo was used (unrated)
 )
 
 actions_t = Table(
@@ -103,6 +104,8 @@ actions_t = Table(
     Column("seat", Integer, nullable=False),
     Column("action", String(64), nullable=False),
     Column("at", DateTime, nullable=False),
+    # Who moved when not the seat's player: "timer" or "stand_in" (null: the player).
+    Column("moved_by", String(16), nullable=True),
 )
 
 
@@ -119,8 +122,9 @@ class DealRow:
     dealer: int
     leader: int | None
     result: str | None
-    actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, action)
+    actions: list[tuple[int, str, str | None]] = field(default_factory=list)  # seat, action, by
     salt: str | None = None
+    assisted: bool = False
 
 
 @dataclass
@@ -207,7 +211,10 @@ class Store:
         names: list[str],
         table_values: dict[str, Any] | None = None,
         salt: str | None = None,
+        then: Callable[[Any, int], None] | None = None,
     ) -> int:
+        """A new deal; ``then(connection, deal_id)`` writes more in the same transaction
+        (the accounts that start it, see ratings.snapshot)."""
         with self.engine.begin() as c:
             if table_values:
                 c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**table_values))
@@ -227,15 +234,23 @@ class Store:
             )
             key = res.inserted_primary_key
             assert key is not None
+            if then is not None:
+                then(c, int(key[0]))
             return int(key[0])
 
-    def add_action(self, deal_id: int, ply: int, seat: int, action: str) -> None:
+    def add_action(
+        self, deal_id: int, ply: int, seat: int, action: str, moved_by: str | None = None
+    ) -> None:
         with self.engine.begin() as c:
             c.execute(
                 insert(actions_t).values(
-                    deal_id=deal_id, ply=ply, seat=seat, action=action, at=now()
+                    deal_id=deal_id, ply=ply, seat=seat, action=action, at=now(), moved_by=moved_by
                 )
             )
+
+    def set_assisted(self, deal_id: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(deals_t).where(deals_t.c.id == deal_id).values(assisted=1))
 
     def finish_deal(
         self,
@@ -244,7 +259,10 @@ class Store:
         record: str,
         table_id: str | None = None,
         status: str | None = None,
+        then: Callable[[Any], None] | None = None,
     ) -> None:
+        """A deal's end; ``then(connection)`` writes more in the same transaction (its
+        ratings: the result and the ratings it moves are stored together or not at all)."""
         with self.engine.begin() as c:
             c.execute(
                 update(deals_t)
@@ -253,6 +271,8 @@ class Store:
             )
             if table_id is not None and status is not None:
                 c.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+            if then is not None:
+                then(c)
 
     # -- reads -----------------------------------------------------------------------
     def load_tables(
@@ -289,6 +309,7 @@ class Store:
                         d["leader"],
                         d["result"],
                         salt=d["salt"],
+                        assisted=bool(d["assisted"]),
                     )
                     for d in c.execute(
                         select(deals_t)
@@ -298,9 +319,9 @@ class Store:
                 ]
                 for d in deals:
                     d.actions = [
-                        (a.seat, a.action)
+                        (a.seat, a.action, a.moved_by)
                         for a in c.execute(
-                            select(actions_t.c.seat, actions_t.c.action)
+                            select(actions_t.c.seat, actions_t.c.action, actions_t.c.moved_by)
                             .where(actions_t.c.deal_id == d.id)
                             .order_by(actions_t.c.ply)
                         )

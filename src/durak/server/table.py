@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import itertools
@@ -21,21 +22,40 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..actions import Action
 from ..bots import Bot
 from ..game import Game
 from ..match import Match
+from ..observation import Observation
 from ..rules import Rules
-from . import assist, protocol, ratings
+from . import accounts, protocol, ratings
+from .limits import Limits
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
 
-if TYPE_CHECKING:
-    from .lobby import Lobby
+
+class Host(Protocol):
+    """What a table needs of the lobby that holds it (``lobby.Lobby``); written out so
+    that this module does not import the lobby, which imports it."""
+
+    store: Any  # AsyncStore
+    limits: Limits
+    grace: float
+    forfeit_after: float
+    bot_pace: float
+    deal_pause: float
+    bot_pool: ThreadPoolExecutor
+    stand_in_pool: ThreadPoolExecutor
+    hint_pool: ThreadPoolExecutor
+    timings: Any  # deque[float]
+
 
 log = logging.getLogger("durak.server")
 
@@ -155,6 +175,8 @@ class Seat:
     token_hash: str | None  # who holds a human seat; None while it is free
     player: Bot | None = None
     gone_since: float | None = None  # monotonic time the holder was last connected
+    account_id: int | None = None  # the account the holder plays as (ratings)
+    address: str | None = None  # the address key the holder took the seat from
 
     @property
     def taken(self) -> bool:
@@ -176,7 +198,7 @@ class LiveTable:
     # PLR0913: a table's settings, one keyword each as the lobby passes them
     def __init__(  # noqa: PLR0913
         self,
-        lobby: Lobby,
+        lobby: Host,
         table_id: str,
         rules: Rules,
         seats: list[Seat],
@@ -212,8 +234,13 @@ class LiveTable:
         self.conns: set[Connection] = set()
         self.touched = time.monotonic()  # the last change or connection: for the janitor
         self.alone_since = self.touched  # when the last connection left
+        # When the mover's turn began (monotonic), and at which state: the turn clock
+        # runs from here, so a reconnect does not start it again.
+        self.turn_started = self.touched
+        self.turn_state = -1
         self.task: asyncio.Task[None] | None = None
         self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
+        self.assisted: set[int] = set()  # deal ids with a hint or an undo (unrated)
         self.stand_in: Bot = make_bot(STAND_IN)
         for s in seats:
             if s.kind == "bot" and s.bot:
@@ -243,6 +270,11 @@ class LiveTable:
             }
             for s in self.seats
         ]
+
+    def away_for(self, seat: int, now: float | None = None) -> float:
+        """Seconds the person holding ``seat`` has had no connection (0 if connected)."""
+        at = time.monotonic() if now is None else now
+        return self._away_for(self.seats[seat], self._online(), at)
 
     @staticmethod
     def _away_for(s: Seat, online: set[int], now: float) -> float:
@@ -412,9 +444,9 @@ class LiveTable:
         g = self.game
         if self.status == "playing" and g is not None and g.to_act in before ^ after:
             # The mover came or went: their clock changes.
-            self._spawn(self._reschedule())
+            self.spawn(self._reschedule())
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
+    def spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self.later.add(task)
         task.add_done_callback(self.later.discard)
@@ -422,7 +454,7 @@ class LiveTable:
     async def _reschedule(self) -> None:
         async with self.lock:
             before = self.deadline
-            self._schedule()
+            self.schedule()
             if self.deadline != before:
                 text = protocol.dumps(
                     {
@@ -475,7 +507,7 @@ class LiveTable:
         # Stored first: a crash after this line replays the action on restart; a store
         # that fails leaves everything as it was.
         await self.store.run(
-            self.store.store.add_action, self.deal_id, len(g.history), seat, str(action)
+            self.store.store.add_action, self.deal_id, len(g.history), seat, str(action), by
         )
         phase = g.phase
         g.apply(action)
@@ -496,7 +528,7 @@ class LiveTable:
             if observe is not None and not g.is_over and g.to_act != s.index:
                 observe(g.observation(s.index))
         self.touched = time.monotonic()
-        self._schedule()
+        self.schedule()
         self.broadcast()
 
     async def _deal_over(self) -> None:
@@ -516,25 +548,39 @@ class LiveTable:
             g.record(self.names(), Table=self.id),
             self.id,
             status,
+            self._rating(None if g.outcome.draw else g.outcome.durak),
         )
-        await self._rate(g)
 
-    async def _rate(self, g: Game) -> None:
-        """Personal history and ratings (server/ratings.py); never stops the game."""
-        assert g.outcome is not None and self.deal_id is not None
-        try:
-            await self.store.run(
-                ratings.rate_deal,
-                self.store.store,
-                self.deal_id,
-                self.id,
-                self.rules,
-                None if g.outcome.draw else g.outcome.durak,
-                [(s.kind, s.bot) for s in self.seats],
-                assist.assisted(self),
-            )
-        except Exception:
-            log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
+    def _abandoned(self) -> set[int]:
+        """Seats of the deal in play whose moves the stand-in (or the turn clock's
+        stand-in) made more of than their holder did."""
+        own: dict[int, int] = {}
+        auto: dict[int, int] = {}
+        for e in self.log:
+            side = auto if e.get("by") else own
+            side[e["seat"]] = side.get(e["seat"], 0) + 1
+        return {seat for seat, n in auto.items() if n > own.get(seat, 0)}
+
+    def _rating(self, durak: int | None, gone: list[int] | None = None) -> Callable[[Any], None]:
+        """What rates the deal in play, inside the transaction that records its end
+        (server/ratings.py). A fault in the rating itself is logged and leaves the
+        deal unrated; it never keeps the deal's end from being stored."""
+        deal_id = self.deal_id
+        assert deal_id is not None
+        seats = [(s.kind, s.bot, s.token_hash) for s in self.seats]
+        abandoned = self._abandoned() | set(gone or ())
+        helped = self.deal_id in self.assisted
+        rules = self.rules
+
+        def write(c: Any) -> None:
+            try:
+                ratings.rate_in(c, deal_id, rules, durak, seats, abandoned, helped)
+            except SQLAlchemyError:
+                raise
+            except Exception:
+                log.exception("table %s: rating deal %s failed", self.id, deal_id)
+
+        return write
 
     async def _store_or_retry(self, fn: Callable[..., Any], *args: Any) -> None:
         """A write that records what already happened (the actions are stored): if the
@@ -554,7 +600,7 @@ class LiveTable:
                         continue
                 log.error("table %s: gave up storing %s", self.id, fn.__name__)
 
-            self._spawn(again())
+            self.spawn(again())
 
     def _fair_deal(self, game: Game) -> Game:
         """The deal ``game`` stands for, dealt from a seed of the operating system's
@@ -591,6 +637,14 @@ class LiveTable:
             names,
             table_values,
             salt,
+            functools.partial(
+                ratings.snapshot,
+                holders=[
+                    (s.index, s.account_id, s.token_hash, s.address)
+                    for s in self.seats
+                    if s.kind == "human"
+                ],
+            ),
         )
         m.game = game
         if match is not None:
@@ -616,7 +670,7 @@ class LiveTable:
         )
         for c in list(self.conns):
             c.push(commit)
-        self._schedule()
+        self.schedule()
         self.broadcast()
 
     async def _begin_match(self) -> None:
@@ -637,13 +691,27 @@ class LiveTable:
             await self._begin_match()
 
     # -- seats -------------------------------------------------------------------------
-    async def take_seat(self, seat: int, name: str, token_hash: str) -> None:
+    async def take_seat(
+        self,
+        seat: int,
+        name: str,
+        token_hash: str,
+        account_id: int | None = None,
+        address: str | None = None,
+    ) -> None:
+        """Give a free person's seat to ``token_hash``, playing as ``account_id``. Checked
+        under the lock: of two who reach for one seat, the second is refused
+        (``seat_taken``), and the first one's token stays good."""
         async with self.lock:
             s = self.seats[seat]
+            if s.kind != "human" or s.token_hash is not None:
+                raise ProtocolError("seat_taken", "someone took that seat first")
             await self.store.run(
                 self.store.store.set_seat, self.id, seat, name=name, token_hash=token_hash
             )
+            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.name, s.token_hash = name, token_hash
+            s.account_id, s.address = account_id, address
             s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
             try:
@@ -651,8 +719,27 @@ class LiveTable:
             except StoreUnavailable:
                 # The seat is taken; the match starts when the next change comes through.
                 log.warning("table %s: the match could not start yet", self.id)
-                self._spawn(self.start_if_ready_later())
-            self._schedule()
+                self.spawn(self.start_if_ready_later())
+            self.schedule()
+
+    def deal_in_play(self) -> bool:
+        g = self.game
+        return self.status == "playing" and g is not None and not g.is_over and not self.pending
+
+    async def link_account(self, seat: int, account_id: int) -> None:
+        """The holder of ``seat`` plays as ``account_id``: only while no deal is in play
+        (a link made mid-deal could move a deal's result to another account), unless it
+        is the link the seat already has."""
+        async with self.lock:
+            s = self.seats[seat]
+            if s.account_id == account_id:
+                return
+            if self.deal_in_play():
+                raise ProtocolError(
+                    "deal_in_play", "a seat's account is set before a deal, not during it"
+                )
+            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
+            s.account_id = account_id
 
     async def start_if_ready_later(self) -> None:
         for delay in RETRY_DELAYS:
@@ -670,13 +757,17 @@ class LiveTable:
             await self.store.run(
                 self.store.store.set_seat, self.id, seat, name=name, token_hash=None
             )
+            # The account plays this seat no more (the deal in play still counts as
+            # theirs: as a loss, see ratings.rate_in).
+            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, None)
             s.token_hash, s.name = None, name
+            s.account_id = s.address = None
             for c in list(self.conns):
                 if c.seat == seat:
                     c.seat = c.token_hash = None
                     c.push(self.message(None))
             self.broadcast_seats()
-            self._schedule()
+            self.schedule()
 
     async def again(self) -> None:
         """Another match with the same seats, once this one is over."""
@@ -723,16 +814,17 @@ class LiveTable:
                 g.record(names, Table=self.id),
                 self.id,
                 "finished",
+                self._rating(None, gone),
             )
             self.status = "finished"
             self.pending = None
             self.forfeit = forfeit_result(text, gone, conn.seat)
             self.state += 1
-            self._schedule()
+            self.schedule()
             self.broadcast()
 
     # -- bots and timers -----------------------------------------------------------------
-    def _schedule(self) -> None:
+    def schedule(self) -> None:
         """After every change: start whatever must happen next without a person, and set
         the mover's deadline."""
         me = asyncio.current_task()
@@ -740,6 +832,9 @@ class LiveTable:
             self.task.cancel()
         self.task = None
         self.deadline = None
+        now = time.monotonic()
+        if self.turn_state != self.state:
+            self.turn_state, self.turn_started = self.state, now
         if self.status != "playing":
             return
         if self.pending is not None:
@@ -759,15 +854,20 @@ class LiveTable:
             return
         # A person: the turn clock, or what is left of the grace period if they are not
         # connected; past the grace period a stand-in plays for them at the bot pace.
-        waits = [self.turn_timer] if self.turn_timer else []
-        away = self._away_for(seat, self._online(), time.monotonic())
+        clock = self.turn_timer - (now - self.turn_started) if self.turn_timer else None
+        waits = [clock] if clock is not None else []
+        away = self._away_for(seat, self._online(), now)
         if seat.index not in self._online():
             waits.append(self.lobby.grace - away)
         if not waits:
             return
         wait = max(0.0, min(waits))
         if wait <= 0:
-            self.task = asyncio.create_task(self._bot_move(seat.index, self.stand_in, pace))
+            # The clock ran out while it was being rescheduled: its move, now.
+            timed_out = clock is not None and clock <= 0
+            self.task = asyncio.create_task(
+                self._bot_move(seat.index, self.stand_in, 0.0 if timed_out else pace, timed_out)
+            )
             return
         self.deadline = round(time.time() + wait, 3)
         self.task = asyncio.create_task(
@@ -784,11 +884,7 @@ class LiveTable:
                 await asyncio.sleep(delay)
             t0 = loop.time()
             obs = g.observation(seat)
-            try:
-                action = await loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
-            except Exception:
-                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
-                action = obs.legal[0]
+            action = await self._think(seat, bot, obs)
             if not wait_first:
                 rest = delay - (loop.time() - t0)
                 if rest > 0:
@@ -820,13 +916,40 @@ class LiveTable:
         except Exception:
             log.exception("table %s: automatic move failed; trying again", self.id)
             # Never leave the table stuck: the next attempt comes after a pause.
-            self._spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
+            self.spawn(self._reschedule_later(state, RETRY_DELAYS[-1]))
+
+    async def _think(self, seat: int, bot: Bot, obs: Observation) -> Action:
+        """``bot``'s move, within the hard time cap of a move. A seat bot thinks on the
+        bot pool; past the cap (or failing) the stand-in moves instead, on a pool of its
+        own that seat bots never hold, so turn clocks and away players are never kept
+        waiting by another table's bots."""
+        loop = asyncio.get_running_loop()
+        if bot is not self.stand_in:
+            cap = self.lobby.limits.bot_move_seconds
+            future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
+            try:
+                return await asyncio.wait_for(future, cap)
+            except TimeoutError:
+                log.warning(
+                    "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
+                )
+                # The late bot's thread may still be using it: the seat gets a fresh one.
+                s = self.seats[seat]
+                if s.player is bot and s.bot:
+                    s.player = make_bot(s.bot)
+            except Exception:
+                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
+        try:
+            return await loop.run_in_executor(self.lobby.stand_in_pool, self.stand_in.choose, obs)
+        except Exception:
+            log.exception("the stand-in failed at table %s; the first legal move", self.id)
+            return obs.legal[0]
 
     async def _reschedule_later(self, state: int, delay: float) -> None:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state == state:
-                self._schedule()
+                self.schedule()
 
     async def _next_deal_later(self, state: int) -> None:
         try:
@@ -888,7 +1011,9 @@ class LiveTable:
                 )
             self.salt = d.salt
             self.log = []
-            for seat, text in d.actions:
+            if d.assisted:
+                self.assisted.add(d.id)
+            for seat, text, moved_by in d.actions:
                 if g.to_act != seat:
                     raise ValueError(
                         f"table {self.id}: stored action {text} by seat {seat}, "
@@ -896,7 +1021,10 @@ class LiveTable:
                     )
                 phase = g.phase
                 g.apply(text)
-                self.log.append({"seat": seat, "action": text, "bout": g.bout, "phase": str(phase)})
+                entry = {"seat": seat, "action": text, "bout": g.bout, "phase": str(phase)}
+                if moved_by is not None:
+                    entry["by"] = moved_by
+                self.log.append(entry)
             self.game, self.deal_id, self.deal_no = g, d.id, d.deal_no
             if d.result is not None and d.result.startswith("forfeit"):
                 gone, by = forfeit_seats(self.names(), d.result)
@@ -919,6 +1047,7 @@ class LiveTable:
             if record_end:
                 g = self.game
                 assert g is not None and self.deal_id is not None
+                assert g.outcome is not None
                 await self.store.run(
                     self.store.store.finish_deal,
                     self.deal_id,
@@ -926,6 +1055,6 @@ class LiveTable:
                     g.record(self.names(), Table=self.id),
                     self.id,
                     self.status,
+                    self._rating(None if g.outcome.draw else g.outcome.durak),
                 )
-                await self._rate(g)
-            self._schedule()
+            self.schedule()

@@ -81,7 +81,7 @@ function historyPanel(d) {
     h("td", {}, resultWords(g.result, g.names)),
     h("td", { class: "change" + (g.change > 0 ? " up" : g.change < 0 ? " down" : "") },
       g.rated ? (g.change > 0 ? `+${g.change}` : String(g.change)) : t("people.unrated")),
-    h("td", {}, h("a", { class: "button", href: `#/r/${g.deal}` }, t("lobby.replay")))));
+    h("td", {}, g.deal === null ? "" : h("a", { class: "button", href: `#/r/${g.deal}` }, t("lobby.replay")))));
   return h("div", { class: "panel", id: "history" },
     h("h2", { translate: "no" }, a.kind === "bot" ? playerName(a) : a.name),
     h("p", { id: "my-rating" }, t("people.rating_is", { rating: a.rating }), " · ",

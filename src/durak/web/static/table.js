@@ -497,7 +497,7 @@ export function tableView(app, tableId, rerender, invite = null) {
   }
 
   // Messages said before this page opened.
-  api(`/api/chat/${tableId}`).then((d) => { view.chat = d.messages.concat(view.chat); chat.update(); }, () => {});
+  api(`/api/chat/${tableId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`).then((d) => { view.chat = d.messages.concat(view.chat); chat.update(); }, () => {});
   // A seat on the move long enough becomes idle: redraw so that its vote button shows.
   const idleCheck = setInterval(() => {
     const S = view.state;
