@@ -203,6 +203,7 @@ class LiveTable:
         self.match_no = 0
         self.game: Game | None = None  # the deal on show (a finished one between deals)
         self.pending: Game | None = None  # the next deal, shown after a pause
+        self.rating: dict[str, dict[str, int]] | None = None  # the last deal's changes
         self.deal_no = 0
         self.deal_id: int | None = None
         self.state = 0
@@ -328,6 +329,7 @@ class LiveTable:
                 "log": self.log[-LOG_TAIL:],
                 "log_start": max(0, len(self.log) - LOG_TAIL),
                 "result": self._result_json(),
+                "rating": self.rating if g is not None and g.is_over else None,
             }
         )
 
@@ -532,6 +534,8 @@ class LiveTable:
                 [(s.kind, s.bot) for s in self.seats],
                 assist.assisted(self),
             )
+            changes = await self.store.run(ratings.deal_changes, self.store.store, self.deal_id)
+            self.rating = changes or None
         except Exception:
             log.exception("table %s: rating deal %s failed", self.id, self.deal_id)
 
@@ -597,6 +601,7 @@ class LiveTable:
         self.deal_no = deal_no
         self.game, self.salt, self.forfeit = game, salt, None
         self.pending = None
+        self.rating = None
         self.state += 1
         self.log = []
         for s in self.seats:
