@@ -11,6 +11,7 @@ The command's own output is kept out of the way (shown in full only if it fails)
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -52,6 +53,9 @@ def main(argv: list[str]) -> int:
             break
         except subprocess.TimeoutExpired:
             now = last[0]
+            compiling = re.search(r" -c (\S+\.c)\b", now)
+            if compiling:  # a compiler's command line says little but its file
+                now = "compiling " + os.path.basename(compiling.group(1))
             if len(now) > 90:
                 now = now[:87] + "..."
             print(f"    ... {time.monotonic() - start:.0f} s: {now}", flush=True)
