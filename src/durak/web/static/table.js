@@ -404,7 +404,7 @@ export function tableView(app, tableId, rerender, invite = null) {
       rating,
       over ? h("p", { class: "muted" }, t("table.match_over")) : null,
       buttons,
-      m && m.played > 1 ? tallyTable(S) : null,
+      m && m.played > 0 && (m.deals !== 1 || m.played > 1) ? tallyTable(S) : null,
       S.fair && S.fair.seed ? verifyLink(S.fair) : null);
   }
 
