@@ -19,7 +19,7 @@ STEP := $(PY) scripts/step.py
 EXTRAS = $$($(BIN)/python scripts/extras.py $(1))
 
 $(BIN)/python:
-	@$(STEP) "Creating the virtual environment $(VENV) (about 5 s)" -- $(PY) -m venv $(VENV)
+	@$(STEP) "Creating the virtual environment $(VENV) (about 10 s)" -- $(PY) -m venv $(VENV)
 	@$(STEP) "Upgrading pip in it (about 10 s)" -- $(BIN)/python -m pip install --upgrade pip
 
 # The package itself, pure Python and editable, without compiling (about 20 s the first
@@ -42,7 +42,7 @@ $(VENV)/.installed-%-$(SUM): pyproject.toml $(BASE)
 		$(BIN)/python -m pip install $(call EXTRAS,$*)
 	@touch $@
 
-# Compiles the engine in place with mypyc (about 3 min on 2 cores; pure Python if there is
+# Compiles the engine in place with mypyc (about 2-3 min on 2 cores; pure Python if there is
 # no C compiler), once: rebuilt only when its sources change. If `make play` is building
 # it in the background, this waits for that build instead of starting another.
 $(ENGINE): $(ENGINE_SRC) | $(BASE)
@@ -55,7 +55,7 @@ engine: $(ENGINE)
 # the next run (log in .venv/engine-build.log).
 RUN_NOW = if $(MAKE) -s -q $(ENGINE) 2>/dev/null; then $(BIN)/durak $(1); else \
 	echo "==> Starting on the pure-Python engine; the compiled one (about 3 times faster) builds in"; \
-	echo "    the background for the next run, about 3 min (log: $(VENV)/engine-build.log)"; \
+	echo "    the background for the next run, about 2-3 min (log: $(VENV)/engine-build.log)"; \
 	PY=$(PY) nohup nice -n 10 sh scripts/build-engine.sh $(VENV) > $(VENV)/engine-build.log 2>&1 & \
 	DURAK_PURE=1 $(BIN)/durak $(1); fi
 

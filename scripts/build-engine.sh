@@ -6,7 +6,7 @@
 VENV=${1:-.venv}
 LOCK=$VENV/.engine-building
 STAMP=$VENV/.engine-built
-WHAT="Compiling the engine to C with mypyc (about 3 min on 2 cores, 1 with 8; once, until the engine's sources change)"
+WHAT="Compiling the engine to C with mypyc (about 2-3 min on 2 cores, 1 with 8; once, until the engine's sources change)"
 while ! mkdir "$LOCK" 2>/dev/null; do
     pid=$(cat "$LOCK/pid" 2>/dev/null)
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then

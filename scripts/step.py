@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
                 now = "compiling " + os.path.basename(compiling.group(1))
             if len(now) > 90:
                 now = now[:87] + "..."
-            print(f"    ... {time.monotonic() - start:.0f} s: {now}", flush=True)
+            print(f"    ... {time.monotonic() - start:.0f} s: {now or 'working'}", flush=True)
     reader.join(timeout=5)
     took = time.monotonic() - start
     if proc.returncode != 0:
