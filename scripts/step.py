@@ -42,7 +42,7 @@ def main(argv: list[str]) -> int:
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append(line)
-            if line.strip():
+            if line.strip() and not line.startswith("WARNING:"):  # pip's notes say little
                 last[0] = line.strip()
 
     reader = threading.Thread(target=read, daemon=True)
