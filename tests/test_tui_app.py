@@ -734,3 +734,18 @@ def test_replay_names_the_rules_and_says_why_a_key_does_nothing() -> None:
             assert str(app.query_one("#why", Static).render()) == ""
 
     run(go())
+
+
+def test_the_name_line_is_marked_when_it_has_the_focus(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start_screen(pilot, app)
+            assert "▶" not in text_of(app, "#label-name")
+            await pilot.press("up", "up")  # from «Start»: the last opponent, then the name
+            assert app.focused is not None and app.focused.id == "name"
+            assert text_of(app, "#label-name").startswith("▶ ")
+            await pilot.press("down")
+            assert not text_of(app, "#label-name").startswith("▶")
+
+    run(go())

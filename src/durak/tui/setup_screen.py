@@ -166,7 +166,7 @@ class SetupScreen(KeyedNode, Screen[None]):
     #setup-title {{ text-style: bold; color: $accent; height: 1; margin-bottom: 1; }}
     #form {{ height: {FORM_ROWS}; }}
     #row-name {{ height: 1; }}
-    #row-name Label {{ width: {LABEL_W}; height: 1; color: $text-muted; padding-left: 2; }}
+    #row-name Label {{ width: {LABEL_W}; height: 1; color: $text-muted; }}
     #row-name:focus-within {{ background: $accent 35%; }}
     #row-name:focus-within Label {{ color: $text; text-style: bold; }}
     #name {{ width: 1fr; }}
@@ -253,7 +253,7 @@ class SetupScreen(KeyedNode, Screen[None]):
                 for key in FIELDS:
                     yield self._choice(key)
                 with Horizontal(id="row-name"):
-                    yield Label(self.label_text("name"), id="label-name")
+                    yield Label("  " + self.label_text("name"), id="label-name")
                     yield Input(
                         self.form["name"],
                         id="name",
@@ -303,7 +303,7 @@ class SetupScreen(KeyedNode, Screen[None]):
         self.query_one("#transfer_by_showing", Choice).disabled = not self.form["transfer"]
         self.show_opponents()
         if relabel:
-            relabel_text(self.query_one("#label-name", Label), self.label_text("name"))
+            self.mark_name_row()
             relabel_text(self.query_one("#setup-title", Static), self.t("setup_title"))
             self.query_one("#name", Input).placeholder = self.t("default_name")
             for button in ("start", "howto", "quit"):
@@ -314,6 +314,20 @@ class SetupScreen(KeyedNode, Screen[None]):
         text = self.error_text()
         if str(error.render()) != text:
             relabel_text(error, Content(text))  # (no markup: a reason may hold [ ])
+
+    def mark_name_row(self) -> None:
+        """The name's label, marked ▶ like the other lines while its field has the focus."""
+        focused = self.focused is not None and self.focused.id == "name"
+        text = ("▶ " if focused else "  ") + self.label_text("name")
+        label = self.query_one("#label-name", Label)
+        if str(label.render()) != text:
+            relabel_text(label, text)
+
+    def on_descendant_focus(self) -> None:
+        self.mark_name_row()
+
+    def on_descendant_blur(self) -> None:
+        self.mark_name_row()
 
     def show_opponents(self) -> None:
         """Show a row for each opponent the form has, hide the others."""
