@@ -18,9 +18,9 @@ ENGINE_SRC := setup.py src/durak/build.py src/durak/envs/_arrays.c $(patsubst %,
 STEP := $(PY) scripts/step.py
 EXTRAS = $$($(BIN)/python scripts/extras.py $(1))
 
+# (The pip that comes with Python 3.11 does editable installs: no upgrade, no wait.)
 $(BIN)/python:
 	@$(STEP) "Creating the virtual environment $(VENV) (about 10 s)" -- $(PY) -m venv $(VENV)
-	@$(STEP) "Upgrading pip in it (about 10 s)" -- $(BIN)/python -m pip install --upgrade pip
 
 # The package itself, pure Python and editable, without compiling (about 20 s the first
 # time: pip fetches the build tools). It leaves a compiled engine where it is.
