@@ -23,12 +23,12 @@ EXTRAS = $$($(BIN)/python scripts/extras.py $(1))
 # environment, which would fetch and unpack mypy and numpy first: 30 s more.)
 $(BIN)/python:
 	@$(STEP) "Creating the virtual environment $(VENV) (about 10 s)" -- $(PY) -m venv $(VENV)
-	@$(STEP) "Installing setuptools in it (about 5 s)" -- $(BIN)/python -m pip install "setuptools>=77"
 
 # The package itself, pure Python and editable, without compiling (about 5 s). It
 # leaves a compiled engine where it is.
 BASE := $(VENV)/.installed-base-$(SUM)
 $(BASE): pyproject.toml setup.py | $(BIN)/python
+	@$(STEP) "Installing setuptools in it (about 5 s)" -- $(BIN)/python -m pip install "setuptools>=77"
 	@DURAK_SKIP_ENGINE=1 $(STEP) "Installing the durak package, uncompiled (about 5 s)" -- \
 		$(BIN)/python -m pip install --no-build-isolation --no-deps -e .
 	@touch $@
