@@ -4,8 +4,10 @@ Everything else about the package is in pyproject.toml. The compiled modules sit
 their Python sources (an editable install copies them into src/durak), and Python
 imports a compiled module before its source. Without a C compiler, or with
 ``DURAK_PURE=1`` set while installing, the package installs as pure Python (about three
-times slower, same games) with a one-line notice. At run time ``DURAK_PURE=1`` makes an
-installed package load its Python sources instead (see ``durak.build``).
+times slower, same games) with a one-line notice; ``DURAK_SKIP_ENGINE=1`` compiles
+nothing and leaves compiled modules an earlier install made (the Makefile's installs).
+At run time ``DURAK_PURE=1`` makes an installed package load its Python sources instead
+(see ``durak.build``).
 """
 
 from __future__ import annotations
@@ -92,6 +94,11 @@ def remove_compiled() -> None:
 
 
 def engine_extensions() -> list[Any]:
+    if os.environ.get("DURAK_SKIP_ENGINE", "") not in ("", "0"):
+        # the Makefile's quick install: the package without compiling, leaving a
+        # compiled engine built earlier where it is (scripts/build-engine.sh builds it)
+        notice("DURAK_SKIP_ENGINE is set: the engine is not compiled by this install")
+        return []
     if pure_requested():
         notice("DURAK_PURE is set: installing the pure-Python engine")
         remove_compiled()

@@ -82,6 +82,14 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def open_custom(page: Any) -> None:
+    """Open the lobby's "Custom table" (the full form, folded under "Play now")."""
+    page.wait_for_selector("#custom-table summary")
+    if page.get_attribute("#custom-table", "open") is None:
+        page.click("#custom-table summary")
+    page.wait_for_selector("#create-btn")
+
+
 def state_of(page: Any) -> str | None:
     value: str | None = page.evaluate(
         "() => document.querySelector('.table-view')?.dataset.state ?? null"

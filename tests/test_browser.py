@@ -20,7 +20,16 @@ import pytest
 import durak
 from durak.cards import deck_mask
 
-from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, move, server, state_of
+from .browser import (
+    DOCS,
+    REMAKE_SHOTS,
+    browser,
+    foreign_words,
+    move,
+    open_custom,
+    server,
+    state_of,
+)
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -62,6 +71,7 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_p
 
     # Anna creates a table: her, a person, a bot.
     pa.goto(server + "/")
+    open_custom(pa)
     pa.fill("#name", "Anna")
     pa.select_option("#players", "3")
     pa.select_option("#deck", "24")  # a short deal: 3 x 6 cards and a talon of 6
@@ -163,7 +173,10 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_p
     assert pa.inner_text("#replay-step") != first
     assert pa.locator(".replay-hands .card").count() > 0
 
-    # The replay's header names the durak by name, never by seat number.
+    # The replay's header keeps the result for the last step, then names the durak by
+    # name, never by seat number.
+    assert pa.inner_text("#replay-result") == "result at the end"
+    pa.click("#replay-last")
     words = pa.inner_text("#replay-result")
     assert "durak 0" not in words and "durak 1" not in words
     assert re.fullmatch(r"Durak: (Anna|Дима|Boris)( \(.*\))?|A draw!", words), words
@@ -186,6 +199,7 @@ def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) ->
     ctx = browser.new_context(viewport={"width": 900, "height": 800}, locale="en-US")
     page = ctx.new_page()
     page.goto(server + "/")
+    open_custom(page)
     page.fill("#name", "Vera")
     page.click("#create-btn")  # two players: Vera and a bot
     page.wait_for_selector("#hand .card")

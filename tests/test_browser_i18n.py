@@ -20,7 +20,16 @@ import pytest
 from durak import i18n
 from durak.rules import PRESETS
 
-from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, move, play_to_the_end, server
+from .browser import (
+    DOCS,
+    REMAKE_SHOTS,
+    browser,
+    foreign_words,
+    move,
+    open_custom,
+    play_to_the_end,
+    server,
+)
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -57,7 +66,7 @@ def start_against_a_bot(
     """A Russian page at a new table against a level-1 bot, waiting for its turn."""
     ctx, page, errors = new_page(browser, "ru", phone=phone)
     page.goto(server + "/")
-    page.wait_for_selector("#create-btn")
+    open_custom(page)
     page.fill("#name", name)
     page.select_option('.seat-kind[data-seat="1"]', "bot:1")
     page.fill("#timer", str(timer))
@@ -68,7 +77,7 @@ def start_against_a_bot(
 
 def open_lobby(page: Any, server: str) -> None:
     page.goto(server + "/")
-    page.wait_for_selector("#create-btn")
+    open_custom(page)
     page.click("#more-rules summary")
     page.wait_for_selector('[data-opt="hand_size"]')
 
@@ -131,7 +140,7 @@ def test_how_to_play_for_every_variant(server: str, browser: Any, lang: str) -> 
         assert_in_language(page, lang, f"how to play {preset}")
     # "Play this variant" goes back to the lobby with it chosen.
     page.click("#howto-play")
-    page.wait_for_selector("#create-btn")
+    open_custom(page)
     assert page.input_value("#preset") == "pagony"
     assert not errors, errors
     ctx.close()
@@ -153,7 +162,7 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     page.fill("#acct-pass", "пароль-надёжный")
     page.click("#register-btn")
     page.wait_for_selector("#login", state="detached")
-    page.wait_for_selector("#create-btn")
+    open_custom(page)
     assert page.input_value("#name") == name
 
     # A rated game against a bot: podkidnoy, 24 cards, hands of 4, so that it is short.
@@ -219,8 +228,11 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     assert_in_language(page, "ru", "history")
     page.click("#history tbody tr a")
     page.wait_for_selector("#replay-step")
+    assert page.inner_text("#replay-result") == "итог — в конце"
+    page.click("#replay-last")
     result = page.inner_text("#replay-result")
     assert result.startswith("Дурак: ") or result == "Ничья!", result
+    page.click("#replay-first")
     page.click("#replay-next")
     page.wait_for_function("() => document.querySelector('.replay-view')?.dataset.step === '1'")
     assert_in_language(page, "ru", "replay")

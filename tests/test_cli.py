@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,18 @@ def test_game_record_hint_still_reads_a_lone_deal(
     path.write_text(g.record(), encoding="utf-8")
     assert main(["hint", str(path), "--iterations", "20"]) == 0
     assert f"trump {g.trump}" in capsys.readouterr().out
+
+
+def test_arena_progress_speaks_at_least_every_few_seconds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow game (level 5 takes minutes a deal) still shows the clock moving."""
+    assert Progress.EVERY <= 5
+    monkeypatch.setattr(Progress, "EVERY", 1.0)
+    bar = Progress(4)
+    bar.tty = False
+    bar.start_ticker()
+    time.sleep(2.6)  # no game ends meanwhile
+    bar.close()
+    lines = [x for x in capsys.readouterr().err.splitlines() if x]
+    assert len(lines) >= 1 and all("0/4 games" in x and "eta ?" in x for x in lines)

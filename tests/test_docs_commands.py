@@ -9,6 +9,12 @@ that open an interactive screen or a server (``durak play``, ``durak serve``,
 ``durak verify-deal``, which asks a running server, its option names; a
 ``make`` target must exist in the Makefile. Bot strength and speed are not this test's
 business: the benchmarks measure them.
+
+Issue 33: the commands paste as they are. A command in a block of README.md or docs/
+runs a program that exists after ``make`` (``make …`` or ``.venv/bin/…``, never a bare
+``durak``, ``python`` or ``pip``), names repository files that exist and no placeholder
+(except those that need a server or a cluster of your own), and one that takes a while
+(an arena, a hint, a benchmark, an install, an example) says how long in its comment.
 """
 
 from __future__ import annotations
@@ -78,6 +84,55 @@ def documented_commands() -> list[tuple[str, str]]:
 COMMANDS_SHOWN = documented_commands()
 
 
+# The documents whose commands must paste as they are (benchmarks/README.md documents
+# the benchmark runs, measured where they are described).
+PASTED = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PROGRAM = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(\S+)")
+SLOW = re.compile(
+    r"^(?:[A-Z_]+=\S+\s+)*(?:\.venv/bin/)?(?:durak (?:arena|bench|hint)|pip|python)\b"
+)
+TIME = re.compile(r"#.*\b(?:\d+(?:\.\d+)?\s*(?:s|min|minutes?|h|hours?)|seconds|hours?|minutes?)\b")
+PLACEHOLDER = re.compile(r"\b(?:FILE|URL|HOST|ID|PORT)\b|<[^>]*>")
+# Commands that need something of your own: a server, a cluster, a database.
+OWN = re.compile(r"verify-deal|--address|--db |serve --host")
+
+
+def pasted_commands() -> list[tuple[str, str]]:
+    """(document, line) for every shell command in a block of the pasted documents."""
+    out = []
+    for doc in PASTED:
+        for line in _blocks(doc.read_text(encoding="utf-8")):
+            word = PROGRAM.match(line)
+            if word and re.match(r"(make|durak|python3?|pip|uv|\.venv/bin/\S+)$", word.group(1)):
+                out.append((doc.relative_to(ROOT).as_posix(), line))
+    return out
+
+
+@pytest.mark.parametrize(("doc", "line"), pasted_commands(), ids=[c for _, c in pasted_commands()])
+def test_commands_paste_as_written(doc: str, line: str) -> None:
+    command = line.split("  #")[0].strip()
+    program = PROGRAM.match(command)
+    assert program is not None
+    name = program.group(1)
+    assert name == "make" or name.startswith(".venv/bin/"), (
+        f"{doc}: `{command}`: `{name}` is not on a new user's PATH; write .venv/bin/{name}"
+    )
+    if name.startswith(".venv/bin/"):
+        assert name.removeprefix(".venv/bin/") in ("durak", "python", "pip"), f"{doc}: {name}"
+    if not OWN.search(command):
+        assert not PLACEHOLDER.search(command), f"{doc}: `{command}` has a placeholder"
+    for word in shlex.split(command):
+        if re.match(r"^(examples|benchmarks|scripts|docs|tests)/\S+\.(py|md|txt|sh)$", word):
+            assert (ROOT / word).exists(), f"{doc}: `{command}` names {word}, which is missing"
+        if word.startswith("~/") or "/.local/share/" in word:
+            # a file of one person's machine: only as "the newest record", $(ls -t … | head -1)
+            assert word.startswith("$(ls -t ") and word.endswith("| head -1)"), (
+                f"{doc}: `{command}` names {word}, a file of one person's machine"
+            )
+    if SLOW.match(command):
+        assert TIME.search(line), f"{doc}: `{command}` takes a while: say how long in a comment"
+
+
 def test_the_documents_show_the_main_commands() -> None:
     shown = {
         shlex.split(c)[1] for _, c in COMMANDS_SHOWN if "durak " in c and not c.startswith("python")
@@ -140,7 +195,7 @@ def _small(name: str, args: list[str], tmp: Path) -> list[str]:
             name, _, opts = a.partition(":")
             kept = [o for o in opts.split(",") if o and not o.startswith(("time=", "iterations="))]
             out.append(name + ":" + ",".join([*kept, "iterations=5"]))
-        elif a.endswith(".txt") or a == "FILE":
+        elif a.endswith(".txt") or a == "FILE" or "match-*.txt" in a:
             out.append(
                 str(_record(tmp / "record.txt", match="match" in a, finished=name != "hint"))
             )

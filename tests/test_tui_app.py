@@ -661,3 +661,96 @@ def test_question_mark_opens_the_help_listing_every_key(tmp_path: Path) -> None:
             assert app.screen is screen
 
     run(go())
+
+
+def test_arrows_move_between_the_lines_and_the_buttons_from_anywhere(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await start_screen(pilot, app)
+            await pilot.press("up")  # from «Start» to the last line shown, marked ▶
+            focused = app.focused
+            assert isinstance(focused, Choice) and focused.id == "opp-1"
+            assert "▶" in str(focused.render())
+            await pilot.press("down")
+            assert app.focused is not None and app.focused.id == "start"
+            await pilot.press("right")  # ← → between the buttons
+            assert app.focused is not None and app.focused.id == "howto"
+            await pilot.press("right", "left", "left")
+            assert app.focused is not None and app.focused.id == "start"
+            await pilot.press("down")  # the next button, then round to the first line
+            assert app.focused is not None and app.focused.id == "howto"
+            await pilot.press("down", "down")
+            assert app.focused is not None and app.focused.id == "lang"
+            assert "▶" in str(screen.query_one("#lang", Choice).render())
+
+    run(go())
+
+
+def test_the_result_box_has_its_own_keys_and_says_why(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(
+            settings(Rules.preset("podkidnoy", deck=24), tmp_path, seed=2, deals=2),
+            skip_setup=True,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_deal(pilot, app, greedy_but())
+            await settle(pilot, app)
+            box = app.screen
+            assert isinstance(box, ResultScreen)
+            # the footer lists the box's keys, not the game's
+            keys = shown_keys(box)
+            assert keys == ["next deal", "look at the table", "English / Russian", "quit"]
+            await pilot.press("z")
+            assert "Key z does nothing here" in text_of(app, "#result-why")
+            await pilot.press("l")  # the language, in place
+            assert app.screen is box
+            assert "Сдача 1 окончена" in text_of(app, "#result")
+            assert shown_keys(box)[0] == "следующая сдача"
+            assert text_of(app, "#result-why") == ""
+            await pilot.press("enter")
+            await settle(pilot, app)
+            game = app.screen
+            assert isinstance(game, GameScreen) and app.session is not None
+            assert app.session.deal_number == 2 and app.settings.lang == "ru"
+            assert "взять" in shown_keys(game) or "пас" in shown_keys(game)
+
+    run(go())
+
+
+def test_replay_names_the_rules_and_says_why_a_key_does_nothing() -> None:
+    m = Match(Rules.preset("perevodnoy", players=3), seed=2, deals=1)
+    g = m.game
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+
+    async def go() -> None:
+        deals, names = load(m.record())
+        app = ReplayApp(deals, names, "ru")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            head = str(app.query_one("#head", Static).render())
+            assert "Переводной, 3 игрока" in head and "(" not in head
+            await pilot.press("z")
+            assert "Клавиша z в записи ничего не делает" in str(
+                app.query_one("#why", Static).render()
+            )
+            await pilot.press("right")
+            assert str(app.query_one("#why", Static).render()) == ""
+
+    run(go())
+
+
+def test_the_name_line_is_marked_when_it_has_the_focus(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start_screen(pilot, app)
+            assert "▶" not in text_of(app, "#label-name")
+            await pilot.press("up", "up")  # from «Start»: the last opponent, then the name
+            assert app.focused is not None and app.focused.id == "name"
+            assert text_of(app, "#label-name").startswith("▶ ")
+            await pilot.press("down")
+            assert not text_of(app, "#label-name").startswith("▶")
+
+    run(go())

@@ -228,3 +228,31 @@ def test_entries_keep_values_not_text() -> None:
     assert render(e, "en", ["a", "Anna"]) == "Anna beats 6♠ with Q♠"
     assert render(e, "ru", ["a", "Анна"]) == "Анна бьёт 6♠ картой Д♠"
     assert str(CardSet.parse("6S")) == "6♠"
+
+
+def test_the_terminal_modules_import_one_another_without_a_circle() -> None:
+    """Issue 30: widgets and screens post messages instead of reaching for the screen or
+    the app above them, so no chain of imports (at the top or inside a function) leads
+    from a module of durak.tui back to itself."""
+    import ast
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent.parent / "src" / "durak" / "tui"
+    graph: dict[str, set[str]] = {}
+    for path in here.glob("*.py"):
+        deps = graph.setdefault(path.stem, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                deps.add(node.module.split(".")[0])
+    done: set[str] = set()
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        assert name not in trail, " -> ".join((*trail, name))
+        if name in done:
+            return
+        for dep in graph.get(name, ()):
+            visit(dep, (*trail, name))
+        done.add(name)
+
+    for name in graph:
+        visit(name, ())

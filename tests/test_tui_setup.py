@@ -15,6 +15,7 @@ pytest.importorskip("textual")
 
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 from textual.widget import Widget  # noqa: E402
 from textual.widgets import Button, Input, Label, Static  # noqa: E402
 from textual.widgets._footer import FooterKey  # noqa: E402
@@ -24,7 +25,7 @@ from durak.tui.app import DurakApp  # noqa: E402
 from durak.tui.footer import KeysFooter  # noqa: E402
 from durak.tui.form import Choice  # noqa: E402
 from durak.tui.i18n import tr  # noqa: E402
-from durak.tui.keys import KeySpec, use_keys, widths  # noqa: E402
+from durak.tui.keys import KeyedNode, KeySpec, use_keys, widths  # noqa: E402
 from durak.tui.session import Settings  # noqa: E402
 from durak.tui.setup_screen import SetupScreen  # noqa: E402
 
@@ -149,21 +150,27 @@ def test_moving_the_focus_keeps_the_footer(tmp_path: Path) -> None:
     on_start_screen(tmp_path, "en", go)
 
 
+class KeysScreen(KeyedNode, Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Widget()
+        yield KeysFooter(widths=widths(KeysApp.SPECS))
+
+
 class KeysApp(App[None]):
     """A screen whose keys change: the footer rebuilds when keys come or go."""
 
     ENABLE_COMMAND_PALETTE = False
     SPECS = (KeySpec("start", "ctrl+s", "key_start"), KeySpec("howto", "f1", "key_howto"))
 
-    def compose(self) -> ComposeResult:
-        yield Widget()
-        yield KeysFooter(widths=widths(self.SPECS))
+    def get_default_screen(self) -> Screen[None]:
+        return KeysScreen()
 
 
 def test_keys_footer_relabels_in_place_and_rebuilds_when_keys_change() -> None:
     async def go() -> None:
         app = KeysApp()
         async with app.run_test(size=(60, 5)) as pilot:
+            assert isinstance(app.screen, KeysScreen)
             use_keys(app.screen, KeysApp.SPECS[:1], "en")
             await pilot.pause()
             first = list(app.screen.query(FooterKey))

@@ -27,6 +27,7 @@ import json
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -386,7 +387,11 @@ def clock(seconds: float) -> str:
 
 
 class Progress:
-    """A text progress bar on stderr (a new line every tenth when not a terminal)."""
+    """A text progress bar on stderr (a new line every tenth when not a terminal). It
+    is redrawn at least every ``EVERY`` seconds even while no game ends (a ticker
+    thread), so a slow run never looks stuck."""
+
+    EVERY = 4.0
 
     def __init__(self, total: int, enabled: bool = True) -> None:
         self.total = total
@@ -395,24 +400,53 @@ class Progress:
         self.enabled = enabled and total > 0
         self.tty = sys.stderr.isatty()
         self._last_tenth = -1
+        self._last_shown = self.start
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def start_ticker(self) -> None:
+        """Redraw at least every ``EVERY`` s until :meth:`close` or the last game."""
+        if self.enabled:
+            threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                if self.done >= self.total:
+                    return
+                if time.perf_counter() - self._last_shown >= self.EVERY:
+                    self._show(force=True)
+
+    def close(self) -> None:
+        self._stop.set()
 
     def update(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        el = time.perf_counter() - self.start
+        with self._lock:
+            self.done += n
+            if self.enabled:
+                self._show(force=False)
+            if self.done >= self.total:
+                self._stop.set()
+
+    def _show(self, force: bool) -> None:
+        now = time.perf_counter()
+        el = now - self.start
         eta = el / self.done * (self.total - self.done) if self.done else 0.0
         frac = self.done / self.total
         bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
-        text = f"[{bar}] {self.done}/{self.total} games  {clock(el)}  eta {clock(eta)}"
+        text = f"[{bar}] {self.done}/{self.total} games  {clock(el)}  eta " + (
+            clock(eta) if self.done else "?"
+        )
         if self.tty:
             sys.stderr.write("\r" + text + "\x1b[K")  # clear what a longer line left
             if self.done >= self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
-        elif int(10 * frac) > self._last_tenth:
+            self._last_shown = now
+        elif force or int(10 * frac) > self._last_tenth:
             self._last_tenth = int(10 * frac)
             print(text, file=sys.stderr, flush=True)
+            self._last_shown = now
 
 
 # PLR0913: the arena's options, one keyword each as `durak arena` takes them
@@ -456,6 +490,7 @@ def run_match(  # noqa: PLR0913
     todo = [d for d in header.shard_deals() if d not in done]
     records = [r for g in done.values() for r in g]
     bar = Progress(len(todo) * len(ups), progress)
+    bar.start_ticker()
     start = time.perf_counter()
 
     def collect(res: list[list[dict[str, Any]]], batcher: Batcher) -> None:
@@ -482,6 +517,7 @@ def run_match(  # noqa: PLR0913
                 for res in ex.map_unordered(_play_deals, tasks):
                     collect(res, batcher)
     finally:
+        bar.close()
         if f is not None:
             f.close()
     records.sort(key=lambda r: (r["deal"], ups.index(tuple(r["seats"]))))

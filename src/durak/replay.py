@@ -8,7 +8,7 @@
 ...     g.apply(g.legal_actions()[0])
 >>> text = replay_text(g.record(names=["Аня", "Боря"]), "ru")
 >>> text.splitlines()[0]
-'Игра: Подкидной, 2 игрока, сид 5'
+'Игра: Подкидной, 2 игрока, зерно 5'
 >>> "pogony 0" in replay_text(g.record(), "en"), "погон" in text
 (False, False)
 """

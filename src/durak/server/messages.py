@@ -62,6 +62,9 @@ class State(_Msg, tag="state"):
     log: list[dict[str, Any]]
     log_start: int
     result: dict[str, Any] | None
+    # Once a finished deal is rated: each rated person's seat (as text) with their
+    # rating before and after, {"0": {"before": 1012, "after": 1027}}.
+    rating: dict[str, dict[str, int]] | None = None
 
 
 class Seats(_Msg, tag="seats"):

@@ -233,6 +233,22 @@ def rate_in(
     return counted
 
 
+def deal_changes(store: Store, deal_id: int) -> dict[str, dict[str, int]]:
+    """The rating change of each rated person of a deal, by seat (as text): the
+    displayed rating before and after, for the end-of-deal panel."""
+    ensure(store.engine)
+    with store.engine.connect() as c:
+        rows = c.execute(select(account_deals_t).where(account_deals_t.c.deal_id == deal_id)).all()
+    return {
+        str(r.seat): {
+            "before": display(r.mu_before, r.sigma_before),
+            "after": display(r.mu_after, r.sigma_after),
+        }
+        for r in rows
+        if r.mu_before is not None and r.mu_after is not None
+    }
+
+
 def leaderboard(store: Store, limit: int = 100) -> list[dict[str, Any]]:
     """People and bots who have played a rated deal, best first."""
     ensure(store.engine)

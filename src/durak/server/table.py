@@ -226,6 +226,7 @@ class LiveTable:
         self.match_no = 0
         self.game: Game | None = None  # the deal on show (a finished one between deals)
         self.pending: Game | None = None  # the next deal, shown after a pause
+        self.rating: dict[str, dict[str, int]] | None = None  # the last deal's changes
         self.deal_no = 0
         self.deal_id: int | None = None
         self.state = 0
@@ -361,6 +362,7 @@ class LiveTable:
                 "log": self.log[-LOG_TAIL:],
                 "log_start": max(0, len(self.log) - LOG_TAIL),
                 "result": self._result_json(),
+                "rating": self.rating if g is not None and g.is_over else None,
             }
         )
 
@@ -550,6 +552,13 @@ class LiveTable:
             status,
             self._rating(None if g.outcome.draw else g.outcome.durak),
         )
+        # The rating change of each rated person, for the end-of-deal panel (display only:
+        # a fault here never touches the stored deal or its ratings).
+        try:
+            changes = await self.store.run(ratings.deal_changes, self.store.store, self.deal_id)
+            self.rating = changes or None
+        except Exception:
+            log.exception("table %s: reading deal %s's rating changes", self.id, self.deal_id)
 
     def _abandoned(self) -> set[int]:
         """Seats of the deal in play whose moves the stand-in (or the turn clock's
@@ -652,6 +661,7 @@ class LiveTable:
         self.deal_no = deal_no
         self.game, self.salt, self.forfeit = game, salt, None
         self.pending = None
+        self.rating = None
         self.state += 1
         self.log = []
         for s in self.seats:

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.app import App
 
 from .game_screen import GameScreen
+from .messages import LanguageChosen, NewMatch, QuitGame, SaveMatch, StartMatch
 from .session import Session, Settings
 from .setup_screen import SetupScreen
 
@@ -37,6 +38,22 @@ class DurakApp(App[int]):
             self.start_match(self.settings)
         else:
             self.push_screen(SetupScreen(self.settings))
+
+    # What the screens ask for (messages: they do not know this class).
+    def on_start_match(self, message: StartMatch) -> None:
+        self.start_match(message.settings)
+
+    def on_new_match(self, message: NewMatch) -> None:
+        self.new_match()
+
+    def on_save_match(self, message: SaveMatch) -> None:
+        self.autosave()
+
+    def on_quit_game(self, message: QuitGame) -> None:
+        self.action_quit_game()
+
+    def on_language_chosen(self, message: LanguageChosen) -> None:
+        self.lang = message.lang
 
     def start_match(self, settings: Settings) -> None:
         """Begin a match; the previous one (if any) has been saved already."""

@@ -34,6 +34,15 @@ def shown_bindings(screen: Screen[object]) -> list[Shown]:
     return list(out.values())
 
 
+class ToggleKey(FooterKey):
+    """Textual's footer key that can be enabled or disabled in place."""
+
+    def set_enabled(self, enabled: bool) -> None:
+        if self._disabled == enabled:
+            self._disabled = not enabled
+            self.set_class(not enabled, "-disabled")
+
+
 class KeysFooter(Footer):
     """A :class:`~textual.widgets.Footer` that relabels its keys in place; ``widths``
     (an action's longest description, in cells) keeps each key as wide in every
@@ -51,8 +60,17 @@ class KeysFooter(Footer):
         widgets: Iterable[Widget] = super().compose()
         for widget in widgets:
             if isinstance(widget, FooterKey) and widget.description:
-                widget.description = self.text(widget.action, widget.description)
-            yield widget
+                yield ToggleKey(
+                    widget.key,
+                    widget.key_display,
+                    self.text(widget.action, widget.description),
+                    widget.action,
+                    disabled=widget.has_class("-disabled"),
+                    tooltip=str(widget.tooltip or ""),
+                    classes=" ".join(c for c in widget.classes if c != "-disabled"),
+                ).data_bind(compact=Footer.compact)
+            else:
+                yield widget
 
     def on_mount(self) -> None:
         # Footer.on_mount (called too) subscribes bindings_changed, which Textual calls
@@ -85,7 +103,7 @@ class KeysFooter(Footer):
             len(keys) != len(shown)
             or any(b.group is not None for b, _, _ in shown)
             or not all(
-                isinstance(k, FooterKey)
+                isinstance(k, ToggleKey)
                 and k.key == b.key
                 and k.action == b.action
                 and k.key_display == app.get_key_display(b)
@@ -94,15 +112,13 @@ class KeysFooter(Footer):
         ):
             return False
         for key, (binding, enabled, tooltip) in zip(keys, shown, strict=True):
-            assert isinstance(key, FooterKey)
+            assert isinstance(key, ToggleKey)
             text = self.text(binding.action, binding.description)
             if key.description != text:
                 layout = cell_len(key.description) != cell_len(text)
                 key.description = text
                 key.refresh(layout=layout)  # its width follows the text
-            if key._disabled == enabled:
-                key._disabled = not enabled
-                key.set_class(not enabled, "-disabled")
+            key.set_enabled(enabled)
             if key.tooltip != (tooltip or None):
                 key.tooltip = tooltip or None
         return True

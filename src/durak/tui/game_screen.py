@@ -5,7 +5,6 @@ follow them; ``f`` makes them instant."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -21,10 +20,22 @@ from durak.enums import Kind
 from ..actions import Action
 from ..cards import Card
 from ..rules import Rules
+from .help_screen import HelpScreen
 from .i18n import tr
-from .keys import KeySpec, use_keys
+from .keys import KeyedNode, KeySpec, use_keys
+from .messages import (
+    CardClicked,
+    KeyClicked,
+    LanguageChosen,
+    NewMatch,
+    OfferClicked,
+    QuitGame,
+    SaveMatch,
+    TargetClicked,
+)
 from .picker import Offer, Picker
 from .render import KEYS, hand_lines, join_lines, table_lines
+from .result_screen import ResultScreen
 from .session import HUMAN, Session
 from .widgets import (
     ActionBar,
@@ -35,9 +46,6 @@ from .widgets import (
     side_content,
 )
 from .words import Entry, expected, render
-
-if TYPE_CHECKING:
-    from .app import DurakApp
 
 # Keys of the Russian layout in the places of the Latin ones, so «е» works as «t».
 RU_LAYOUT = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгшщзфывапролдячсмить", strict=True))
@@ -90,7 +98,7 @@ def sorted_hand(cards: list[Card], trump_suit: int) -> list[Card]:
     return sorted(cards, key=lambda c: (c.suit == trump_suit, c.suit, c.rank))
 
 
-class GameScreen(Screen[None]):
+class GameScreen(KeyedNode, Screen[None]):
     AUTO_FOCUS = None
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
@@ -131,15 +139,13 @@ class GameScreen(Screen[None]):
         self._logged = 0
         self._result_shown = False
         self.keys = game_keys(session.rules)
+        self._shown_lang = self.lang
         use_keys(self, self.keys, self.lang, inherit=False)
 
     @property
-    def durak_app(self) -> DurakApp:
-        from .app import DurakApp
-
-        app = self.app
-        assert isinstance(app, DurakApp)
-        return app
+    def busy(self) -> bool:
+        """A bot's move is scheduled or being thought out."""
+        return self._pending or self._thinking
 
     @property
     def lang(self) -> str:
@@ -342,20 +348,19 @@ class GameScreen(Screen[None]):
 
     def deal_over(self) -> None:
         self._gen += 1
-        self.durak_app.autosave()
+        self.post_message(SaveMatch())
         if self._result_shown:
             return
         self._result_shown = True
-        from .result_screen import ResultScreen
-
         self.app.push_screen(ResultScreen(self.session), self._after_result)
 
     def _after_result(self, choice: str | None) -> None:
         self._result_shown = False
+        self.relabel()  # the language may have changed on the result box
         if choice == "quit":
-            self.durak_app.action_quit_game()
+            self.post_message(QuitGame())
         elif choice == "new":
-            self.durak_app.new_match()
+            self.post_message(NewMatch())
         elif choice == "next":
             self.next_deal()
 
@@ -368,9 +373,21 @@ class GameScreen(Screen[None]):
             self.message = None
             self.after_move()
         else:
-            self.durak_app.new_match()
+            self.post_message(NewMatch())
 
     # -- input -------------------------------------------------------------------------------
+    def on_card_clicked(self, message: CardClicked) -> None:
+        self.click_card(message.index)
+
+    def on_target_clicked(self, message: TargetClicked) -> None:
+        self.click_target(message.index)
+
+    def on_offer_clicked(self, message: OfferClicked) -> None:
+        self.click_offer(message.index)
+
+    def on_key_clicked(self, message: KeyClicked) -> None:
+        self.press(message.key)
+
     def click_card(self, i: int) -> None:
         cards = self.hand_cards()
         if 0 <= i < len(cards):
@@ -395,7 +412,7 @@ class GameScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """Keys without a binding: say that they do nothing here."""
-        if event.key in self._bindings.key_to_bindings or event.key in ("ctrl+q",):
+        if self.is_bound(event.key) or event.key in ("ctrl+q",):
             return  # the screen's bindings (or the app's ctrl+q) handle it
         event.stop()
         event.prevent_default()
@@ -411,7 +428,7 @@ class GameScreen(Screen[None]):
         cards = self.hand_cards()
         g = self.session.game
         if key in ("q", "ctrl+c", "ctrl+q"):
-            self.durak_app.action_quit_game()
+            self.post_message(QuitGame())
         elif key in ("n",) and g.is_over:
             self.next_deal()
         elif key == "left":
@@ -462,13 +479,9 @@ class GameScreen(Screen[None]):
                 self.schedule_bot()
         elif key == "l":
             self.session.lang = "ru" if self.lang == "en" else "en"
-            self.durak_app.lang = self.session.lang
-            use_keys(self, self.keys, self.lang, inherit=False)
-            self._relog()
+            self.relabel()
             self.say(None)
         elif key == "question_mark":
-            from .help_screen import HelpScreen
-
             self.app.push_screen(HelpScreen(self.keys, self.lang))
         else:
             self.say(
@@ -477,6 +490,17 @@ class GameScreen(Screen[None]):
                     {"key": character if character and character.isprintable() else key},
                 )
             )
+
+    def relabel(self) -> None:
+        """Keys, log and the rest in the session's language, if it changed (by ``l`` here
+        or on the result box); the application keeps it for the next match."""
+        if self.lang == self._shown_lang:
+            return
+        self._shown_lang = self.lang
+        use_keys(self, self.keys, self.lang, inherit=False)
+        self._relog()
+        self.refresh_view()
+        self.post_message(LanguageChosen(self.lang))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

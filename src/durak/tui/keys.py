@@ -47,12 +47,26 @@ def bindings(specs: Sequence[KeySpec], lang: str) -> list[Binding]:
     return out
 
 
-def use_keys(node: DOMNode, specs: Sequence[KeySpec], lang: str, inherit: bool = True) -> None:
-    """Bind ``specs`` on ``node`` in ``lang``, beside the bindings of its class if
-    ``inherit`` (a screen's Tab moving the focus, for one)."""
-    base = (type(node)._merged_bindings if inherit else None) or BindingsMap()
-    node._bindings = BindingsMap.merge([base, BindingsMap(bindings(specs, lang))])
-    node.refresh_bindings()
+class KeyedNode(DOMNode):
+    """A screen or app whose key bindings change with the language (mixed in before
+    Textual's class: ``class GameScreen(KeyedNode, Screen[None])``)."""
+
+    def bind_keys(self, specs: Sequence[KeySpec], lang: str, inherit: bool = True) -> None:
+        """Bind ``specs`` in ``lang``, beside the bindings of the class if ``inherit`` (a
+        screen's Tab moving the focus, for one). Textual has no public way to replace a
+        node's bindings: this is the one place that does it."""
+        base = (self._merged_bindings if inherit else None) or BindingsMap()
+        self._bindings = BindingsMap.merge([base, BindingsMap(bindings(specs, lang))])
+        self.refresh_bindings()
+
+    def is_bound(self, key: str) -> bool:
+        """Whether ``key`` has a binding here."""
+        return key in self._bindings.key_to_bindings
+
+
+def use_keys(node: KeyedNode, specs: Sequence[KeySpec], lang: str, inherit: bool = True) -> None:
+    """Bind ``specs`` on ``node`` in ``lang`` (see :meth:`KeyedNode.bind_keys`)."""
+    node.bind_keys(specs, lang, inherit)
 
 
 def widths(specs: Sequence[KeySpec]) -> dict[str, int]:

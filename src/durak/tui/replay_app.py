@@ -7,17 +7,19 @@ trump, talon and discard, and the moves so far in plain words.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Footer, RichLog, Static
 
 from ..game import Game
+from ..i18n import rules_name
 from ..match import record_deals
 from ..record import RecordError
 from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
-from .keys import KeySpec, use_keys
+from .keys import KeyedNode, KeySpec, use_keys
 from .render import chip, join_lines, table_lines
 from .words import Entry, Seat, outcome_entries, play, render
 
@@ -65,7 +67,7 @@ class Stepper:
         return [e for es in self.entries[1 : k + 1] for e in es]
 
 
-class ReplayApp(App[int]):
+class ReplayApp(KeyedNode, App[int]):
     TITLE = "Durak replay"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -75,6 +77,7 @@ class ReplayApp(App[int]):
     #table { width: 1fr; height: auto; padding: 0 1; }
     #side { width: 26; height: auto; padding: 0 1; }
     #last { height: auto; padding: 0 1; text-style: bold; }
+    #why { height: auto; padding: 0 1; color: $warning; }
     #log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2; }
     """
     AUTO_FOCUS = None
@@ -95,6 +98,7 @@ class ReplayApp(App[int]):
             yield Static(id="table")
             yield Static(id="side")
         yield Static(id="last")
+        yield Static(id="why")
         log = RichLog(id="log", wrap=True, markup=False, min_width=20)
         log.can_focus = False  # the arrows step through the record, not the log
         yield log
@@ -112,7 +116,7 @@ class ReplayApp(App[int]):
         st = self.stepper
         g = st.state(self.pos)
         head = (
-            f"{tr(lang, 'replay_title')} · {g.rules} · "
+            f"{tr(lang, 'replay_title')} · {rules_name(g.rules, lang)} · "
             + tr(lang, "replay_deal", i=self.deal + 1, n=len(self.deals))
             + " · "
             + tr(lang, "replay_pos", i=self.pos, n=len(st) - 1)
@@ -198,8 +202,17 @@ class ReplayApp(App[int]):
             k += 1
         return k
 
+    def on_key(self, event: events.Key) -> None:
+        """A key without a binding: say which keys work here."""
+        if self.is_bound(event.key) or event.key.startswith("ctrl+"):
+            return
+        event.stop()
+        shown = event.character if event.character and event.character.isprintable() else event.key
+        self.query_one("#why", Static).update(Content(tr(self.lang, "why_replay_key", key=shown)))
+
     def action_press(self, key: str) -> None:
         """One key of the stepper (bound in REPLAY_KEYS)."""
+        self.query_one("#why", Static).update("")
         if key in ("right", "space", "enter"):
             self.step(1)
         elif key == "left":

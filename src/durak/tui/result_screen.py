@@ -7,10 +7,11 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from ..match import Tally
 from .i18n import tr
+from .keys import KeyedNode, KeySpec, use_keys
 from .session import HUMAN, Session
 from .widgets import team_names
 from .words import Entry, Team, outcome_entries, render
@@ -90,35 +91,69 @@ def player_rows(session: Session, t: Tally) -> list[Content]:
     return rows
 
 
-class ResultScreen(ModalScreen[str]):
-    """Dismissed with ``next``, ``new`` or ``quit``."""
+def result_keys(over: bool) -> tuple[KeySpec, ...]:
+    """The result box's keys, as its footer shows them (instead of the game's)."""
+    return (
+        KeySpec("press('enter')", "enter", "key_new_match" if over else "key_next_deal"),
+        KeySpec("press('escape')", "escape", "key_look_table"),
+        KeySpec("press('l')", "l", "key_lang", ru="д"),
+        KeySpec("press('q')", "q", "key_quit", ru="й"),
+    )
+
+
+class ResultScreen(KeyedNode, ModalScreen[str]):
+    """Dismissed with ``next``, ``new``, ``look`` or ``quit``; ``l`` switches the
+    language in place; any other key says which keys work here."""
 
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
     #result-box { width: 60; max-width: 100%; height: auto; max-height: 100%;
                   border: thick $accent; background: $panel; padding: 0 2; }
+    #result-why { color: $warning; height: auto; }
     """
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        self.keys = result_keys(session.match_finished())
+        use_keys(self, self.keys, session.lang, inherit=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="result-box"):
             yield Static(result_content(self.session), id="result")
+            yield Static(id="result-why")
+        yield Footer(compact=True)
 
     def match_over(self) -> bool:
         return self.session.match_finished()
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        key = {"й": "q", "т": "n"}.get(event.key, event.key)
+        event.prevent_default()
+        self.press(event.key, event.character)
+
+    def action_press(self, key: str) -> None:
+        self.press(key)
+
+    def press(self, key: str, character: str | None = None) -> None:
+        key = {"й": "q", "т": "n", "д": "l"}.get(key, key)
         if key == "q":
             self.dismiss("quit")
         elif key == "escape":
             self.dismiss("look")  # back to the finished table
         elif key in ("enter", "n", "space"):
             self.dismiss("new" if self.match_over() else "next")
+        elif key == "l":
+            s = self.session
+            s.lang = "ru" if s.lang == "en" else "en"
+            use_keys(self, self.keys, s.lang, inherit=False)
+            self.query_one("#result", Static).update(result_content(s))
+            self.query_one("#result-why", Static).update("")
+        else:
+            shown = character if character and character.isprintable() else key
+            why = tr(self.session.lang, "why_result_key", key=shown)
+            self.query_one("#result-why", Static).update(Content(why))
 
     def on_click(self, event: events.Click) -> None:
-        self.dismiss("new" if self.match_over() else "next")
+        if event.widget is not None and event.widget.id in ("result", "result-box"):
+            self.dismiss("new" if self.match_over() else "next")

@@ -43,7 +43,7 @@ async def _shoot(path: Path, size: tuple[int, int], seed: int, lang: str) -> boo
             g = screen.session.game
             if g.is_over:
                 return False
-            if g.to_act != 0 or screen._pending or screen._thinking:
+            if g.to_act != 0 or screen.busy:
                 continue
             obs = g.observation(0)
             beaten = [b for _, b in obs.table if b is not None]

@@ -116,7 +116,7 @@ class Session:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         rules = settings.rules
-        self.lang = settings.lang
+        self._lang = settings.lang
         self.names = seat_names(settings.lang, rules.players, settings.name)
         self.specs = [""] + settings.opponent_specs()
         # deals 0: play until the match ends by itself (pagony: a side hangs the queen).
@@ -135,6 +135,17 @@ class Session:
         self.points: list[int] = []  # history lengths at the person's decisions
         self.saved_to: Path | None = None
         self._start_deal()
+
+    @property
+    def lang(self) -> str:
+        return self._lang
+
+    @lang.setter
+    def lang(self, value: str) -> None:
+        """The language; the default names (the bots', and yours if you gave none)
+        follow it, in place."""
+        self._lang = value
+        self.names[:] = seat_names(value, self.rules.players, self.settings.name)
 
     # -- state -------------------------------------------------------------------------------
     @property

@@ -11,10 +11,11 @@ stays where it was.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import Reactive
@@ -26,8 +27,10 @@ from textual.widgets import Button, Input, Label, Static
 from ..rules import PRESETS, Rules, RulesError
 from .footer import KeysFooter
 from .form import LABEL_W, Choice
+from .howto_screen import HowToScreen
 from .i18n import tr
-from .keys import KeySpec, use_keys, widths
+from .keys import KeyedNode, KeySpec, use_keys, widths
+from .messages import StartMatch
 from .session import Settings, opponent_choices, spec_label
 
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
@@ -144,10 +147,18 @@ def relabel_text(widget: Static, text: VisualType) -> None:
         widget.refresh(layout=True)
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(KeyedNode, Screen[None]):
     # Textual repaints the whole screen when the focus moves; here the rows, the name
     # and the buttons repaint themselves (their :focus styles), so a move redraws two.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    # ↑ ↓ move between the lines and the buttons from anywhere (a line's own ↑ ↓ do the
+    # same); ← → move between the buttons when one has the focus.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+        Binding("left", "button(-1)", show=False),
+        Binding("right", "button(1)", show=False),
+    ]
     DEFAULT_CSS = f"""
     SetupScreen {{ align: center top; }}
     #setup {{ width: 78; max-width: 100%; height: 1fr; padding: 0 1;
@@ -155,7 +166,7 @@ class SetupScreen(Screen[None]):
     #setup-title {{ text-style: bold; color: $accent; height: 1; margin-bottom: 1; }}
     #form {{ height: {FORM_ROWS}; }}
     #row-name {{ height: 1; }}
-    #row-name Label {{ width: {LABEL_W}; height: 1; color: $text-muted; padding-left: 2; }}
+    #row-name Label {{ width: {LABEL_W}; height: 1; color: $text-muted; }}
     #row-name:focus-within {{ background: $accent 35%; }}
     #row-name:focus-within Label {{ color: $text; text-style: bold; }}
     #name {{ width: 1fr; }}
@@ -242,7 +253,7 @@ class SetupScreen(Screen[None]):
                 for key in FIELDS:
                     yield self._choice(key)
                 with Horizontal(id="row-name"):
-                    yield Label(self.label_text("name"), id="label-name")
+                    yield Label("  " + self.label_text("name"), id="label-name")
                     yield Input(
                         self.form["name"],
                         id="name",
@@ -292,7 +303,7 @@ class SetupScreen(Screen[None]):
         self.query_one("#transfer_by_showing", Choice).disabled = not self.form["transfer"]
         self.show_opponents()
         if relabel:
-            relabel_text(self.query_one("#label-name", Label), self.label_text("name"))
+            self.mark_name_row()
             relabel_text(self.query_one("#setup-title", Static), self.t("setup_title"))
             self.query_one("#name", Input).placeholder = self.t("default_name")
             for button in ("start", "howto", "quit"):
@@ -303,6 +314,20 @@ class SetupScreen(Screen[None]):
         text = self.error_text()
         if str(error.render()) != text:
             relabel_text(error, Content(text))  # (no markup: a reason may hold [ ])
+
+    def mark_name_row(self) -> None:
+        """The name's label, marked ▶ like the other lines while its field has the focus."""
+        focused = self.focused is not None and self.focused.id == "name"
+        text = ("▶ " if focused else "  ") + self.label_text("name")
+        label = self.query_one("#label-name", Label)
+        if str(label.render()) != text:
+            relabel_text(label, text)
+
+    def on_descendant_focus(self) -> None:
+        self.mark_name_row()
+
+    def on_descendant_blur(self) -> None:
+        self.mark_name_row()
 
     def show_opponents(self) -> None:
         """Show a row for each opponent the form has, hide the others."""
@@ -356,9 +381,14 @@ class SetupScreen(Screen[None]):
     def quit_pressed(self) -> None:
         self.app.exit(0)
 
-    def action_howto(self) -> None:
-        from .howto_screen import HowToScreen
+    def action_button(self, step: int) -> None:
+        """← → on a button: the previous or next button."""
+        buttons = list(self.query("#setup-buttons Button").results(Button))
+        if self.focused in buttons:
+            i = buttons.index(self.focused)
+            buttons[(i + step) % len(buttons)].focus()
 
+    def action_howto(self) -> None:
         self.app.push_screen(HowToScreen(str(self.form["preset"]), self.lang))
 
     def action_start(self) -> None:
@@ -367,8 +397,4 @@ class SetupScreen(Screen[None]):
         except RulesError as e:
             self.query_one("#error", Static).update(self.clash_text(e))
             return
-        app = self.app
-        from .app import DurakApp
-
-        assert isinstance(app, DurakApp)
-        app.start_match(settings)
+        self.post_message(StartMatch(settings))

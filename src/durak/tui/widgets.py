@@ -1,9 +1,7 @@
 """The parts of the game screen. Each is a Static redrawn from the session's state;
-clicks on cards call the screen's handlers."""
+a click on a card or a button posts a message (``messages``) the game screen handles."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import Static
@@ -14,46 +12,36 @@ from ..cards import Card
 from ..game import pagon_ladder
 from ..observation import Observation
 from .i18n import plural, rank_text, tr
+from .messages import CardClicked, KeyClicked, OfferClicked, TargetClicked
 from .render import back, chip, inline_cards
 from .session import Session, spec_label
 
-if TYPE_CHECKING:
-    from .game_screen import GameScreen
-
 
 class Clickable(Static):
-    """A Static whose ``@click`` actions go to the game screen."""
+    """A Static whose ``@click`` actions post messages to the game screen."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         # Cards carry their own colours: no link colouring over them.
         self.auto_links = False
 
-    @property
-    def game_screen(self) -> GameScreen:
-        from .game_screen import GameScreen
-
-        screen = self.screen
-        assert isinstance(screen, GameScreen)
-        return screen
-
 
 class HandView(Clickable):
     def action_card(self, i: int) -> None:
-        self.game_screen.click_card(i)
+        self.post_message(CardClicked(i))
 
 
 class TableView(Clickable):
     def action_target(self, i: int) -> None:
-        self.game_screen.click_target(i)
+        self.post_message(TargetClicked(i))
 
 
 class ActionBar(Clickable):
     def action_offer(self, i: int) -> None:
-        self.game_screen.click_offer(i)
+        self.post_message(OfferClicked(i))
 
     def action_key(self, key: str) -> None:
-        self.game_screen.press(key)
+        self.post_message(KeyClicked(key))
 
 
 def seat_role(obs: Observation, seat: int, lang: str) -> str:

@@ -3,7 +3,7 @@
 // state messages, which carry this seat's Observation and nothing more
 // (docs/protocol.md). Every word comes from the message catalogue (i18n.js).
 
-import { getLang, loadCatalogue, optionHelp, optionLabel, presetLabel, rulesName, t,
+import { getLang, loadCatalogue, optionHelp, optionLabel, presetLabel, rulesName, t, tn,
   valueText } from "./i18n.js";
 import { howtoView } from "./howto.js";
 import { botLabel, resultWords, seatName } from "./names.js";
@@ -11,7 +11,7 @@ import { accountView, historyView, leaderboardView, linkSeat, loginBox } from ".
 import { replayView } from "./replay.js";
 import { tableView } from "./table.js";
 import { $, account, ApiError, api, authHeaders, h, heldSeat, holdSeat, myName,
-  pageHeader, serverRefused } from "./ui.js";
+  pageHeader, serverRefused, when } from "./ui.js";
 
 const app = $("#app");
 let current = null; // the view in use: {stop()}
@@ -46,9 +46,12 @@ function lobbyView() {
   const gamesBox = h("div", { id: "games", class: "list" });
   const formBox = h("form", { id: "create", class: "panel", novalidate: true,
     onsubmit: (e) => e.preventDefault() });
+  const quickBox = h("section", { id: "quick", class: "panel quick" });
   app.append(pageHeader(route),
     h("main", { class: "lobby" },
-      formBox,
+      h("div", { class: "main-col" }, quickBox,
+        h("details", { id: "custom-table", class: "panel custom" },
+          h("summary", {}, t("lobby.custom_table")), formBox)),
       h("div", { class: "side" },
         account() ? null : loginBox(route),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.tables")), tablesBox),
@@ -63,11 +66,61 @@ function lobbyView() {
   };
   (async () => {
     META = META || await api("/api/meta");
+    buildQuick(quickBox);
     buildCreateForm(formBox);
     refresh();
   })();
   const timer = setInterval(refresh, 3000);
   return { stop: () => clearInterval(timer) };
+}
+
+// "Play now": one click to a deal against a bot, with the name remembered (or one made
+// up and remembered) and the last game and level chosen here.
+const QUICK_LEVEL = 3;
+
+export function playerName() {
+  if (account()) return account().name;
+  let name = myName().trim();
+  if (!name) {
+    name = t("lobby.guest_name", { n: 100 + Math.floor(Math.random() * 900) });
+    localStorage.setItem("durak.name", name);
+  }
+  return name;
+}
+
+function buildQuick(box) {
+  const levels = META.bots.levels;
+  const saved = Number(localStorage.getItem("durak.quick.level")) || QUICK_LEVEL;
+  const presetName = localStorage.getItem("durak.preset") || "podkidnoy";
+  const preset = META.presets[presetName] ? presetName : "podkidnoy";
+  const level = h("select", { id: "quick-level", "aria-label": t("lobby.quick_level"),
+    onchange: () => localStorage.setItem("durak.quick.level", level.value) },
+  levels.map((l) => option(l, t("bot.level_n", { n: l }), l === saved)));
+  const error = h("div", { class: "error", id: "quick-error", role: "alert" });
+  const name = account() ? account().name : myName().trim();
+  const go = h("button", { id: "play-now", class: "primary big", onclick: async () => {
+    go.disabled = true;
+    error.textContent = "";
+    const body = { preset, options: { players: 2 }, name: playerName(), deals: 1,
+      seats: [{ kind: "human" }, { kind: "bot", level: Number(level.value) }] };
+    try {
+      const r = await api("/api/tables", body, authHeaders());
+      if (r.token) { holdSeat(r.table, r.seat, r.token); await linkSeat(r.table, r.token); }
+      location.hash = `#/t/${r.table}`;
+    } catch (e) {
+      error.textContent = serverRefused(e.message);
+      go.disabled = false;
+    }
+  } }, t("lobby.play_now"));
+  box.append(h("h2", {}, t("lobby.play_now_title")),
+    h("p", { class: "quick-what" }, t("lobby.play_now_what", { game: presetLabel(preset) }), " ",
+      h("a", { href: `#/howto/${preset}`, class: "small-link" }, t("lobby.howto"))),
+    h("div", { class: "quick-row" }, go, h("label", { class: "muted" }, t("lobby.quick_level"), " ", level)),
+    h("p", { class: "muted", id: "quick-name" },
+      account() ? tn("people.signed_in_as", { name: h("b", { translate: "no" }, account().name) })
+        : name ? tn("lobby.playing_as", { name: h("b", { translate: "no" }, name) })
+          : t("lobby.name_made_up")),
+    error);
 }
 
 function option(value, label, selected) {
@@ -255,7 +308,7 @@ function buildCreateForm(form) {
   };
   preset.addEventListener("change", () => { localStorage.setItem("durak.preset", preset.value); syncPreset(); });
   syncPreset();
-  form.append(h("h2", {}, t("lobby.create")),
+  form.append(
     field("name", t("lobby.your_name"), nameInput),
     h("div", { class: "grid" },
       h("div", { class: "field wide", dataset: { field: "preset" } },
@@ -299,7 +352,8 @@ function renderGames(box, games) {
   if (!games.length) { box.append(h("p", { class: "muted" }, t("lobby.no_games"))); return; }
   for (const g of games) {
     box.append(h("div", { class: "row" },
-      h("span", { class: "rules" }, rulesName(g.rules)),
+      h("span", { class: "rules" }, rulesName(g.rules),
+        h("small", { class: "when muted" }, when(g.finished_at))),
       h("span", { class: "names", translate: "no" }, g.names.map((n, i) => seatName({ name: n }, i)).join(", ")),
       h("span", { class: "status" }, resultWords(g.result, g.names)),
       h("a", { class: "button", href: `#/r/${g.id}` }, t("lobby.replay"))));

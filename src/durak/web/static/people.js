@@ -3,7 +3,7 @@
 
 import { has, rulesName, t } from "./i18n.js";
 import { resultWords, seatName } from "./names.js";
-import { account, api, authHeaders, h, pageHeader, serverRefused, setAccount } from "./ui.js";
+import { account, api, authHeaders, h, pageHeader, serverRefused, setAccount, when } from "./ui.js";
 
 // The seat this browser holds now plays as its account (ratings, history).
 export async function linkSeat(table, token) {
@@ -76,6 +76,7 @@ export function leaderboardView(app, rerender) {
 function historyPanel(d) {
   const a = d.account;
   const rows = d.games.map((g) => h("tr", { dataset: { deal: g.deal } },
+    h("td", { class: "when" }, when(g.finished_at)),
     h("td", {}, rulesName(g.rules)),
     h("td", { translate: "no" }, g.names.map((n, i) => seatName({ name: n }, i)).join(", ")),
     h("td", {}, resultWords(g.result, g.names)),
@@ -87,7 +88,7 @@ function historyPanel(d) {
     h("p", { id: "my-rating" }, t("people.rating_is", { rating: a.rating }), " · ",
       t("people.rated_games", { n: a.games })),
     d.games.length ? h("table", { class: "board history" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.preset")), h("th", {}, t("people.players")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.when")), h("th", {}, t("lobby.preset")), h("th", {}, t("people.players")),
         h("th", {}, t("people.result")), h("th", {}, t("people.rating")), h("th", {}, ""))),
       h("tbody", {}, rows)) : h("p", { class: "muted" }, t("people.no_games")));
 }

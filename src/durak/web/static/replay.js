@@ -1,6 +1,6 @@
 // A finished deal, step by step, with every hand face up.
 
-import { cardEl } from "./cards.js";
+import { backEl, cardEl } from "./cards.js";
 import { cardsText, cardText, getLang, rulesName, t } from "./i18n.js";
 import { nameEl, resultWords, seatName } from "./names.js";
 import { parseAction, sortHand } from "./table.js";
@@ -38,14 +38,18 @@ export function replayView(app, id) {
     root.append(h("header", { class: "top table-top" },
       h("a", { href: "#/", class: "button ghost" }, t("lobby.lobby")),
       h("span", { class: "rules", id: "rules-name" }, rulesName(data.rules)),
-      h("span", { id: "replay-result" }, resultWords(data.result, data.names)),
+      // the result only once the last step is on show: no spoiler before step 1
+      h("span", { id: "replay-result" }, i === data.frames.length - 1
+        ? resultWords(data.result, data.names) : h("span", { class: "muted" }, t("replay.result_hidden"))),
       langToggle(show)));
+    // The first seat's hand below the felt, the others above it, at a readable size.
     const hands = h("div", { class: "replay-hands" });
+    const mine = h("div", { class: "replay-hands mine" });
     const trumpSuit = data.trump.slice(-1);
     names.forEach((name, s) => {
       const row = h("div", { class: "hand small" });
-      for (const c of sortHand(f.hands[s], trumpSuit)) row.append(cardEl(c, lang, "mini"));
-      hands.append(h("div", { class: "seat" + (f.to_act === s ? " to-act" : "") },
+      for (const c of sortHand(f.hands[s], trumpSuit)) row.append(cardEl(c, lang, "replay-card"));
+      (s === 0 ? mine : hands).append(h("div", { class: "seat" + (f.to_act === s ? " to-act" : ""), dataset: { seat: s } },
         h("div", { class: "seat-name" }, h("span", { translate: "no" }, name),
           f.attacker === s ? h("span", { class: "badge att" }, t("term.attacker")) : null,
           f.defender === s ? h("span", { class: "badge def" }, t("term.defender")) : null),
@@ -57,9 +61,14 @@ export function replayView(app, id) {
     }
     root.append(hands, h("div", { class: "felt" },
       h("div", { class: "deck" },
+        // the trump lies face up under the talon until it is drawn
+        f.talon > 0 ? h("div", { class: "talon", id: "replay-talon" }, cardEl(data.trump, lang, "trump"),
+          f.talon > 1 ? backEl("stack") : null, h("span", { class: "count" }, f.talon))
+          : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSuit),
         h("div", { class: "label" }, t("table.talon_count", { n: f.talon })),
         h("div", { class: "label" }, t("table.trump_is", { card: cardText(data.trump) }))),
-      pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))));
+      pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))),
+    mine);
     const say = f.action ? [nameEls()[f.seat], `: ${moveWords(f.action)}`] : [t("replay.dealt")];
     const slider = h("input", { type: "range", min: 0, max: data.frames.length - 1, value: i,
       "aria-label": t("replay.step", { i, n: data.frames.length - 1 }),

@@ -282,21 +282,13 @@ export function tableView(app, tableId, rerender, invite = null) {
 
     // Status line and the clock.
     let status;
-    if (S.result) status = resultText(S);
+    if (S.result) status = "";
     else if (myTurn) status = `${t("table.your_turn")}: ${t("table.ph." + obs.phase)}`;
     else if (obs.to_act !== null) status = tn("table.turn_of", { name: nameOf(obs.to_act) });
     else status = "";
     root.append(h("div", { class: "status" + (myTurn ? " mine" : ""), id: "status",
       dataset: { myTurn: myTurn ? "1" : "0", phase: obs.phase } }, status,
     (S.deadline || S.turn_timer) && !S.result && obs.to_act !== null ? timerBar(S) : null));
-    // Fair deals: the seed, revealed once the deal is over, and how to check it.
-    if (S.fair && S.fair.seed) {
-      root.append(h("p", { class: "muted fair", id: "fair" },
-        ...tn("table.fair", { seed: h("code", { translate: "no" }, S.fair.seed),
-          commit: h("code", { translate: "no" }, S.fair.commit.slice(0, 16)) }), " ",
-        h("code", { translate: "no" }, `durak verify-deal ${location.origin}/api/games/${S.fair.deal_id}`)));
-    }
-
     if (S.result) root.append(resultPanel(S, held));
 
     // My hand and my actions.
@@ -386,16 +378,79 @@ export function tableView(app, tableId, rerender, invite = null) {
       r.pogony ? ` (${t("result.pogony", { n: r.pogony })})` : ""];
   }
 
+  // The end of a deal: one heading, the rating change, what to do next, the tally as a
+  // small table, and a discreet link that checks the fair deal here.
   function resultPanel(S, held) {
     const m = S.match;
-    const rows = S.seats.map((s, i) => h("li", {}, nameEl(s, i), `: ${m.durak_counts[i]}`));
-    return h("div", { class: "panel result", id: "result" },
-      h("h2", {}, resultText(S)),
-      m && m.played > 0 ? h("div", {}, h("b", {}, t("table.tally")), h("ul", {}, rows)) : null,
-      S.status === "finished" ? h("p", {}, t("table.match_over")) : h("p", { class: "muted" }, t("table.next_deal")),
-      S.status === "finished" && held ? h("button", { class: "primary", id: "again", onclick: async () => {
+    const me = view.seat;
+    const over = S.status === "finished";
+    const change = me !== null && S.rating ? S.rating[String(me)] : null;
+    let rating = null;
+    if (change) {
+      const d = change.after - change.before;
+      rating = h("p", { class: "rating-change " + (d > 0 ? "up" : d < 0 ? "down" : "same"), id: "rating-change" },
+        t("table.rating_change", { before: change.before, after: change.after, change: d > 0 ? `+${d}` : String(d) }));
+    } else if (me !== null && !account()) {
+      rating = h("p", { class: "muted small", id: "rating-change" }, t("table.unrated_guest"));
+    }
+    const buttons = h("div", { class: "buttons result-buttons" },
+      !over ? h("button", { id: "next-deal", disabled: true }, t("table.next_deal_soon")) : null,
+      over && held ? h("button", { class: "primary", id: "again", onclick: async () => {
         try { await api(`/api/tables/${tableId}/again`, { token: held.token }); } catch (e) { toast(e.message, "error"); }
-      } }, t("table.rematch")) : null);
+      } }, t("table.rematch")) : null,
+      h("a", { class: "button", id: "to-lobby", href: "#/" }, t("table.to_lobby")));
+    return h("div", { class: "panel result", id: "result" },
+      h("h2", { id: "result-title" }, resultText(S)),
+      rating,
+      over ? h("p", { class: "muted" }, t("table.match_over")) : null,
+      buttons,
+      m && m.played > 0 && (m.deals !== 1 || m.played > 1) ? tallyTable(S) : null,
+      S.fair && S.fair.seed ? verifyLink(S.fair) : null);
+  }
+
+  function tallyTable(S) {
+    const m = S.match;
+    const pog = /scoring=pogonny|^pogonny/.test(S.rules);
+    return h("table", { class: "tally", id: "tally" },
+      h("caption", {}, t("table.tally")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("table.tally_player")), h("th", {}, t("table.tally_durak")),
+        pog ? h("th", {}, t("table.tally_pogony")) : null)),
+      h("tbody", {}, S.seats.map((s, i) => h("tr", { class: i === view.seat ? "me" : null },
+        h("td", {}, nameEl(s, i)), h("td", {}, m.durak_counts[i]),
+        pog ? h("td", {}, (m.pogonny_scores || [])[i] ?? "") : null))));
+  }
+
+  function verifyLink(fair) {
+    const out = h("div", { class: "verify", id: "verify" });
+    const url = `${location.origin}/api/games/${fair.deal_id}`;
+    const link = h("a", { href: "#", id: "verify-link", onclick: async (e) => {
+      e.preventDefault();
+      out.querySelector(".verify-result")?.remove();
+      const res = h("p", { class: "verify-result", id: "verify-result" }, t("table.verify_checking"));
+      out.append(res);
+      res.replaceChildren(await verifyDeal(fair, url));
+      res.append(h("br"), h("small", { class: "muted" }, t("table.verify_offline", { url })));
+    } }, t("table.verify"));
+    out.append(link);
+    return out;
+  }
+
+  async function verifyDeal(fair, url) {
+    try {
+      const g = await api(`/api/games/${fair.deal_id}`);
+      const bytes = new TextEncoder().encode(`${g.seed}:${g.salt}`);
+      const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+        .map((b) => b.toString(16).padStart(2, "0")).join("");
+      let seen = null;
+      try { seen = localStorage.getItem(`durak.commit.${fair.deal_id}`); } catch { /* private mode */ }
+      seen = seen || fair.commit;
+      const seedLine = /^\[Seed "([^"]*)"\]/m.exec(g.record || "");
+      if (hex !== g.commit || hex !== seen) return t("table.verify_bad", { why: `sha256 ${hex.slice(0, 16)}… ≠ ${seen.slice(0, 16)}…` });
+      if (seedLine && seedLine[1] !== String(g.seed)) return t("table.verify_bad", { why: `Seed ${seedLine[1]} ≠ ${g.seed}` });
+      return t("table.verify_ok", { seed: g.seed, commit: hex.slice(0, 16) });
+    } catch (e) {
+      return t("table.verify_bad", { why: e.message });
+    }
   }
 
   // The clock: a bar and the seconds left. The server's deadline (wall clock) when it

@@ -47,6 +47,14 @@ export function serverRefused(reason) {
   return t("form.server_refused") + (getLang() === "en" && reason ? `: ${reason}` : ".");
 }
 
+// A moment in the page's language: "3 Dec 2026, 14:05"; "" without one.
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+}
+
 export function toast(text, kind = "info") {
   const box = $("#toasts");
   const el = h("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
@@ -142,8 +150,8 @@ export function pageHeader(rerender, ...extra) {
       h("a", { href: "#/howto", id: "howto-link", title: t("lobby.howto") }, icon("help"), h("span", { class: "label" }, t("lobby.howto"))),
       h("a", { href: "#/top", id: "top-link", title: t("people.leaderboard") }, icon("top"),
         h("span", { class: "label" }, t("people.leaderboard"))),
-      h("a", { href: "#/me", id: "me-link" }, icon("user"),
-        h("span", { class: "label", translate: "no" }, account() ? account().name : t("people.sign_in")))),
+      h("a", { href: "#/me", id: "me-link", title: account() ? t("people.signed_in_as", { name: account().name }) : null },
+        icon("user"), h("span", { class: "label", translate: "no" }, account() ? account().name : t("people.sign_in")))),
     ...extra, langToggle(rerender));
 }
 
