@@ -339,3 +339,29 @@ def test_encoder_planes_hold_what_they_name() -> None:
         left = (seat + 1) % 3
         assert x[names.index("hand_size_+1")] == pytest.approx(len(g.hand(left)) / 36)
         assert x[names.index(f"phase_{g.phase}")] == 1.0
+
+
+def test_pettingzoo_state_is_the_whole_deal_and_render_test_passes() -> None:
+    """Issue 34.5: state() is the global state (every hand) whoever is to act, in
+    state_space; PettingZoo's render_test passes (human mode prints and returns None)."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: env(render_mode=render_mode))
+    e = env(rules="podkidnoy(players=3)")
+    e.reset(seed=4)
+    names = e.unwrapped._state_encoder.plane_names  # noqa: SLF001 (the test reads the layout)
+    cards = 36
+    g = e.unwrapped.game
+    rng = random.Random(4)
+    for _agent in e.agent_iter(max_iter=60):
+        st = e.unwrapped.state()
+        assert e.unwrapped.state_space.contains(st)
+        # every hand is in it, from seat 0's side
+        for r, name in enumerate(["hand", "hand_+1", "hand_+2"]):
+            i = names.index(name)
+            assert int(st[i * cards : (i + 1) * cards].sum()) == len(g.hand(r))
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

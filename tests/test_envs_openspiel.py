@@ -216,3 +216,71 @@ def test_python_side_answers_are_pyspiels() -> None:
                 assert s.legal_actions() == legal
             s.apply_action(legal[rng.randrange(len(legal))])
     assert nodes > 100
+
+
+def _random_live_states(game: object, n: int, seed: int) -> list[object]:
+    """States at players' moves from random play (chance outcomes random too)."""
+    rng = random.Random(seed)
+    out = []
+    s = game.new_initial_state()  # type: ignore[attr-defined]
+    while len(out) < n:
+        if s.is_terminal():
+            s = game.new_initial_state()  # type: ignore[attr-defined]
+        elif s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            out.append(s.clone())
+            s.apply_action(rng.choice(s.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_observers_honour_private_and_public_info(players: int) -> None:
+    """Issue 34.4: PrivateInfoType.NONE drops the own hand (and is the same for every
+    player), SINGLE_PLAYER keeps it, ALL_PLAYERS holds every hand; public_info=False
+    keeps only the private planes."""
+    game = pyspiel.load_game(f"python_durak(players={players})")
+    cards = 36
+
+    def obs_type(private: object, public: bool = True) -> object:
+        return pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=public, private_info=private
+        )
+
+    own = game.make_py_observer(obs_type(pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    none = game.make_py_observer(obs_type(pyspiel.PrivateInfoType.NONE))
+    every = game.make_py_observer(obs_type(pyspiel.PrivateInfoType.ALL_PLAYERS))
+    private_only = game.make_py_observer(
+        obs_type(pyspiel.PrivateInfoType.SINGLE_PLAYER, public=False)
+    )
+    for state in _random_live_states(game, 40, players):
+        g = state.d.game  # type: ignore[attr-defined]
+        lo = openspiel.Encoder(g.rules).lo
+        for p in range(players):
+            hand = np.zeros(cards, np.float32)
+            for c in g.hand(p):
+                hand[c.index - lo] = 1.0
+            own.set_from(state, p)
+            np.testing.assert_array_equal(own.tensor[:cards], hand)
+            none.set_from(state, p)
+            assert not none.tensor[:cards].any()
+            # everything else of the public view is the own view's
+            np.testing.assert_array_equal(none.tensor[cards:], own.tensor[cards:])
+            every.set_from(state, p)
+            names = every.encoder.plane_names
+            for r in range(1, players):
+                i = names.index(f"hand_+{r}")
+                other = np.zeros(cards, np.float32)
+                for c in g.hand((p + r) % players):
+                    other[c.index - lo] = 1.0
+                np.testing.assert_array_equal(every.tensor[i * cards : (i + 1) * cards], other)
+            private_only.set_from(state, p)
+            np.testing.assert_array_equal(private_only.tensor[:cards], hand)
+            assert not private_only.tensor[cards:].any()
+        texts = {none.string_from(state, p) for p in range(players)}
+        assert len(texts) == 1  # the public string is one for all
+        # and no hidden card shows in it: hands dealt again from any player's view leave it
+        rng = random.Random(7)
+        for p in range(players):
+            other = state.resample_from_infostate(p, rng.random)  # type: ignore[attr-defined]
+            assert none.string_from(other, 0) in texts

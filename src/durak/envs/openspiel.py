@@ -163,8 +163,14 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
     ) -> DurakObserver:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
-        recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return DurakObserver(self, perfect_recall=bool(recall))
+        if iig_obs_type is None:
+            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True)
+        return DurakObserver(
+            self,
+            bool(iig_obs_type.perfect_recall),
+            iig_obs_type.private_info,
+            bool(iig_obs_type.public_info),
+        )
 
 
 class _Consts:
@@ -411,6 +417,25 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             player = self.current_player()
         return self._view(player)
 
+    def public_string(self, history: bool = True) -> str:
+        """What every player sees, the same for all: the table, the trump, the sizes, the
+        discard (``history``: and the public moves)."""
+        d = self.d
+        g = d.game
+        if g is None:
+            return f"deal {len(d.dealt)}"
+        table = " ".join(f"{a}/{b}" if b else str(a) for a, b in g.table)
+        sizes = [len(g.hand(s)) for s in range(self.c.rules.players)]
+        # (which cards are known in which hand follows from the public moves: the
+        # history says it; the tensor's known planes hold it too)
+        text = (
+            f"trump {g.trump} talon {g.talon_size} to_act {g.to_act} sizes {sizes} "
+            f"table [{table}] discard {g.discard}"
+        )
+        if history:
+            text += "|" + " ".join(map(_public_text, d.public))
+        return text
+
     def _view(self, player: int) -> str:
         d = self.d
         if d.game is None:
@@ -455,12 +480,50 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
 
 
 class DurakObserver:
-    """OpenSpiel's observer protocol: ``tensor`` from the shared encoder, strings from
-    :meth:`DurakState.information_state_string` (``perfect_recall``) or the view alone."""
+    """OpenSpiel's observer protocol, honouring the observation type asked for.
 
-    def __init__(self, game: DurakGame, perfect_recall: bool) -> None:
-        self.encoder = game.encoder
+    ``private_info``: ``SINGLE_PLAYER`` (the default) gives the player's own hand,
+    ``NONE`` leaves it out (the public observation: the table, the discard, the sizes,
+    the cards known to be in each hand from public events), ``ALL_PLAYERS`` adds every
+    other hand (the perfect-information tensor of the privileged encoder).
+    ``public_info=False`` keeps only the private part (the hand planes).
+    ``perfect_recall`` strings hold the public move history too.
+
+    >>> import pyspiel
+    >>> from durak.envs import openspiel
+    >>> game = pyspiel.load_game("python_durak")
+    >>> s = game.new_initial_state()
+    >>> while s.is_chance_node():
+    ...     s.apply_action(s.chance_outcomes()[0][0])
+    >>> public = pyspiel.IIGObservationType(
+    ...     perfect_recall=False, public_info=True,
+    ...     private_info=pyspiel.PrivateInfoType.NONE)
+    >>> own, pub = game.make_py_observer(), game.make_py_observer(public)
+    >>> own.set_from(s, 0); pub.set_from(s, 0)
+    >>> int(own.tensor[:36].sum()), int(pub.tensor[:36].sum())  # the hand plane
+    (6, 0)
+    >>> "6" in own.string_from(s, 0), pub.string_from(s, 0) == pub.string_from(s, 1)
+    (True, True)
+    """
+
+    def __init__(
+        self, game: DurakGame, perfect_recall: bool, private_info: Any, public_info: bool
+    ) -> None:
+        everyone = private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self.encoder = Encoder(game.consts.rules, privileged=True) if everyone else game.encoder
         self.perfect_recall = perfect_recall
+        self.own = private_info != pyspiel.PrivateInfoType.NONE
+        self.public = public_info
+        cards = self.encoder.cards
+        names = self.encoder.plane_names
+        # the private planes: the own hand, and with ALL_PLAYERS every other hand
+        self.private = [
+            i for i, n in enumerate(names) if n == "hand" or (everyone and n.startswith("hand_"))
+        ]
+        self.hand = slice(0, cards)  # "hand" is the first plane
+        self.keep = np.zeros(self.encoder.size, bool)
+        for i in self.private:
+            self.keep[i * cards : (i + 1) * cards] = True
         self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -470,8 +533,14 @@ class DurakObserver:
             self.tensor.fill(0.0)
             return
         self.encoder.encode(g, player, self.tensor)
+        if not self.public:
+            self.tensor[~self.keep] = 0.0
+        if not self.own:
+            self.tensor[self.hand] = 0.0
 
     def string_from(self, state: DurakState, player: int) -> str:
+        if not self.own:
+            return state.public_string(self.perfect_recall)
         if self.perfect_recall:
             return state.information_state_string(player)
         return state.observation_string(player)

@@ -110,6 +110,17 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         self._np_random, _ = seeding.np_random(None)
         self.fill = array_view(self.rules, privileged)
         self.wrap = partial(_wrap, (self.encoder.size,), (self.num_actions,))
+        # The global state for centralised critics (state()): every hand, seen from seat 0.
+        self._state_encoder = Encoder(self.rules, privileged=True)
+        self.state_space = spaces.Box(0.0, 1.0, (self._state_encoder.size,), np.float32)
+
+    def state(self) -> np.ndarray:
+        """The whole deal as one array (every hand, the talon's size, the table...), the
+        same whichever agent is to act: the privileged encoding from seat 0's side. For
+        centralised critics only; a policy fed it sees hidden cards."""
+        if self.game is None:
+            raise RuntimeError("state() before reset()")
+        return self._state_encoder.encode(self.game, 0)
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -167,11 +178,19 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
             self._render_human()
 
     def _render_human(self) -> None:
-        print(self.render())
+        print(self._text())
 
     def render(self) -> str | None:
+        """``ansi``: the deal as text; ``human``: printed, returning None (PettingZoo's
+        render contract); no render mode: None."""
         if self.render_mode is None:
             return None
+        if self._human:
+            self._render_human()
+            return None
+        return self._text()
+
+    def _text(self) -> str:
         g = self.game
         if g is None:
             return ""
