@@ -121,7 +121,23 @@ def openspiel(rules: Rules) -> Iterator[int]:
         yield steps
 
 
+def vector(rules: Rules, n: int = 256) -> Iterator[int]:
+    """Random masked play through the vectorised env (``n`` deals a call, random
+    opponents played inside): yields the engine actions each call played, learners' and
+    opponents' (the raw engine's loop counts every action too). The random legal actions
+    come from the env's own ``sample_legal``."""
+    from durak.envs.vector import DurakVectorEnv
+
+    e = DurakVectorEnv(n, rules)
+    e.reset(seed=0)
+    while True:
+        before = e.moves
+        e.step(e.sample_legal())
+        yield e.moves - before
+
+
 ADAPTERS: dict[str, Callable[[Rules], Iterator[int]]] = {
+    "vector env (N=256, vs random)": vector,
     "pettingzoo env()": pettingzoo,
     "pettingzoo +wrappers": lambda r: pettingzoo(r, wrapped=True),
     "gymnasium (vs random)": gymnasium,

@@ -49,6 +49,7 @@ ENGINE: Final = (
     "envs.bits",
     "envs.planes",
     "envs.stepper",
+    "envs.vecstep",
     "envs.aec",
 )  # noqa: E501
 PURE_ENV: Final = "DURAK_PURE"

@@ -186,5 +186,8 @@ def env_id(preset: str) -> str:
 for _name in PRESETS:
     if env_id(_name) not in gym.registry:
         gym.register(
-            env_id(_name), entry_point="durak.envs.gymnasium:DurakEnv", kwargs={"rules": _name}
+            env_id(_name),
+            entry_point="durak.envs.gymnasium:DurakEnv",
+            vector_entry_point="durak.envs.vector:DurakVectorEnv",
+            kwargs={"rules": _name},
         )

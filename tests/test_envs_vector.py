@@ -1,0 +1,108 @@
+"""The vectorised environment: Gymnasium's vector contract, same-step autoreset, the
+learner's view only, and opponents given as specs, bots or policies (issue 34)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+import gymnasium as gym  # noqa: E402
+
+import durak.envs.gymnasium  # noqa: E402, F401  (registers the ids)
+from durak import Game  # noqa: E402
+from durak.bots import make  # noqa: E402
+from durak.envs.bits import legal_indices  # noqa: E402
+from durak.envs.gymnasium import env_id  # noqa: E402
+from durak.envs.vector import DurakVectorEnv  # noqa: E402
+from durak.rules import PRESETS  # noqa: E402
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_id_has_a_vector_entry_point(preset: str) -> None:
+    envs = gym.make_vec(env_id(preset), num_envs=3, vectorization_mode="vector_entry_point")
+    obs, _ = envs.reset(seed=2)
+    assert envs.observation_space.contains(obs)
+    assert envs.action_masks().shape == (3, envs.single_action_space.n)
+    for _ in range(30):
+        obs, rewards, term, trunc, _ = envs.step(envs.sample_legal())
+        assert envs.observation_space.contains(obs)
+        assert rewards.shape == term.shape == trunc.shape == (3,)
+
+
+def _views_match_the_games(envs: DurakVectorEnv, obs: dict[str, np.ndarray]) -> None:
+    """Each row is the learner's own view of its deal: the encoder's vector of the game
+    from the learner's seat and the engine's legal numbers, nothing of other seats."""
+    for i, st in enumerate(envs._core.steppers):  # noqa: SLF001 (the test reads the games)
+        g = st.game
+        assert g is not None
+        seat = envs._core.seats[i]  # noqa: SLF001
+        assert g.to_act == seat  # the learner always has the move when it is shown
+        np.testing.assert_array_equal(obs["observation"][i], envs.encoder.encode(g, seat))
+        assert np.flatnonzero(obs["action_mask"][i]).tolist() == sorted(legal_indices(g))
+
+
+@pytest.mark.parametrize(
+    "text", ["podkidnoy", "perevodnoy(players=3)", "podkidnoy(players=4,teams=2x2)"]
+)
+def test_rows_are_the_learners_views_and_autoreset_is_same_step(text: str) -> None:
+    envs = DurakVectorEnv(8, text, opponents=["random", "greedy"])
+    obs, _ = envs.reset(seed=5)
+    _views_match_the_games(envs, obs)
+    ended = 0
+    for _ in range(150):
+        obs, rewards, term, trunc, _ = envs.step(envs.sample_legal())
+        done = term | trunc
+        ended += int(done.sum())
+        # a finished deal's row already shows the next deal: never an all-zero mask
+        assert obs["action_mask"].any(axis=1).all()
+        assert set(np.unique(rewards[~done])) <= {0.0}
+        _views_match_the_games(envs, obs)
+    assert ended > 0 and envs.deals_done == ended
+
+
+def test_same_seed_same_play_and_illegal_action_ends_the_deal() -> None:
+    a, b = DurakVectorEnv(4), DurakVectorEnv(4)
+    oa, _ = a.reset(seed=9)
+    ob, _ = b.reset(seed=9)
+    for _ in range(40):
+        acts = a.sample_legal()
+        oa, ra, *_ = a.step(acts)
+        ob, rb, *_ = b.step(acts)
+        np.testing.assert_array_equal(oa["observation"], ob["observation"])
+        np.testing.assert_array_equal(ra, rb)
+    # action 10**6 is never legal: that deal ends at -1, the others play on
+    acts = a.sample_legal()
+    acts[2] = 10**6
+    _, rewards, term, _, _ = a.step(acts)
+    assert rewards[2] == -1.0 and term[2]
+
+
+def test_opponents_may_be_bots_and_policies() -> None:
+    seen: list[int] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(int(mask.sum()))
+        assert observation.dtype == np.float32
+        return int(np.flatnonzero(mask)[0])  # the lowest legal number
+
+    envs = DurakVectorEnv(4, "podkidnoy(players=3)", opponents=[make("greedy"), policy])
+    envs.reset(seed=1)
+    for _ in range(50):
+        envs.step(envs.sample_legal())
+    assert seen and min(seen) >= 1
+    with pytest.raises(TypeError, match="opponents"):
+        DurakVectorEnv(2, opponents=[3.5])  # type: ignore[list-item]
+
+
+def test_vector_env_plays_the_engines_deals() -> None:
+    # the deal in each row is an ordinary engine game: its record replays exactly
+    envs = DurakVectorEnv(2)
+    envs.reset(seed=3)
+    for _ in range(100):
+        envs.step(envs.sample_legal())
+    for st in envs._core.steppers:  # noqa: SLF001
+        g = st.game
+        assert g is not None
+        assert [str(a) for a in Game.from_record(g.record()).history] == [str(a) for a in g.history]
