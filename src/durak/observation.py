@@ -166,7 +166,9 @@ class SeatView:
     attacking cards in the order laid, ``beats`` the card on each (-1: unbeaten).
     ``out`` and ``shown`` are masks of seats (out of the deal; showed a trump this
     bout). ``deck``: the cards of the deck in play; ``teams``: seats play in two sides,
-    even and odd. Every field is an int, a bool or a tuple: the view never changes.
+    even and odd. Every field is an int, a bool or a tuple: the view does not change
+    when the game goes on (its fields are read, never written: plain attributes, as
+    ``Final`` ones crashed the compiled engine).
 
     >>> from durak import Game, Rules
     >>> v = Game(Rules(), seed=1).view(0)
@@ -237,37 +239,37 @@ class SeatView:
         deck: int,
         teams: bool,
     ) -> None:
-        self.seat: Final = seat
-        self.hand: Final = hand
-        self.hand_sizes: Final = hand_sizes
-        self.known: Final = known
-        self.attacks: Final = attacks
-        self.beats: Final = beats
-        self.unbeaten: Final = unbeaten
-        self.table: Final = table
-        self.discard: Final = discard
-        self.trump_card: Final = trump_card
-        self.trump_suit: Final = trump_card & 3
-        self.trump_under_talon: Final = trump_under_talon
-        self.talon_size: Final = talon_size
-        self.out: Final = out
-        self.to_act: Final = to_act
+        self.seat = seat
+        self.hand = hand
+        self.hand_sizes = hand_sizes
+        self.known = known
+        self.attacks = attacks
+        self.beats = beats
+        self.unbeaten = unbeaten
+        self.table = table
+        self.discard = discard
+        self.trump_card = trump_card
+        self.trump_suit = trump_card & 3
+        self.trump_under_talon = trump_under_talon
+        self.talon_size = talon_size
+        self.out = out
+        self.to_act = to_act
         # (attacker, defender, first attacker): one argument, three fields
-        self.attacker: Final = roles[0]
-        self.defender: Final = roles[1]
-        self.first_attacker: Final = roles[2]
-        self.phase: Final = phase
-        self.cap: Final = cap
-        self.bout: Final = bout
-        self.throwers: Final = throwers
-        self.thrower_pos: Final = thrower_pos
-        self.shown: Final = shown
-        self.forced_take: Final = forced_take
-        self.tally: Final = tally
-        self.out_order: Final = out_order
-        self.last_laid: Final = last_laid
-        self.deck: Final = deck
-        self.teams: Final = teams
+        self.attacker = roles[0]
+        self.defender = roles[1]
+        self.first_attacker = roles[2]
+        self.phase = phase
+        self.cap = cap
+        self.bout = bout
+        self.throwers = throwers
+        self.thrower_pos = thrower_pos
+        self.shown = shown
+        self.forced_take = forced_take
+        self.tally = tally
+        self.out_order = out_order
+        self.last_laid = last_laid
+        self.deck = deck
+        self.teams = teams
 
     @property
     def unseen(self) -> int:
