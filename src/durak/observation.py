@@ -95,7 +95,7 @@ class Observation:
         >>> g = Game(Rules(), seed=1)
         >>> g.apply(g.legal_actions()[0])
         >>> v, w = g.observation(1).view(), g.view(1)
-        >>> all(getattr(v, f) == getattr(w, f) for f in SeatView.__slots__)
+        >>> all(getattr(v, f) == getattr(w, f) for f in VIEW_FIELDS)
         True
         """
         over = self.to_act is None
@@ -153,6 +153,41 @@ def sum_masks(masks: tuple[CardSet, ...]) -> int:
     return m
 
 
+# The fields of a SeatView (what Game.view and Observation.view fill in).
+VIEW_FIELDS: Final = (
+    "seat",
+    "hand",
+    "hand_sizes",
+    "known",
+    "attacks",
+    "beats",
+    "unbeaten",
+    "table",
+    "discard",
+    "trump_card",
+    "trump_suit",
+    "trump_under_talon",
+    "talon_size",
+    "out",
+    "to_act",
+    "attacker",
+    "defender",
+    "first_attacker",
+    "phase",
+    "cap",
+    "bout",
+    "throwers",
+    "thrower_pos",
+    "shown",
+    "forced_take",
+    "tally",
+    "out_order",
+    "last_laid",
+    "deck",
+    "teams",
+)
+
+
 class SeatView:
     """One seat's view of a deal as card masks and small ints: what :class:`Observation`
     holds, cheap enough to make on every move of a rollout (``Game.view(seat)``, about a
@@ -176,38 +211,7 @@ class SeatView:
     (6, (6, 6), 24, 0, 29)
     """
 
-    __slots__ = (
-        "seat",
-        "hand",
-        "hand_sizes",
-        "known",
-        "attacks",
-        "beats",
-        "unbeaten",
-        "table",
-        "discard",
-        "trump_card",
-        "trump_suit",
-        "trump_under_talon",
-        "talon_size",
-        "out",
-        "to_act",
-        "attacker",
-        "defender",
-        "first_attacker",
-        "phase",
-        "cap",
-        "bout",
-        "throwers",
-        "thrower_pos",
-        "shown",
-        "forced_take",
-        "tally",
-        "out_order",
-        "last_laid",
-        "deck",
-        "teams",
-    )
+    __slots__ = VIEW_FIELDS
 
     def __init__(
         self,
