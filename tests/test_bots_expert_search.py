@@ -29,7 +29,7 @@ def test_the_rollout_and_the_bot_decide_from_the_same_view(rules: str) -> None:
     its observation's view, a rollout from the engine's ``Game.view``. The two views are
     equal at every position, so both play the same moves (and the bot without its exact
     endgame plays what the rollout plays)."""
-    from durak.observation import SeatView
+    from durak.observation import VIEW_FIELDS
 
     bot = ExpertBot(nodes=0)
     r = Rules.parse(rules)
@@ -42,7 +42,7 @@ def test_the_rollout_and_the_bot_decide_from_the_same_view(rules: str) -> None:
             seat = g.to_act
             assert seat is not None
             v, w = g.view(seat), g.observation(seat).view()
-            assert all(getattr(v, f) == getattr(w, f) for f in SeatView.__slots__)
+            assert all(getattr(v, f) == getattr(w, f) for f in VIEW_FIELDS)
             if len(legal) > 1:
                 assert expert_action(g) == bot.choose(g.observation(seat)), (rules, seed)
                 checked += 1

@@ -710,3 +710,29 @@ def test_cards_from_outside_the_deck_are_all_named() -> None:
     with pytest.raises(ValueError) as e:
         Game(Rules(deck=24), deck="6S 7S 9S")
     assert str(e.value) == "deck: cards must be of the 24-card deck, each once (6♠ 7♠ is not)"
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy-proezdnoy", "pagony", "pogonny"])
+def test_the_fast_path_agrees_with_the_checked_path(preset: str) -> None:
+    """The declared fast path (moves, play, state, view, position_key) gives what the
+    public, checked path gives: the same moves, the same games, the same state."""
+    from durak.game import STATE_FIELDS
+
+    rng = random.Random(preset)
+    for seed in range(6):
+        rules = Rules.preset(preset, players=2 + seed % 3)
+        g, h = Game(rules, seed=seed), Game(rules, seed=seed)
+        while not g.is_over:
+            assert g.moves() == g.legal_actions() == h.legal_actions()
+            assert g.position_key() == h.position_key() == g.clone().position_key()
+            st = dict(zip(STATE_FIELDS, g.state(), strict=True))
+            for seat in range(rules.players):
+                v = g.view(seat)
+                assert v.hand == int(g.hand(seat)) == st["hands"][seat]
+                assert v.table == st["table"] and v.phase == st["phase"]
+                assert v.talon_size == st["talon_size"] == g.talon_size
+                assert v.unseen == int(g.observation(seat).unseen)
+            a = rng.choice(g.moves())
+            g.play(a)
+            h.apply(a)
+        assert g.outcome == h.outcome and g.history == h.history

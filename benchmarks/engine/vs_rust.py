@@ -110,6 +110,12 @@ def main() -> None:
         c = statistics.median(old)
         line += f"  {c:>14.0f}  {c / b:>5.2f}x"
     print(line)
+    # each round's ratio compares two runs made seconds apart: steadier than the rates
+    paired = statistics.median(x / y for x, y in zip(py, rs, strict=True))
+    line = f"median of the rounds' ratios: {paired:.2f}x"
+    if old:
+        line += f" (before: {statistics.median(x / y for x, y in zip(old, rs, strict=True)):.2f}x)"
+    print(line)
     print(f"load after: {uptime()}")
 
 

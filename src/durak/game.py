@@ -19,6 +19,7 @@ listed choice is a real one; replaying the same actions gives the same game.
 
 from __future__ import annotations
 
+import _random  # random.Random's C base: seeded alike, without its interpreted frames
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -307,7 +308,7 @@ class Game:
         full = deck_mask(rules.deck)
         if deck is None:
             order = list(_CARDS_OF[rules.deck])
-            _shuffle(order, random.Random(seed))
+            _shuffle(order, _random.Random(seed))
         else:
             cards = _deck_cards(deck)
             order = [c.index for c in cards]
@@ -323,7 +324,7 @@ class Game:
         self._order = tuple(order)
         # Lots drawn from their own generator, so that a given deck or dealer does not
         # change them: the same seed always draws the same lots.
-        lots = random.Random(seed * 2 + 1)
+        lots = _random.Random(seed * 2 + 1)
         lot_dealer = _randbelow(lots, n)
         if dealer is None:
             dealer = lot_dealer
@@ -1512,7 +1513,7 @@ def _count(m: int) -> int:
     return m & 127
 
 
-def _randbelow(rng: random.Random, n: int) -> int:
+def _randbelow(rng: _random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n >= 1, the same number from the same state (CPython's
     ``_randbelow_with_getrandbits``), without its interpreted frames."""
     k = n.bit_length()
@@ -1522,7 +1523,7 @@ def _randbelow(rng: random.Random, n: int) -> int:
     return r
 
 
-def _shuffle(x: list[int], rng: random.Random) -> None:
+def _shuffle(x: list[int], rng: _random.Random) -> None:
     """``rng.shuffle(x)``, the same order from the same state (the deal follows from the
     seed, and records and tests rely on it), compiled: dealing costs a fifth of a short
     random deal through ``random.shuffle``."""

@@ -92,7 +92,7 @@ class Observation:
         >>> g = Game(Rules(), seed=1)
         >>> g.apply(g.legal_actions()[0])
         >>> v, w = g.observation(1).view(), g.view(1)
-        >>> all(getattr(v, f) == getattr(w, f) for f in SeatView.__slots__)
+        >>> all(getattr(v, f) == getattr(w, f) for f in VIEW_FIELDS)
         True
         """
         over = self.to_act is None
@@ -150,6 +150,41 @@ def sum_masks(masks: tuple[CardSet, ...]) -> int:
     return m
 
 
+# The fields of a SeatView (what Game.view and Observation.view fill in).
+VIEW_FIELDS: Final = (
+    "seat",
+    "hand",
+    "hand_sizes",
+    "known",
+    "attacks",
+    "beats",
+    "unbeaten",
+    "table",
+    "discard",
+    "trump_card",
+    "trump_suit",
+    "trump_under_talon",
+    "talon_size",
+    "out",
+    "to_act",
+    "attacker",
+    "defender",
+    "first_attacker",
+    "phase",
+    "cap",
+    "bout",
+    "throwers",
+    "thrower_pos",
+    "shown",
+    "forced_take",
+    "tally",
+    "out_order",
+    "last_laid",
+    "deck",
+    "teams",
+)
+
+
 class SeatView:
     """One seat's view of a deal as card masks and small ints: what :class:`Observation`
     holds, cheap enough to make on every move of a rollout (``Game.view(seat)``, about a
@@ -163,7 +198,9 @@ class SeatView:
     attacking cards in the order laid, ``beats`` the card on each (-1: unbeaten).
     ``out`` and ``shown`` are masks of seats (out of the deal; showed a trump this
     bout). ``deck``: the cards of the deck in play; ``teams``: seats play in two sides,
-    even and odd. Every field is an int, a bool or a tuple: the view never changes.
+    even and odd. Every field is an int, a bool or a tuple: the view does not change
+    when the game goes on (its fields are read, never written: plain attributes, as
+    ``Final`` ones crashed the compiled engine).
 
     >>> from durak import Game, Rules
     >>> v = Game(Rules(), seed=1).view(0)
@@ -171,38 +208,7 @@ class SeatView:
     (6, (6, 6), 24, 0, 29)
     """
 
-    __slots__ = (
-        "seat",
-        "hand",
-        "hand_sizes",
-        "known",
-        "attacks",
-        "beats",
-        "unbeaten",
-        "table",
-        "discard",
-        "trump_card",
-        "trump_suit",
-        "trump_under_talon",
-        "talon_size",
-        "out",
-        "to_act",
-        "attacker",
-        "defender",
-        "first_attacker",
-        "phase",
-        "cap",
-        "bout",
-        "throwers",
-        "thrower_pos",
-        "shown",
-        "forced_take",
-        "tally",
-        "out_order",
-        "last_laid",
-        "deck",
-        "teams",
-    )
+    __slots__ = VIEW_FIELDS
 
     # PLR0913: a value type's constructor takes each of its fields (all keywords at call sites)
     def __init__(  # noqa: PLR0913
@@ -235,37 +241,37 @@ class SeatView:
         deck: int,
         teams: bool,
     ) -> None:
-        self.seat: Final = seat
-        self.hand: Final = hand
-        self.hand_sizes: Final = hand_sizes
-        self.known: Final = known
-        self.attacks: Final = attacks
-        self.beats: Final = beats
-        self.unbeaten: Final = unbeaten
-        self.table: Final = table
-        self.discard: Final = discard
-        self.trump_card: Final = trump_card
-        self.trump_suit: Final = trump_card & 3
-        self.trump_under_talon: Final = trump_under_talon
-        self.talon_size: Final = talon_size
-        self.out: Final = out
-        self.to_act: Final = to_act
+        self.seat = seat
+        self.hand = hand
+        self.hand_sizes = hand_sizes
+        self.known = known
+        self.attacks = attacks
+        self.beats = beats
+        self.unbeaten = unbeaten
+        self.table = table
+        self.discard = discard
+        self.trump_card = trump_card
+        self.trump_suit = trump_card & 3
+        self.trump_under_talon = trump_under_talon
+        self.talon_size = talon_size
+        self.out = out
+        self.to_act = to_act
         # (attacker, defender, first attacker): one argument, three fields
-        self.attacker: Final = roles[0]
-        self.defender: Final = roles[1]
-        self.first_attacker: Final = roles[2]
-        self.phase: Final = phase
-        self.cap: Final = cap
-        self.bout: Final = bout
-        self.throwers: Final = throwers
-        self.thrower_pos: Final = thrower_pos
-        self.shown: Final = shown
-        self.forced_take: Final = forced_take
-        self.tally: Final = tally
-        self.out_order: Final = out_order
-        self.last_laid: Final = last_laid
-        self.deck: Final = deck
-        self.teams: Final = teams
+        self.attacker = roles[0]
+        self.defender = roles[1]
+        self.first_attacker = roles[2]
+        self.phase = phase
+        self.cap = cap
+        self.bout = bout
+        self.throwers = throwers
+        self.thrower_pos = thrower_pos
+        self.shown = shown
+        self.forced_take = forced_take
+        self.tally = tally
+        self.out_order = out_order
+        self.last_laid = last_laid
+        self.deck = deck
+        self.teams = teams
 
     @property
     def unseen(self) -> int:
