@@ -134,7 +134,8 @@ class Action:
         else:
             raise IllegalActionError(f"no such kind of action: {kind!r}")
         mask = 0
-        for c in cards:
+        items: Iterable[object] = cards  # (each checked here, not by the compiled engine)
+        for c in items:
             if not isinstance(c, Card):
                 raise ArgumentTypeError(f"cards: Cards (Card.parse reads text), not {c!r}")
             mask |= c.bit

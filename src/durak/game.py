@@ -49,7 +49,6 @@ from .cards import (
     rank_name,
 )
 from .checks import game_args
-from .checks import seat as seat_arg
 from .enums import Phase
 from .errors import ArgumentError, ArgumentTypeError, RecordError
 from .observation import LastAttack, Observation, Passed, SeatView, dataclass_reduce
@@ -1543,8 +1542,12 @@ def _is_int(v: object) -> TypeGuard[int]:
 
 def _check_seat(name: str, v: object, n: int) -> int:
     """``v``, if it is a seat 0..n-1; else ArgumentTypeError or ArgumentError naming the
-    argument (durak.checks.seat)."""
-    return seat_arg(name, v, n)
+    argument (as durak.checks.seat, compiled here: every new deal checks its dealer)."""
+    if not _is_int(v):
+        raise ArgumentTypeError(f"{name}: a seat number, not {type(v).__name__}")
+    if not 0 <= v < n:
+        raise ArgumentError(f"{name}: a seat 0..{n - 1}, not {v}")
+    return v
 
 
 def _deck_cards(deck: object) -> list[Card]:
