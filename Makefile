@@ -79,8 +79,7 @@ test: $(STAMP) $(ENGINE) browser postgres
 	$(BIN)/ruff check src tests
 	@echo "==> make test 2/5: ruff format --check (a few seconds)"
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
-	@echo "==> make test 3/5: mypy --strict (about 1 min the first time, seconds after)"
-	$(BIN)/mypy
+	@$(STEP) "make test 3/5: mypy --strict (about 1 min the first time, seconds after)" -- $(BIN)/mypy
 	@echo "==> make test 4/5: the whole suite (6-9 min on 2 cores; the percentage is on the right)"
 	$(BIN)/python -m pytest
 	@echo "==> make test 5/5: the engine's rules cases once more on its pure-Python modules (about 1 min)"

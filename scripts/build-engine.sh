@@ -14,7 +14,7 @@ while ! mkdir "$LOCK" 2>/dev/null; do
         n=0
         while kill -0 "$pid" 2>/dev/null; do
             sleep 5; n=$((n + 5))
-            [ $((n % 10)) -eq 0 ] && echo "    ... $n s: $(tail -n 1 "$VENV/engine-build.log" 2>/dev/null | cut -c1-90)"
+            [ $((n % 10)) -eq 0 ] && echo "    ... $n s, the build says: $(tail -n 1 "$VENV/engine-build.log" 2>/dev/null | sed "s/^ *//" | cut -c1-80)"
         done
         if [ -f "$STAMP" ] && [ "$(cat "$LOCK.result" 2>/dev/null)" = "ok" ]; then
             exit 0

@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
     reader.join(timeout=5)
     took = time.monotonic() - start
     if proc.returncode != 0:
-        sys.stdout.write("".join(lines[-60:]))
+        sys.stdout.write("".join(lines[-200:]))
         print(f"    failed after {took:.0f} s (exit {proc.returncode})", flush=True)
         return proc.returncode
     print(f"    done in {took:.0f} s", flush=True)

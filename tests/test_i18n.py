@@ -139,3 +139,24 @@ def test_every_key_the_browser_names_is_in_the_catalogue() -> None:
     built += [f"log.{k}" for k in kinds] + [f"log.you.{k}" for k in kinds]
     built += [f"lobby.status.{s}" for s in ("waiting", "playing", "finished")]
     assert [k for k in built if not i18n.has(k)] == []
+
+
+NAMES = r"\{(?:name|who|attacker|defender|player|seat|next|target_name)\}"
+PREPOSITIONS = r"(?:на|у|для|от|с|со|к|ко|под|против|за|о|об|без|после|перед|про|через)"
+
+
+@pytest.mark.parametrize("domain", i18n.DOMAINS)
+def test_russian_never_declines_a_name(domain: str) -> None:
+    """A name stands where Russian needs no case ending (docs/i18n.md): never right after
+    a preposition («ходит на {defender}» would print «ходит на Борис»)."""
+    bad = re.compile(rf"(?i)(?:^|\s){PREPOSITIONS}\s+{NAMES}")
+    for key, entry in i18n.domain(domain).items():
+        for s in texts(entry["ru"]):
+            assert not bad.search(s), (key, s)
+
+
+def test_russian_has_one_word_for_the_seed() -> None:
+    for domain in i18n.DOMAINS:
+        for key, entry in i18n.domain(domain).items():
+            for s in texts(entry["ru"]):
+                assert not re.search(r"(?i)\bсид\b", s), (key, s)
