@@ -50,6 +50,8 @@ REGISTRY: dict[str, str] = {
     "heuristic": "durak.bots.heuristic:HeuristicBot",
     "ismcts": "durak.bots.ismcts:ISMCTSBot",
     "expert": "durak.bots.expert:ExpertBot",
+    "learned": "durak.bots.learned:LearnedBot",
+    "policy": "durak.bots.learned:LearnedBot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays
@@ -107,6 +109,8 @@ def parse(spec: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     if name == "level" and rest.strip().isdigit():
         return f"level{rest.strip()}", {}
+    if name == "policy" and rest.strip() and "=" not in rest:
+        return "policy", {"path": rest.strip()}  # policy:PATH, a saved network
     opts: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, val = item.partition("=")

@@ -10,10 +10,10 @@ that, and everything else is refused.
 
 >>> public_spec("level:5"), public_spec("greedy")
 ('level:5', 'greedy')
->>> public_spec("ismcts:time=100000,cap=0")
+>>> public_spec("ismcts:time=100000,cap=0")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..5) or one of greedy, heuristic, random
+ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..5) or one of greedy, ...
 """
 
 from __future__ import annotations
@@ -41,9 +41,14 @@ def levels() -> list[int]:
     return sorted(bots.LEVELS)
 
 
+# Fixed bots a stranger may seat besides the levels: no options, a bounded cost a move
+# (the learned player is one forward pass of a small network).
+EXTRA_PUBLIC = ("learned",)
+
+
 def _plain_names() -> list[str]:
-    """Bots that are a level as they are (no options): the same budget as that level."""
-    return sorted({name for name, opts in bots.LEVELS.values() if not opts})
+    """Bots that are a level as they are (no options), and the fixed extra ones."""
+    return sorted({name for name, opts in bots.LEVELS.values() if not opts} | set(EXTRA_PUBLIC))
 
 
 def public_spec(spec: str) -> str:

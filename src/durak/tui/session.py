@@ -60,8 +60,8 @@ def level_count() -> int:
 
 
 def opponent_choices() -> list[str]:
-    """Bot specs for the start screen, weakest first."""
-    return [f"level:{i}" for i in range(1, level_count() + 1)]
+    """Bot specs for the start screen, weakest first (the learned player last)."""
+    return [f"level:{i}" for i in range(1, level_count() + 1)] + ["learned"]
 
 
 def default_opponent() -> str:
