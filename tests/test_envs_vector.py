@@ -68,6 +68,8 @@ def test_same_seed_same_play_and_illegal_action_ends_the_deal() -> None:
     ob, _ = b.reset(seed=9)
     for _ in range(40):
         acts = a.sample_legal()
+        # (both draw from their own generators, which must agree)
+        np.testing.assert_array_equal(acts, b.sample_legal())
         oa, ra, *_ = a.step(acts)
         ob, rb, *_ = b.step(acts)
         np.testing.assert_array_equal(oa["observation"], ob["observation"])
@@ -106,3 +108,26 @@ def test_vector_env_plays_the_engines_deals() -> None:
         g = st.game
         assert g is not None
         assert [str(a) for a in Game.from_record(g.record()).history] == [str(a) for a in g.history]
+
+
+def test_single_env_takes_bots_and_policies_as_opponents() -> None:
+    """Issue 34.2: DurakEnv's opponents= takes a Bot object and a policy, which is given
+    the vector and the mask a learner in its seat would get (self-play: a past copy)."""
+    from durak.envs.gymnasium import DurakEnv
+
+    calls: list[tuple[int, int]] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append((observation.shape[0], int(mask.sum())))
+        return int(np.flatnonzero(mask)[-1])
+
+    env = DurakEnv("podkidnoy(players=3)", opponents=[make("greedy"), policy], seat=0)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, term, trunc, info = env.step(int(legal[0]))
+        done = term or trunc
+    assert calls and all(size == env.encoder.size and n >= 1 for size, n in calls)
+    with pytest.raises(TypeError, match="opponents"):
+        DurakEnv(opponents=[42])  # type: ignore[list-item]

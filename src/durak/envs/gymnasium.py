@@ -1,9 +1,11 @@
 """Gymnasium environment: one seat against this project's bots.
 
 The learner plays ``seat`` (default: a seat drawn at random each deal) and the other
-seats are played by the bots named in ``opponents`` (``durak.bots.make`` names: "random",
-"greedy", "level3", ...; repeated round the table). Observations are a dict with the
-encoder's ``"observation"`` and an int8 ``"action_mask"``; ``action_masks()`` returns the
+seats are played by ``opponents``, repeated round the table: bot specs (``durak.bots.make``
+names: "random", "greedy", "level3", ...), ``Bot`` objects, or policies, callables
+``(observation vector, action mask) -> action number`` given what a learner in that seat
+would get (a trained policy, a past copy of the learner for self-play). Observations are
+a dict with the encoder's ``"observation"`` and an int8 ``"action_mask"``; ``action_masks()`` returns the
 mask as booleans, so sb3-contrib's ``MaskablePPO`` works as it is. Reward at the end of the
 deal: -1 if the learner is the durak (team play: its side loses), +1/(n-1) otherwise
 (team play: +1), 0 for a draw. An illegal action ends the episode with -1. A deal cut off
@@ -28,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -44,6 +46,11 @@ from .episode import learning_rules, returns
 
 ILLEGAL_REWARD = -1.0
 
+# A trained policy as an opponent: (observation vector, action mask) -> action number.
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+# What ``opponents=`` may hold: a bot spec ("greedy", "level3"), a Bot, or a Policy.
+OpponentSpec = str | Bot | Policy
+
 
 class DurakEnv(gym.Env[dict[str, Any], np.int64]):
     """One seat of ``rules`` against ``opponents`` (see the module docstring)."""
@@ -53,7 +60,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(
         self,
         rules: Rules | str | None = None,
-        opponents: Sequence[str] = ("random",),
+        opponents: Sequence[OpponentSpec] = ("random",),
         seat: int | None = None,
         render_mode: str | None = None,
         privileged: bool = False,
@@ -67,7 +74,11 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
         self.opponents = list(opponents)
-        make(self.opponents[0])  # a bad name fails here, not at reset
+        for spec in self.opponents:  # a bad one fails here, not at reset
+            if isinstance(spec, str):
+                make(spec)
+            elif not (isinstance(spec, Bot) or callable(spec)):
+                raise TypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules, privileged)
@@ -82,7 +93,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(size)
         self.game: Game | None = None
         self.seat = 0
-        self.bots: list[Bot | None] = []
+        self.bots: list[Bot | Policy | None] = []
         self._legal: list[int] = []
 
     def action_masks(self) -> np.ndarray:
@@ -114,9 +125,9 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             self.bots = [
                 None
                 if s == self.seat
-                else make(
+                else self._opponent(
                     self.opponents[(s - self.seat - 1) % n % len(self.opponents)],
-                    seed=int(rng.integers(2**31)),
+                    int(rng.integers(2**31)),
                 )
                 for s in range(n)
             ]
@@ -129,6 +140,10 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             if not self.game.is_over:  # (a deal the learner never plays is dealt again)
                 return self._obs(), self._info()
 
+    def _opponent(self, spec: OpponentSpec, seed: int) -> Bot | Policy:
+        """A seat's player: a bot (made from its spec) or a policy, played as it is."""
+        return make(spec, seed=seed) if isinstance(spec, str) else spec
+
     def _play_bots(self) -> None:
         g = self.game
         assert g is not None
@@ -138,9 +153,17 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
                 watch = getattr(b, "observe", None)
                 if watch is not None and i != s:
                     watch(g.observation(i))
-            bot = self.bots[s]
-            assert bot is not None
-            g.apply(bot.choose(g.observation(s)))
+            player = self.bots[s]
+            assert player is not None
+            if isinstance(player, Bot):
+                g.apply(player.choose(g.observation(s)))
+                continue
+            # a policy gets what a learner in that seat gets: the vector and the mask
+            legal = legal_indices(g)
+            index = int(player(self.encoder.encode(g, s), mask_of(legal, self._actions.size)))
+            if index not in legal:
+                raise ValueError(f"opponent policy in seat {s}: action {index} is not legal")
+            g.play(self._actions.action(index))
         self._legal = legal_indices(g) if g.to_act is not None else []
 
     def step(

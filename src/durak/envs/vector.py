@@ -52,10 +52,8 @@ from ..rules import Rules
 from .bits import legal_indices, mask_bytes
 from .encoding import Encoder
 from .episode import learning_rules
+from .gymnasium import OpponentSpec, Policy
 from .vecstep import Opponent, VecStepper, bot_opponent
-
-# What ``opponents=`` may hold: a bot spec, a bot, or a policy (observation, mask) -> number.
-OpponentSpec = str | Bot | Callable[[np.ndarray, np.ndarray], int]
 
 
 class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
@@ -108,7 +106,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                 raise TypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
         return out
 
-    def _policy(self, policy: Callable[[np.ndarray, np.ndarray], int]) -> Opponent:
+    def _policy(self, policy: Policy) -> Opponent:
         encoder, size = self.encoder, self._num_actions
 
         def play(g: Game, seat: int) -> int:
