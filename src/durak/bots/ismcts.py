@@ -53,7 +53,7 @@ from typing import Any, Protocol
 
 from ..actions import Action
 from ..determinize import sample
-from ..game import OVER, Game
+from ..game import Game
 from ..observation import Observation
 from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
@@ -530,8 +530,8 @@ class ISMCTSBot:
         ``results``; the rollouts played."""
         for a in alive:
             g = world.clone()
-            g._apply(a)
-            if g._phase != OVER:
+            g.play(a)  # (the engine's declared fast path: a is one of its own moves)
+            if not g.is_over:
                 rollout(g, self.rng, styles=styles)
             results[a].append(score(g, seat))
         return len(alive)

@@ -5,8 +5,9 @@ seats are played by ``opponents``, repeated round the table: bot specs (``durak.
 names: "random", "greedy", "level3", ...), ``Bot`` objects, or policies, callables
 ``(observation vector, action mask) -> action number`` given what a learner in that seat
 would get (a trained policy, a past copy of the learner for self-play). Observations are
-a dict with the encoder's ``"observation"`` and an int8 ``"action_mask"``; ``action_masks()`` returns the
-mask as booleans, so sb3-contrib's ``MaskablePPO`` works as it is. Reward at the end of the
+a dict with the encoder's ``"observation"`` and an int8 ``"action_mask"``;
+``action_masks()`` returns the mask as booleans, so sb3-contrib's ``MaskablePPO`` works
+as it is. Reward at the end of the
 deal: -1 if the learner is the durak (team play: its side loses), +1/(n-1) otherwise
 (team play: +1), 0 for a draw. An illegal action ends the episode with -1. A deal cut off
 by ``action_limit`` ends with ``truncated=True``.

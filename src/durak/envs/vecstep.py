@@ -33,7 +33,7 @@ from ..game import Game
 from ..rules import Rules
 from .bits import deck_slot, legal_indices
 from .episode import returns
-from .stepper import ILLEGAL, OVER, Stepper
+from .stepper import ILLEGAL, OVER, ArrayView, Stepper
 
 ILLEGAL_REWARD: Final = -1.0
 
@@ -53,6 +53,7 @@ class VecStepper:
         opponents: Sequence[Opponent | None],
         seed: int = 0,
         privileged: bool = False,
+        fill: ArrayView | None = None,
     ) -> None:
         if n < 1:
             raise ValueError(f"n: at least one environment, not {n}")
@@ -74,6 +75,9 @@ class VecStepper:
         self.rng = random.Random(seed)
         self._slot = deck_slot(rules)
         self._shown: list[list[int]] = [[] for _ in range(n)]  # the mask's 1s now
+        # the C helper that makes a view's two arrays (durak.envs.encoding.array_view),
+        # several times faster than Planes.encode; None: Planes' bytes (the pure engine)
+        self._fill = fill
 
     def reset(self) -> None:
         """A new deal in every environment."""
@@ -167,6 +171,12 @@ class VecStepper:
         g = st.game
         assert g is not None
         size = self.obs_size * 4
+        fill = self._fill
+        if fill is not None:
+            vec, mask = st.arrays(self.seats[i], fill)
+            self.obs[i * size : (i + 1) * size] = vec  # (a copy through the buffer protocol)
+            self.masks[i * self.num_actions : (i + 1) * self.num_actions] = mask
+            return
         self.obs[i * size : (i + 1) * size] = st.planes.encode(g, self.seats[i])
         base = i * self.num_actions
         masks = self.masks

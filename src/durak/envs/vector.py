@@ -50,7 +50,7 @@ from ..bots import Bot, make
 from ..game import Game
 from ..rules import Rules
 from .bits import legal_indices, mask_bytes
-from .encoding import Encoder
+from .encoding import Encoder, array_view
 from .episode import learning_rules
 from .gymnasium import OpponentSpec, Policy
 from .vecstep import Opponent, VecStepper, bot_opponent
@@ -77,7 +77,8 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._specs = list(opponents)
         if not self._specs:
             raise ValueError("opponents: name at least one")
-        self._core = VecStepper(self.rules, num_envs, self._opponents(0), 0, privileged)
+        self._fill = array_view(self.rules, privileged)
+        self._core = VecStepper(self.rules, num_envs, self._opponents(0), 0, privileged, self._fill)
         size, n_act = self._core.obs_size, self._core.num_actions
         self.single_observation_space = spaces.Dict(
             {
@@ -131,7 +132,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             seed = int(seed[0]) if seed else None
         if seed is not None:
             self._core = VecStepper(
-                self.rules, self.num_envs, self._opponents(seed), seed, self._privileged
+                self.rules, self.num_envs, self._opponents(seed), seed, self._privileged, self._fill
             )
             self._wrap()
         self._core.reset()

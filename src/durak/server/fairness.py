@@ -58,7 +58,7 @@ def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
         seed=seed,
         dealer=recorded.dealer,
         leader=recorded.leader,
-        pagon=recorded._pagon or None,
+        pagon=recorded.pagon or None,
     )
     dealt = game_headers(fresh)["Deck"]
     if headers.get("Deck") != dealt:

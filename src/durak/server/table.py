@@ -619,7 +619,7 @@ class LiveTable:
             seed=secrets.randbits(63),
             dealer=game.dealer,
             leader=game.leader,
-            pagon=game._pagon or None,
+            pagon=game.pagon or None,
         )
 
     async def _start_deal(
@@ -1017,7 +1017,7 @@ class LiveTable:
                     seed=d.seed,
                     dealer=d.dealer,
                     leader=d.leader,
-                    pagon=g._pagon or None,
+                    pagon=g.pagon or None,
                 )
             self.salt = d.salt
             self.log = []
