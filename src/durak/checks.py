@@ -108,12 +108,16 @@ def game_args(
     rules: object, seed: object, dealer: object, leader: object, pagon_steps: object
 ) -> Rules:
     """The checks of ``Game(rules, seed, deck, dealer, leader, pagon)``; returns the
-    rules. (The deck is checked by the Game, which parses it.)"""
-    r = rules_arg(rules)
-    if seed is not None:
+    rules. (The deck is checked by the Game, which parses it.) Every new deal passes
+    here, searchers' and arenas' too: the usual arguments take one cheap test each."""
+    r = rules if type(rules) is Rules else rules_arg(rules)
+    if seed is not None and type(seed) is not int:
         whole("seed", seed)
-    for name, v in (("dealer", dealer), ("leader", leader)):
-        if v is not None:
-            seat(name, v, r.players)
-    pagon(pagon_steps, r)
+    n = r.players
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+        seat("dealer", dealer, n)
+    if leader is not None and (type(leader) is not int or not 0 <= leader < n):
+        seat("leader", leader, n)
+    if pagon_steps is not None:
+        pagon(pagon_steps, r)
     return r

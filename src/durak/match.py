@@ -27,7 +27,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import checks
+from .checks import names as seat_names_arg
+from .checks import rules_arg, whole
 from .errors import ArgumentTypeError, StateError
 from .game import Game, Outcome, pagon_ladder
 from .record import (
@@ -129,13 +130,13 @@ class Match:
         target: int | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        rules = checks.rules_arg(rules, text=True)
+        rules = rules_arg(rules, text=True)
         if seed is not None:
-            checks.whole("seed", seed)
+            whole("seed", seed)
         for what, v in (("deals", deals), ("target", target)):
             if v is not None:
-                checks.whole(what, v, low=1)
-        seat_names = checks.names(names, rules.players)
+                whole(what, v, low=1)
+        seat_names = seat_names_arg(names, rules.players)
         if deals is None and target is None and rules.scoring != "pagony":
             deals = 1
         self.rules = rules
