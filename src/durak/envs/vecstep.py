@@ -174,8 +174,11 @@ class VecStepper:
         fill = self._fill
         if fill is not None:
             vec, mask = st.arrays(self.seats[i], fill)
-            self.obs[i * size : (i + 1) * size] = vec  # (a copy through the buffer protocol)
-            self.masks[i * self.num_actions : (i + 1) * self.num_actions] = mask
+            # (copies through the buffer protocol, as bytes: a bytearray takes no floats)
+            self.obs[i * size : (i + 1) * size] = memoryview(vec).cast("B")
+            self.masks[i * self.num_actions : (i + 1) * self.num_actions] = memoryview(mask).cast(
+                "B"
+            )
             return
         self.obs[i * size : (i + 1) * size] = st.planes.encode(g, self.seats[i])
         base = i * self.num_actions
