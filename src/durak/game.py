@@ -1440,8 +1440,6 @@ class Game:
         g._discard = int(obs.discard)
         g.tally = list(obs.pogony)
         g._last_lay = [int(m) for m in obs.last_laid] or [0] * n
-        # (None, not (), as the default: with a default of () the compiled engine
-        # crashed when the interpreter exited)
         prior: tuple[Action, ...] = tuple(before) if before is not None else ()
         g.history = list(prior)
         g._origin = (obs, tuple(hands), g._talon, prior)
