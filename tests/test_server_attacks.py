@@ -751,3 +751,47 @@ def test_m12_slow_request_heads_are_cut_off_and_capped_per_address(served: tuple
         assert closed_within(s, 5)
         s.close()
     assert time.monotonic() - t0 < 4
+
+
+# -- Low: the players' nonces in the deal's seed -----------------------------------------
+
+
+def test_low_players_nonces_are_mixed_into_the_seed_and_verified(client: TestClient) -> None:
+    """The server alone chose each deal's seed. Now it commits to its part before the
+    deal (``next_commit``), the players add nonces, and ``durak verify-deal`` checks it."""
+    from durak.server.fairness import problems
+    from durak.server.table import mix_seed
+
+    mine, theirs = "0123456789abcdef" * 2, "fedcba9876543210"
+    t = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": None}
+    ).json()
+    with client.websocket_connect("/ws") as wa:
+        first = hello(wa, t["table"], t["token"])
+        committed = first["fair"]["next_commit"]  # seen before any nonce is sent
+        assert first["fair"].get("seed") is None
+        wa.send_json({"type": "nonce", "value": mine})
+        wa.send_json({"type": "nonce", "value": "not hex"})
+        assert until(wa, lambda x: x["type"] == "error")["code"] == "malformed"
+        j = client.post(
+            f"/api/tables/{t['table']}/join", json={"name": "B", "nonce": theirs}
+        ).json()
+        with client.websocket_connect("/ws") as wb:
+            states = sync(
+                [wa, wb],
+                [
+                    until(wa, lambda x: x["type"] == "state" and x["obs"] is not None),
+                    hello(wb, t["table"], j["token"]),
+                ],
+            )
+            assert states[0]["fair"]["commit"] == committed
+            end = play_out([wa, wb], states)
+    fair = end[0]["fair"]
+    assert fair["nonces"] == [mine, theirs]
+    assert int(fair["seed"]) == mix_seed(int(fair["server_seed"]), fair["salt"], [mine, theirs])
+    game = client.get(f"/api/games/{fair['deal_id']}").json()
+    assert game["nonces"] == [mine, theirs] and game["commit"] == committed
+    assert problems(game, committed, mine) == []
+    assert problems(game, committed, "ab" * 8) != []  # a nonce the server left out
+    forged = {**game, "nonces": [theirs]}
+    assert any("mixed" in p for p in problems(forged, committed))

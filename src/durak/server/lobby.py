@@ -270,6 +270,9 @@ class Lobby:
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
             me.account_id, me.address = account_id, owner
+            nonce = nonce_of(spec)
+            if nonce is not None:
+                t.set_nonce(me.index, nonce)
         try:
             await self.store.run(
                 self.store.store.create_table,
@@ -327,7 +330,9 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         name = clean_name(body.get("name"), f"Player {seat.index + 1}")
         try:
-            await t.take_seat(seat.index, name, hash_token(token), account_id, address)
+            await t.take_seat(
+                seat.index, name, hash_token(token), account_id, address, nonce_of(body)
+            )
         except ProtocolError as e:
             raise LobbyError(e.message, 409) from None
         except StoreUnavailable as e:
@@ -399,6 +404,8 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         g.apply(a)
         frames.append(_frame(g, seat, str(a)))
     salt = d.get("salt")
+    # The commitment is of the server's part; deals from before nonces had only that.
+    server = d["server_seed"] if d.get("server_seed") is not None else d["seed"]
     return {
         "id": d["id"],
         "table": d["table_id"],
@@ -410,7 +417,9 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         "trump": str(g.trump),
         "seed": str(d["seed"]),
         "salt": salt,
-        "commit": commitment(d["seed"], salt) if salt else None,
+        "commit": commitment(server, salt) if salt else None,
+        "server_seed": str(d["server_seed"]) if d.get("server_seed") is not None else None,
+        "nonces": d.get("nonces"),
     }
 
 
@@ -456,6 +465,17 @@ def rules_of(spec: dict[str, Any]) -> Rules:
         if isinstance(v, int) and not isinstance(v, bool) and v > MAX_RULE_INT:
             raise LobbyError(f"{f.name}: a whole number up to {MAX_RULE_INT}")
     return rules
+
+
+def nonce_of(body: dict[str, Any]) -> str | None:
+    """A request's ``nonce`` for the next deal (16-64 hex digits), if it has a good one."""
+    value = body.get("nonce")
+    if isinstance(value, str) and 16 <= len(value) <= 64 and all(c in HEX for c in value):
+        return value
+    return None
+
+
+HEX = frozenset("0123456789abcdef")
 
 
 def seat_from_spec(index: int, spec: object) -> Seat:

@@ -94,6 +94,10 @@ deals_t = Table(
     Column("finished_at", DateTime, nullable=True),
     Column("salt", String(64), nullable=True),  # the seed's commitment: sha256(seed:salt)
     Column("assisted", Integer, nullable=True),  # 1: a hint or an undo was used (unrated)
+    # The server's seed as committed, and the players' nonces (JSON list) mixed into it
+    # to make ``seed`` (table.mix_seed); null for deals dealt before nonces.
+    Column("server_seed", BigInteger, nullable=True),
+    Column("nonces", Text, nullable=True),
 )
 
 actions_t = Table(
@@ -125,6 +129,8 @@ class DealRow:
     actions: list[tuple[int, str, str | None]] = field(default_factory=list)  # seat, action, by
     salt: str | None = None
     assisted: bool = False
+    server_seed: int | None = None
+    nonces: list[str] | None = None
 
 
 @dataclass
@@ -211,6 +217,8 @@ class Store:
         table_values: dict[str, Any] | None = None,
         salt: str | None = None,
         then: Callable[[Any, int], None] | None = None,
+        server_seed: int | None = None,
+        nonces: list[str] | None = None,
     ) -> int:
         """A new deal; ``then(connection, deal_id)`` writes more in the same transaction
         (the accounts that start it, see ratings.snapshot)."""
@@ -229,6 +237,8 @@ class Store:
                     names=json.dumps(names),
                     started_at=now(),
                     salt=salt,
+                    server_seed=server_seed,
+                    nonces=json.dumps(nonces) if nonces is not None else None,
                 )
             )
             key = res.inserted_primary_key
@@ -309,6 +319,8 @@ class Store:
                         d["result"],
                         salt=d["salt"],
                         assisted=bool(d["assisted"]),
+                        server_seed=d["server_seed"],
+                        nonces=json.loads(d["nonces"]) if d["nonces"] else None,
                     )
                     for d in c.execute(
                         select(deals_t)
@@ -395,6 +407,7 @@ class Store:
                 return None
             d = dict(r)
             d["names"] = json.loads(d["names"])
+            d["nonces"] = json.loads(d["nonces"]) if d.get("nonces") else None
             d["invite_hash"] = c.execute(
                 select(tables_t.c.invite_hash).where(tables_t.c.id == d["table_id"])
             ).scalar_one_or_none()

@@ -76,6 +76,19 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+def mix_seed(server_seed: int, salt: str, nonces: list[str]) -> int:
+    """A deal's seed: the server's committed seed mixed with the players' nonces (63
+    bits of sha256 of ``server_seed:salt:nonce,nonce``). Neither side alone chooses it:
+    the server committed to its seed before the players sent theirs, and they did not
+    know it.
+
+    >>> mix_seed(7, "00", []) != mix_seed(7, "00", ["ab" * 8])
+    True
+    """
+    text = f"{server_seed}:{salt}:{','.join(nonces)}"
+    return int(hashlib.sha256(text.encode()).hexdigest()[:16], 16) >> 1
+
+
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between tries of an automatic move the store refused
 
 
@@ -219,6 +232,12 @@ class LiveTable:
         self.owner = owner  # the address that created it (for the per-address cap)
         self.deadline: float | None = None  # wall time the mover's clock runs out
         self.salt: str | None = None  # of the deal on show; revealed when it is over
+        self.server_seed: int | None = None  # the server's part of that deal's seed
+        self.deal_nonces: list[str] | None = None  # the players' part
+        # The next deal's server seed, committed in every state (``next_commit``) before
+        # the players send their nonces for it (``nonces``: seat -> hex).
+        self.next_seed, self.next_salt = secrets.randbits(63), secrets.token_hex(16)
+        self.nonces: dict[int, str] = {}
         self.forfeit: dict[str, Any] | None = None  # set when a player claimed the win
         self.status = "waiting"
         self.match: Match | None = None
@@ -363,15 +382,24 @@ class LiveTable:
             }
         )
 
-    def _fair_json(self) -> dict[str, Any] | None:
+    def _fair_json(self) -> dict[str, Any]:
         """The deal's seed commitment; the seed and salt too once the deal is over."""
         g = self.game
+        # The next deal's commitment is out before any nonce for it can come in.
+        out: dict[str, Any] = {"next_commit": commitment(self.next_seed, self.next_salt)}
         if g is None or self.salt is None or self.deal_id is None:
-            return None
-        out: dict[str, Any] = {"deal_id": self.deal_id, "commit": commitment(g.seed, self.salt)}
+            return out
+        server = self.server_seed if self.server_seed is not None else g.seed
+        out.update(deal_id=self.deal_id, commit=commitment(server, self.salt))
         if g.is_over or self.forfeit is not None:
             out.update(seed=str(g.seed), salt=self.salt)
+            if self.server_seed is not None:
+                out.update(server_seed=str(self.server_seed), nonces=self.deal_nonces or [])
         return out
+
+    def set_nonce(self, seat: int, value: str) -> None:
+        """The holder of ``seat`` gives its nonce for the next deal (the last one wins)."""
+        self.nonces[seat] = value
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}
@@ -601,12 +629,13 @@ class LiveTable:
 
             self.spawn(again())
 
-    def _fair_deal(self, game: Game) -> Game:
-        """The deal ``game`` stands for, dealt from a seed of the operating system's
-        cryptographic source instead of the match's generator."""
+    def _fair_deal(self, game: Game, seed: int) -> Game:
+        """The deal ``game`` stands for, dealt from ``seed`` (the server's seed from the
+        operating system's cryptographic source, mixed with the players' nonces) instead
+        of the match's generator."""
         return Game(
             self.rules,
-            seed=secrets.randbits(63),
+            seed=seed,
             dealer=game.dealer,
             leader=game.leader,
             pagon=game._pagon or None,
@@ -619,8 +648,9 @@ class LiveTable:
         StoreUnavailable, changing nothing, when the store refuses."""
         m = match or self.match
         assert m is not None
-        game = self._fair_deal(game)
-        salt = secrets.token_hex(16)
+        server_seed, salt = self.next_seed, self.next_salt
+        nonces = [self.nonces[i] for i in sorted(self.nonces)]
+        game = self._fair_deal(game, mix_seed(server_seed, salt, nonces))
         match_no = self.match_no + 1 if match is not None else self.match_no
         deal_no = 1 if match is not None else self.deal_no + 1
         names = self.names()
@@ -644,7 +674,13 @@ class LiveTable:
                     if s.kind == "human"
                 ],
             ),
+            server_seed=server_seed,
+            nonces=nonces,
         )
+        # This deal's seed is fixed: the next one's is drawn and committed now.
+        self.next_seed, self.next_salt = secrets.randbits(63), secrets.token_hex(16)
+        self.nonces = {}
+        self.server_seed, self.deal_nonces = server_seed, nonces
         m.game = game
         if match is not None:
             self.match, self.match_no, self.status = match, match_no, "playing"
@@ -664,7 +700,7 @@ class LiveTable:
                 "table": self.id,
                 "deal_id": self.deal_id,
                 "deal": deal_no,
-                "commit": commitment(game.seed, salt),
+                "commit": commitment(server_seed, salt),
             }
         )
         for c in list(self.conns):
@@ -697,8 +733,10 @@ class LiveTable:
         token_hash: str,
         account_id: int | None = None,
         address: str | None = None,
+        nonce: str | None = None,
     ) -> None:
-        """Give a free person's seat to ``token_hash``, playing as ``account_id``. Checked
+        """Give a free person's seat to ``token_hash``, playing as ``account_id``, with its
+        ``nonce`` for the next deal (which may start now that the seat is taken). Checked
         under the lock: of two who reach for one seat, the second is refused
         (``seat_taken``), and the first one's token stays good."""
         async with self.lock:
@@ -711,6 +749,8 @@ class LiveTable:
             await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.name, s.token_hash = name, token_hash
             s.account_id, s.address = account_id, address
+            if nonce is not None:
+                self.set_nonce(seat, nonce)
             s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
             try:
@@ -1009,6 +1049,7 @@ class LiveTable:
                     pagon=g._pagon or None,
                 )
             self.salt = d.salt
+            self.server_seed, self.deal_nonces = d.server_seed, d.nonces
             self.log = []
             if d.assisted:
                 self.assisted.add(d.id)
