@@ -795,3 +795,49 @@ def test_low_players_nonces_are_mixed_into_the_seed_and_verified(client: TestCli
     assert problems(game, committed, "ab" * 8) != []  # a nonce the server left out
     forged = {**game, "nonces": [theirs]}
     assert any("mixed" in p for p in problems(forged, committed))
+
+
+def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) -> None:
+    """A player who dropped for 0.3 s was voted off by the single opponent, and an
+    accomplice took the seat and lost on purpose, on the victim's account. Now a vote
+    waits for the grace period; after a real absence the victim's seat loses its account,
+    and the voter gains nothing from the deal."""
+    app = ClientFrom(app_at(tmp_path, grace=0.5))
+    with TestClient(app) as c:
+        a, b = signup(c, "Voter"), signup(c, "Victim")
+        t = c.post(
+            "/api/tables",
+            json={
+                "rules": "podkidnoy(deck=24)",
+                "seats": [{"kind": "human"}] * 2,
+                "turn_timer": None,
+            },
+            headers=bearer(a["token"], **peer("192.0.2.1")),
+        ).json()
+        j = c.post(
+            f"/api/tables/{t['table']}/join",
+            json={"name": "Victim"},
+            headers=bearer(b["token"], **peer("198.51.100.1")),
+        ).json()
+        with c.websocket_connect("/ws") as wa:
+            hello(wa, t["table"], t["token"])
+            with c.websocket_connect("/ws") as wb:
+                hello(wb, t["table"], j["token"])
+            wa.send_json({"type": "vote", "seat": 1})  # just dropped
+            assert until(wa, lambda m: m["type"] == "error")["code"] == "not_idle"
+            while not c.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]:
+                time.sleep(0.05)  # polling for the end of the grace period
+            wa.send_json({"type": "vote", "seat": 1})
+            until(wa, lambda m: m["type"] == "voted_off")
+            k = c.post(f"/api/tables/{t['table']}/join", json={"name": "Accomplice"}).json()
+            # A repeated hello: the state as it is now, after what is queued.
+            wa.send_json({"type": "hello", "v": 1, "table": t["table"], "token": t["token"]})
+            until(wa, lambda m: m["type"] == "welcome")
+            now = until(wa, lambda m: m["type"] == "state")
+            with c.websocket_connect("/ws") as wc:
+                states = sync([wa, wc], [now, hello(wc, t["table"], k["token"])])
+                play_out([wa, wc], states)
+        voter, victim = history(c, a["token"]), history(c, b["token"])
+        assert voter["account"]["games"] == 0 and [g["rated"] for g in voter["games"]] == [False]
+        # The victim was away past the grace period: the deal is theirs to lose, once.
+        assert len(victim["games"]) == 1 and victim["account"]["games"] == 1
