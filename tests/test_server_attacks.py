@@ -841,3 +841,42 @@ def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) 
         assert voter["account"]["games"] == 0 and [g["rated"] for g in voter["games"]] == [False]
         # The victim was away past the grace period: the deal is theirs to lose, once.
         assert len(victim["games"]) == 1 and victim["account"]["games"] == 1
+
+
+def test_low_a_deals_result_and_its_ratings_are_one_transaction(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``finish_deal`` and ``rate_deal`` were two transactions: a failure between them
+    kept a result without its ratings. Now a rating write that fails takes the result
+    with it, and the retry stores both."""
+    from sqlalchemy.exc import OperationalError
+
+    from durak.server import ratings
+
+    real = ratings.rate_in
+    failing = threading.Event()
+    failing.set()
+
+    def flaky(c: Any, *args: Any, **kw: Any) -> dict[int, str]:
+        if failing.is_set():
+            raise OperationalError("rate", {}, Exception("disk I/O error"))
+        out: dict[int, str] = real(c, *args, **kw)
+        return out
+
+    monkeypatch.setattr(ratings, "rate_in", flaky)
+    me = signup(client, "Atomic")
+    t = vs_bot(client, me["token"])
+    with client.websocket_connect("/ws") as ws:
+        m = hello(ws, t["table"], t["token"])
+        while m["result"] is None:
+            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = until(ws, lambda x: x["type"] == "state")
+    deal = m["fair"]["deal_id"]
+    # Neither the result nor the rating is stored while the rating cannot be.
+    assert client.get(f"/api/games/{deal}").status_code == 404
+    assert history(client, me["token"])["games"] == []
+    failing.clear()
+    while client.get(f"/api/games/{deal}").status_code == 404:
+        time.sleep(0.1)  # polling for the background retry
+    assert [g["rated"] for g in history(client, me["token"])["games"]] == [True]
