@@ -880,3 +880,32 @@ def test_low_a_deals_result_and_its_ratings_are_one_transaction(
     while client.get(f"/api/games/{deal}").status_code == 404:
         time.sleep(0.1)  # polling for the background retry
     assert [g["rated"] for g in history(client, me["token"])["games"]] == [True]
+
+
+def test_m6_seat_addresses_survive_a_restart(tmp_path: Path) -> None:
+    """Seats' address hashes are stored: after a restart two people from two addresses
+    are still rated (and two from one address still are not)."""
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:
+        a, b = signup(c, "Before A"), signup(c, "Before B")
+        t = c.post(
+            "/api/tables",
+            json={
+                "rules": "podkidnoy(deck=24)",
+                "seats": [{"kind": "human"}] * 2,
+                "turn_timer": None,
+                "deals": 2,
+            },
+            headers=bearer(a["token"], **peer("192.0.2.11")),
+        ).json()
+        j = c.post(
+            f"/api/tables/{t['table']}/join",
+            json={"name": "B"},
+            headers=bearer(b["token"], **peer("198.51.100.11")),
+        ).json()
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:  # restarted before the first deal ends
+        with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+            states = sync(
+                [wa, wb], [hello(wa, t["table"], t["token"]), hello(wb, t["table"], j["token"])]
+            )
+            play_out([wa, wb], states)
+        assert [g["rated"] for g in history(c, a["token"])["games"]] == [True, True]

@@ -23,6 +23,7 @@ from ..rules import Rules, RulesError
 from . import accounts
 from .limits import Limits, net_key, wide_key
 from .protocol import ProtocolError, clean_name
+from .ratings import address_key
 from .seatbots import public_spec
 from .store import AsyncStore, Store, StoreUnavailable
 from .table import LiveTable, Seat, commitment, hash_token
@@ -129,6 +130,8 @@ class Lobby:
                     Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
                     for s in row.seats
                 ]
+                for held, stored in zip(seats, row.seats, strict=True):
+                    held.address = stored.get("address")
                 t = LiveTable(
                     self,
                     row.id,
@@ -269,7 +272,7 @@ class Lobby:
             token = secrets.token_urlsafe(24)
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
-            me.account_id, me.address = account_id, owner
+            me.account_id, me.address = account_id, address_key(owner)
             nonce = nonce_of(spec)
             if nonce is not None:
                 t.set_nonce(me.index, nonce)
@@ -331,7 +334,12 @@ class Lobby:
         name = clean_name(body.get("name"), f"Player {seat.index + 1}")
         try:
             await t.take_seat(
-                seat.index, name, hash_token(token), account_id, address, nonce_of(body)
+                seat.index,
+                name,
+                hash_token(token),
+                account_id,
+                address_key(address),
+                nonce_of(body),
             )
         except ProtocolError as e:
             raise LobbyError(e.message, 409) from None

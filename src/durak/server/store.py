@@ -74,6 +74,9 @@ seats_t = Table(
     Column("bot", String(64), nullable=True),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),
+    # A hash of the holder's address key (ratings.address_key): two seats from one
+    # address make a deal unrated, after a restart too.
+    Column("address", String(64), nullable=True),
 )
 
 deals_t = Table(

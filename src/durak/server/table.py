@@ -189,7 +189,7 @@ class Seat:
     player: Bot | None = None
     gone_since: float | None = None  # monotonic time the holder was last connected
     account_id: int | None = None  # the account the holder plays as (ratings)
-    address: str | None = None  # the address key the holder took the seat from
+    address: str | None = None  # hash of the address key the holder took it from
 
     @property
     def taken(self) -> bool:
@@ -202,6 +202,7 @@ class Seat:
             "bot": self.bot,
             "name": self.name,
             "token_hash": self.token_hash,
+            "address": self.address,
         }
 
 
@@ -744,7 +745,12 @@ class LiveTable:
             if s.kind != "human" or s.token_hash is not None:
                 raise ProtocolError("seat_taken", "someone took that seat first")
             await self.store.run(
-                self.store.store.set_seat, self.id, seat, name=name, token_hash=token_hash
+                self.store.store.set_seat,
+                self.id,
+                seat,
+                name=name,
+                token_hash=token_hash,
+                address=address,
             )
             await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.name, s.token_hash = name, token_hash
@@ -794,7 +800,7 @@ class LiveTable:
             s = self.seats[seat]
             name = s.name if self.status == "playing" else ""
             await self.store.run(
-                self.store.store.set_seat, self.id, seat, name=name, token_hash=None
+                self.store.store.set_seat, self.id, seat, name=name, token_hash=None, address=None
             )
             # The account plays this seat no more (the deal in play still counts as
             # theirs: as a loss, see ratings.rate_in).
