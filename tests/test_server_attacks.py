@@ -476,18 +476,29 @@ def test_m5_a_seat_is_linked_before_the_deal_not_during_it(client: TestClient) -
     assert r.status_code == 409
 
 
-def play_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str]) -> None:
-    """A deal between two signed-in people, seated from ``peers``, played to its end."""
-    t = c.post(
+def seat_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str], **spec: Any) -> tuple[Msg, Msg]:
+    """A table of two signed-in people seated from ``peers``: the create and the join."""
+    t: Msg = c.post(
         "/api/tables",
-        json={"rules": "podkidnoy(deck=24)", "seats": [{"kind": "human"}] * 2, "turn_timer": None},
+        json={
+            "rules": "podkidnoy(deck=24)",
+            "seats": [{"kind": "human"}] * 2,
+            "turn_timer": None,
+            **spec,
+        },
         headers=bearer(a["token"], **peer(peers[0])),
     ).json()
-    j = c.post(
+    j: Msg = c.post(
         f"/api/tables/{t['table']}/join",
         json={"name": "B"},
         headers=bearer(b["token"], **peer(peers[1])),
     ).json()
+    return t, j
+
+
+def play_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str]) -> None:
+    """A deal between two signed-in people, seated from ``peers``, played to its end."""
+    t, j = seat_two(c, a, b, peers)
     with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
         states = sync(
             [wa, wb], [hello(wa, t["table"], t["token"]), hello(wb, t["table"], j["token"])]
@@ -805,20 +816,7 @@ def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) 
     app = ClientFrom(app_at(tmp_path, grace=0.5))
     with TestClient(app) as c:
         a, b = signup(c, "Voter"), signup(c, "Victim")
-        t = c.post(
-            "/api/tables",
-            json={
-                "rules": "podkidnoy(deck=24)",
-                "seats": [{"kind": "human"}] * 2,
-                "turn_timer": None,
-            },
-            headers=bearer(a["token"], **peer("192.0.2.1")),
-        ).json()
-        j = c.post(
-            f"/api/tables/{t['table']}/join",
-            json={"name": "Victim"},
-            headers=bearer(b["token"], **peer("198.51.100.1")),
-        ).json()
+        t, j = seat_two(c, a, b, ("192.0.2.1", "198.51.100.1"))
         with c.websocket_connect("/ws") as wa:
             hello(wa, t["table"], t["token"])
             with c.websocket_connect("/ws") as wb:
@@ -887,21 +885,7 @@ def test_m6_seat_addresses_survive_a_restart(tmp_path: Path) -> None:
     are still rated (and two from one address still are not)."""
     with TestClient(ClientFrom(app_at(tmp_path))) as c:
         a, b = signup(c, "Before A"), signup(c, "Before B")
-        t = c.post(
-            "/api/tables",
-            json={
-                "rules": "podkidnoy(deck=24)",
-                "seats": [{"kind": "human"}] * 2,
-                "turn_timer": None,
-                "deals": 2,
-            },
-            headers=bearer(a["token"], **peer("192.0.2.11")),
-        ).json()
-        j = c.post(
-            f"/api/tables/{t['table']}/join",
-            json={"name": "B"},
-            headers=bearer(b["token"], **peer("198.51.100.11")),
-        ).json()
+        t, j = seat_two(c, a, b, ("192.0.2.11", "198.51.100.11"), deals=2)
     with TestClient(ClientFrom(app_at(tmp_path))) as c:  # restarted before the first deal ends
         with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
             states = sync(
