@@ -555,7 +555,7 @@ def test_m7_reconnecting_does_not_restart_the_turn_clock(client: TestClient) -> 
 
 
 def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: TestClient) -> None:
-    def race(tid: str) -> list[int]:
+    def race(tid: str, seat: int | None = 1) -> list[int]:
         go = threading.Barrier(8)
         codes: list[int] = []
 
@@ -563,7 +563,7 @@ def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: Te
             go.wait()
             r = client.post(
                 f"/api/tables/{tid}/join",
-                json={"name": f"P{n}", "seat": 1},
+                json={"name": f"P{n}", "seat": seat},
                 headers=peer(f"192.0.2.{n}"),
             )
             codes.append(r.status_code)
@@ -579,6 +579,12 @@ def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: Te
         t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()
         codes = race(t["table"])
         assert sorted(codes) == [200] + [409] * 7, codes
+    # Without a seat named, each join takes a free one: three seats, three winners.
+    t = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 4, "options": {"players": 4}}
+    ).json()
+    codes = race(t["table"], None)
+    assert sorted(codes) == [200] * 3 + [409] * 5, codes
 
 
 @pytest.mark.parametrize("none", [0, "0", None])

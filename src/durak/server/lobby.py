@@ -329,23 +329,26 @@ class Lobby:
             free = [s for s in free if s.index == want]
         if not free:
             raise LobbyError("no free seat at this table", 409)
-        seat = free[0]
         token = secrets.token_urlsafe(24)
-        name = clean_name(body.get("name"), f"Player {seat.index + 1}")
-        try:
-            await t.take_seat(
-                seat.index,
-                name,
-                hash_token(token),
-                account_id,
-                address_key(address),
-                nonce_of(body),
-            )
-        except ProtocolError as e:
-            raise LobbyError(e.message, 409) from None
-        except StoreUnavailable as e:
-            raise LobbyError(str(e), 503) from None
-        return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
+        # Another request may take a seat between this look and the table's lock: then
+        # the next free one is tried (a named seat has no next: 409).
+        for seat in free:
+            name = clean_name(body.get("name"), f"Player {seat.index + 1}")
+            try:
+                await t.take_seat(
+                    seat.index,
+                    name,
+                    hash_token(token),
+                    account_id,
+                    address_key(address),
+                    nonce_of(body),
+                )
+            except ProtocolError:
+                continue
+            except StoreUnavailable as e:
+                raise LobbyError(str(e), 503) from None
+            return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
+        raise LobbyError("someone took that seat first", 409)
 
     def seat_of(self, table_id: str, token: object) -> tuple[LiveTable, int]:
         t = self.tables.get(table_id)
