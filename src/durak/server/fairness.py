@@ -102,7 +102,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--nonce",
         help="the nonce your browser sent for the deal (durak.nonce.<commit> in its "
-        "localStorage): checked to be among those mixed into the seed",
+        "localStorage), checked to be among those mixed into the seed "
+        "(default: none; then your nonce is not looked for)",
     )
 
 
