@@ -476,18 +476,29 @@ def test_m5_a_seat_is_linked_before_the_deal_not_during_it(client: TestClient) -
     assert r.status_code == 409
 
 
-def play_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str]) -> None:
-    """A deal between two signed-in people, seated from ``peers``, played to its end."""
-    t = c.post(
+def seat_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str], **spec: Any) -> tuple[Msg, Msg]:
+    """A table of two signed-in people seated from ``peers``: the create and the join."""
+    t: Msg = c.post(
         "/api/tables",
-        json={"rules": "podkidnoy(deck=24)", "seats": [{"kind": "human"}] * 2, "turn_timer": None},
+        json={
+            "rules": "podkidnoy(deck=24)",
+            "seats": [{"kind": "human"}] * 2,
+            "turn_timer": None,
+            **spec,
+        },
         headers=bearer(a["token"], **peer(peers[0])),
     ).json()
-    j = c.post(
+    j: Msg = c.post(
         f"/api/tables/{t['table']}/join",
         json={"name": "B"},
         headers=bearer(b["token"], **peer(peers[1])),
     ).json()
+    return t, j
+
+
+def play_two(c: TestClient, a: Msg, b: Msg, peers: tuple[str, str]) -> None:
+    """A deal between two signed-in people, seated from ``peers``, played to its end."""
+    t, j = seat_two(c, a, b, peers)
     with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
         states = sync(
             [wa, wb], [hello(wa, t["table"], t["token"]), hello(wb, t["table"], j["token"])]
@@ -544,7 +555,7 @@ def test_m7_reconnecting_does_not_restart_the_turn_clock(client: TestClient) -> 
 
 
 def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: TestClient) -> None:
-    def race(tid: str) -> list[int]:
+    def race(tid: str, seat: int | None = 1) -> list[int]:
         go = threading.Barrier(8)
         codes: list[int] = []
 
@@ -552,7 +563,7 @@ def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: Te
             go.wait()
             r = client.post(
                 f"/api/tables/{tid}/join",
-                json={"name": f"P{n}", "seat": 1},
+                json={"name": f"P{n}", "seat": seat},
                 headers=peer(f"192.0.2.{n}"),
             )
             codes.append(r.status_code)
@@ -568,6 +579,12 @@ def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: Te
         t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()
         codes = race(t["table"])
         assert sorted(codes) == [200] + [409] * 7, codes
+    # Without a seat named, each join takes a free one: three seats, three winners.
+    t = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 4, "options": {"players": 4}}
+    ).json()
+    codes = race(t["table"], None)
+    assert sorted(codes) == [200] * 3 + [409] * 5, codes
 
 
 @pytest.mark.parametrize("none", [0, "0", None])
@@ -751,3 +768,134 @@ def test_m12_slow_request_heads_are_cut_off_and_capped_per_address(served: tuple
         assert closed_within(s, 5)
         s.close()
     assert time.monotonic() - t0 < 4
+
+
+# -- Low: the players' nonces in the deal's seed -----------------------------------------
+
+
+def test_low_players_nonces_are_mixed_into_the_seed_and_verified(client: TestClient) -> None:
+    """The server alone chose each deal's seed. Now it commits to its part before the
+    deal (``next_commit``), the players add nonces, and ``durak verify-deal`` checks it."""
+    from durak.server.fairness import problems
+    from durak.server.table import mix_seed
+
+    mine, theirs = "0123456789abcdef" * 2, "fedcba9876543210"
+    t = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": None}
+    ).json()
+    with client.websocket_connect("/ws") as wa:
+        first = hello(wa, t["table"], t["token"])
+        committed = first["fair"]["next_commit"]  # seen before any nonce is sent
+        assert first["fair"].get("seed") is None
+        wa.send_json({"type": "nonce", "value": mine})
+        wa.send_json({"type": "nonce", "value": "not hex"})
+        assert until(wa, lambda x: x["type"] == "error")["code"] == "malformed"
+        j = client.post(
+            f"/api/tables/{t['table']}/join", json={"name": "B", "nonce": theirs}
+        ).json()
+        with client.websocket_connect("/ws") as wb:
+            states = sync(
+                [wa, wb],
+                [
+                    until(wa, lambda x: x["type"] == "state" and x["obs"] is not None),
+                    hello(wb, t["table"], j["token"]),
+                ],
+            )
+            assert states[0]["fair"]["commit"] == committed
+            end = play_out([wa, wb], states)
+    fair = end[0]["fair"]
+    assert fair["nonces"] == [mine, theirs]
+    assert int(fair["seed"]) == mix_seed(int(fair["server_seed"]), fair["salt"], [mine, theirs])
+    game = client.get(f"/api/games/{fair['deal_id']}").json()
+    assert game["nonces"] == [mine, theirs] and game["commit"] == committed
+    assert problems(game, committed, mine) == []
+    assert problems(game, committed, "ab" * 8) != []  # a nonce the server left out
+    forged = {**game, "nonces": [theirs]}
+    assert any("mixed" in p for p in problems(forged, committed))
+
+
+def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) -> None:
+    """A player who dropped for 0.3 s was voted off by the single opponent, and an
+    accomplice took the seat and lost on purpose, on the victim's account. Now a vote
+    waits for the grace period; after a real absence the victim's seat loses its account,
+    and the voter gains nothing from the deal."""
+    app = ClientFrom(app_at(tmp_path, grace=0.5))
+    with TestClient(app) as c:
+        a, b = signup(c, "Voter"), signup(c, "Victim")
+        t, j = seat_two(c, a, b, ("192.0.2.1", "198.51.100.1"))
+        with c.websocket_connect("/ws") as wa:
+            hello(wa, t["table"], t["token"])
+            with c.websocket_connect("/ws") as wb:
+                hello(wb, t["table"], j["token"])
+            wa.send_json({"type": "vote", "seat": 1})  # just dropped
+            assert until(wa, lambda m: m["type"] == "error")["code"] == "not_idle"
+            while not c.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]:
+                time.sleep(0.05)  # polling for the end of the grace period
+            wa.send_json({"type": "vote", "seat": 1})
+            until(wa, lambda m: m["type"] == "voted_off")
+            k = c.post(f"/api/tables/{t['table']}/join", json={"name": "Accomplice"}).json()
+            # A repeated hello: the state as it is now, after what is queued.
+            wa.send_json({"type": "hello", "v": 1, "table": t["table"], "token": t["token"]})
+            until(wa, lambda m: m["type"] == "welcome")
+            now = until(wa, lambda m: m["type"] == "state")
+            with c.websocket_connect("/ws") as wc:
+                states = sync([wa, wc], [now, hello(wc, t["table"], k["token"])])
+                play_out([wa, wc], states)
+        voter, victim = history(c, a["token"]), history(c, b["token"])
+        assert voter["account"]["games"] == 0 and [g["rated"] for g in voter["games"]] == [False]
+        # The victim was away past the grace period: the deal is theirs to lose, once.
+        assert len(victim["games"]) == 1 and victim["account"]["games"] == 1
+
+
+def test_low_a_deals_result_and_its_ratings_are_one_transaction(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``finish_deal`` and ``rate_deal`` were two transactions: a failure between them
+    kept a result without its ratings. Now a rating write that fails takes the result
+    with it, and the retry stores both."""
+    from sqlalchemy.exc import OperationalError
+
+    from durak.server import ratings
+
+    real = ratings.rate_in
+    failing = threading.Event()
+    failing.set()
+
+    def flaky(c: Any, *args: Any, **kw: Any) -> dict[int, str]:
+        if failing.is_set():
+            raise OperationalError("rate", {}, Exception("disk I/O error"))
+        out: dict[int, str] = real(c, *args, **kw)
+        return out
+
+    monkeypatch.setattr(ratings, "rate_in", flaky)
+    me = signup(client, "Atomic")
+    t = vs_bot(client, me["token"])
+    with client.websocket_connect("/ws") as ws:
+        m = hello(ws, t["table"], t["token"])
+        while m["result"] is None:
+            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = until(ws, lambda x: x["type"] == "state")
+    deal = m["fair"]["deal_id"]
+    # Neither the result nor the rating is stored while the rating cannot be.
+    assert client.get(f"/api/games/{deal}").status_code == 404
+    assert history(client, me["token"])["games"] == []
+    failing.clear()
+    while client.get(f"/api/games/{deal}").status_code == 404:
+        time.sleep(0.1)  # polling for the background retry
+    assert [g["rated"] for g in history(client, me["token"])["games"]] == [True]
+
+
+def test_m6_seat_addresses_survive_a_restart(tmp_path: Path) -> None:
+    """Seats' address hashes are stored: after a restart two people from two addresses
+    are still rated (and two from one address still are not)."""
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:
+        a, b = signup(c, "Before A"), signup(c, "Before B")
+        t, j = seat_two(c, a, b, ("192.0.2.11", "198.51.100.11"), deals=2)
+    with TestClient(ClientFrom(app_at(tmp_path))) as c:  # restarted before the first deal ends
+        with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+            states = sync(
+                [wa, wb], [hello(wa, t["table"], t["token"]), hello(wb, t["table"], j["token"])]
+            )
+            play_out([wa, wb], states)
+        assert [g["rated"] for g in history(c, a["token"])["games"]] == [True, True]

@@ -161,14 +161,14 @@ def test_store_round_trip(url: str) -> None:
         )
         p = s.start_deal("p1", 1, 1, 5, 0, None, "podkidnoy()", ["x", "y"])
         s.add_action(d, 0, 1, "6♠")
-        s.add_action(d, 1, 0, "take")
+        s.add_action(d, 1, 0, "take", "timer")  # a move the turn clock's stand-in made
         s.finish_deal(d, "durak 0", '[Seed "1"]', "t1", "finished")
         s.finish_deal(p, "durak 1", '[Seed "5"]', "p1", "finished")
         rows = {r.id: r for r in s.load_tables()}
         t = rows["t1"]
         assert t.status == "finished" and t.match_seed == big and t.invite_hash is None
         assert t.seats[0]["name"] == "Аня" and t.current[0].salt == "ab"
-        assert t.current[0].actions == [(1, "6♠"), (0, "take")]
+        assert t.current[0].actions == [(1, "6♠", None), (0, "take", "timer")]
         assert t.deal_count == 1 and t.action_count == 2
         assert rows["p1"].invite_hash == "secret-hash"
         listed = s.finished_deals()

@@ -12,7 +12,7 @@ browser links the seat it holds to the account it is signed in with.
 >>> h = hash_password("correct horse")
 >>> h.startswith("scrypt$"), verify_password("correct horse", h), verify_password("wrong", h)
 (True, True, False)
->>> verify_password("\ud800", h)  # a lone surrogate is no password, not an error
+>>> verify_password(chr(0xD800), h)  # a lone surrogate is no password, not an error
 False
 """
 

@@ -317,9 +317,12 @@ async def table_action(request: Request) -> Response:
         return JSONResponse({"error": "no such action: join, leave or again"}, status_code=404)
     try:
         _limited(guard.joins if action == "join" else guard.requests, request, "seats taken")
-        if not guard.token_tries.peek(address(request.scope)):
-            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
         body = await _body(request)
+        if not guard.token_tries.peek(address(request.scope)) and not _holds_seat(
+            lobby, request.path_params["table_id"], body.get("token")
+        ):
+            # Over the limit only a right seat token is checked (see _hello).
+            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
         try:
             if action == "join":
                 return _json(
@@ -337,6 +340,11 @@ async def table_action(request: Request) -> Response:
             raise
     except LobbyError as e:
         return _error(e)
+
+
+def _holds_seat(lobby: Lobby, table_id: str, token: object) -> bool:
+    t = lobby.tables.get(table_id)
+    return t is not None and isinstance(token, str) and t.seat_of_token(token) is not None
 
 
 async def list_games(request: Request) -> Response:
@@ -462,10 +470,14 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None: 
 
 
 def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
-    # While an address is over its limit of wrong guesses, nothing it shows is checked:
-    # a right guess among the refused ones would otherwise still get through.
+    # While an address is over its limit of wrong guesses, no table id or invite it shows
+    # is checked: a right guess among the refused ones would otherwise still get through.
+    # A seat's token is still honoured when it is right: 24 random bytes are not guessed,
+    # and a guesser behind a NAT must not lock its neighbours out of their own seats.
     if not guard.token_tries.peek(conn.address):
-        raise ProtocolError("rate_limited", "too many wrong tables, tokens or invites")
+        t = lobby.tables.get(m.table)
+        if m.token is None or t is None or t.seat_of_token(m.token) is None:
+            raise ProtocolError("rate_limited", "too many wrong tables, tokens or invites")
     try:
         _check_hello(lobby, conn, m)
     except ProtocolError as e:

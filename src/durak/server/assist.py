@@ -19,7 +19,7 @@ from sqlalchemy import delete
 
 from ..bots.hint import hint as rank_actions
 from . import protocol
-from .protocol import Chat, Hint, ProtocolError, Undo, Vote
+from .protocol import Chat, Hint, Nonce, ProtocolError, Undo, Vote
 from .store import Store, actions_t
 
 if TYPE_CHECKING:
@@ -238,7 +238,7 @@ async def vote_off(conn: Connection, target: int) -> None:
         _broadcast(t, {"type": "voted_off", "seat": target})
 
 
-async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | object) -> None:
+async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | object) -> None:
     """One of this module's WebSocket messages."""
     if isinstance(m, Chat):
         await chat(conn, m.text)
@@ -248,5 +248,8 @@ async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | object) -> Non
         await hint(conn)
     elif isinstance(m, Undo):
         await undo(conn)
+    elif isinstance(m, Nonce):
+        t, seat = _seated(conn)
+        t.set_nonce(seat, m.value)
     else:
         raise ProtocolError("unknown_type", f"no message type {type(m).__name__}")

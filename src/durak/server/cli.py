@@ -122,6 +122,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from .slowloris import protocol_class
 
+    # Bots think in Python on threads and hold the GIL while they do; the event loop
+    # waits up to one switch interval each time it wants it back. 1 ms instead of 5 ms
+    # keeps other tables' moves quick while bots think (benchmarks/load/flood.py).
+    sys.setswitchinterval(0.001)
+
     config = uvicorn.Config(
         app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
     )

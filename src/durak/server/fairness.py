@@ -1,12 +1,16 @@
 """``durak verify-deal``: check a finished web game's deal against its revealed seed.
 
-Before each deal the server sends every seat ``commit = sha256("<seed>:<salt>")``; the
-seed comes from the operating system's cryptographic source. When the deal is over it
-reveals ``seed`` and ``salt``. This re-deals from the revealed seed with the engine on
-your machine and compares the cards with the game's record, so a server that changed the
-deck after the deal began (or dealt from another seed) is caught::
+Before each deal the server commits to its own seed: every state carries
+``next_commit = sha256("<server seed>:<salt>")`` for the next deal (the server seed from
+the operating system's cryptographic source). Seated players then send nonces of their
+own; the deal's seed is ``table.mix_seed(server seed, salt, nonces)``, so neither the
+server (committed before the nonces came) nor a player (who did not know the server's
+seed) chose it. When the deal is over the server reveals ``seed``, ``server_seed``,
+``salt`` and ``nonces``. This checks the commitment, the mixing, that your nonce is
+among them, and re-deals from the seed with the engine on your machine against the
+game's record::
 
-    durak verify-deal http://127.0.0.1:8000/api/games/12 --commit 5f0c...   # the hash you saw
+    durak verify-deal http://127.0.0.1:8000/api/games/12 --commit 5f0c... --nonce 9a3e...
     durak verify-deal game.json
 
 >>> from durak.game import Game
@@ -25,26 +29,45 @@ from typing import Any
 
 from ..game import Game
 from ..record import RecordError, game_headers, parse_headers
-from .table import commitment
+from .table import commitment, mix_seed
 
 
-def problems(game: dict[str, Any], seen_commit: str | None = None) -> list[str]:
+def problems(
+    game: dict[str, Any], seen_commit: str | None = None, my_nonce: str | None = None
+) -> list[str]:
     """Everything wrong with ``game`` (the JSON of ``/api/games/{id}``): an empty list
-    when its revealed seed matches the commitment and re-deals the recorded deck."""
+    when its revealed server seed matches the commitment, mixed with the revealed nonces
+    (``my_nonce`` among them) gives the seed, and the seed re-deals the recorded deck."""
     out: list[str] = []
     seed_text, salt = game.get("seed"), game.get("salt")
     if not isinstance(seed_text, str) or not seed_text.isdigit() or not isinstance(salt, str):
         return ["the game reveals no seed and salt (dealt before fair deals, or not over)"]
     seed = int(seed_text)
-    commit = commitment(seed, salt)
+    server_text, nonces = game.get("server_seed"), game.get("nonces")
+    committed = seed
+    if isinstance(server_text, str) and server_text.isdigit() and isinstance(nonces, list):
+        committed = int(server_text)
+        if not all(isinstance(n, str) for n in nonces):
+            out.append("the nonces are not all text")
+        elif mix_seed(committed, salt, nonces) != seed:
+            out.append(
+                f"the seed {seed} is not the server's seed {committed} mixed with the "
+                f"nonces {nonces}: {mix_seed(committed, salt, nonces)}"
+            )
+    elif my_nonce is not None:
+        out.append("the game reveals no nonces (dealt before nonces)")
+    if my_nonce is not None and isinstance(nonces, list) and my_nonce.lower() not in nonces:
+        out.append(f"your nonce {my_nonce} is not among the deal's nonces {nonces}")
+    commit = commitment(committed, salt)
     if game.get("commit") != commit:
         out.append(
-            f"the server's commitment {game.get('commit')} is not sha256(seed:salt) = {commit}"
+            f"the server's commitment {game.get('commit')} is not sha256(server seed:salt) "
+            f"= {commit}"
         )
     if seen_commit is not None and seen_commit.lower() != commit:
         out.append(
             f"the commitment you saw before the deal, {seen_commit}, is not "
-            f"sha256(seed:salt) = {commit}"
+            f"sha256(server seed:salt) = {commit}"
         )
     try:
         headers = parse_headers(str(game.get("record", "")))[0]
@@ -76,6 +99,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the commitment your browser was sent before the deal "
         "(default: none; then only the server's own record is checked)",
     )
+    parser.add_argument(
+        "--nonce",
+        help="the nonce your browser sent for the deal (durak.nonce.<commit> in its "
+        "localStorage), checked to be among those mixed into the seed "
+        "(default: none; then your nonce is not looked for)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open(args.game, encoding="utf-8") as f:
             game = json.load(f)
-    found = problems(game, args.commit)
+    found = problems(game, args.commit, args.nonce)
     for p in found:
         print("FAIL:", p)
     if not found:

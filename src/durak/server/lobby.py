@@ -23,6 +23,7 @@ from ..rules import Rules, RulesError
 from . import accounts
 from .limits import Limits, net_key, wide_key
 from .protocol import ProtocolError, clean_name
+from .ratings import address_key
 from .seatbots import public_spec
 from .store import AsyncStore, Store, StoreUnavailable
 from .table import LiveTable, Seat, commitment, hash_token
@@ -130,6 +131,8 @@ class Lobby:
                     Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
                     for s in row.seats
                 ]
+                for held, stored in zip(seats, row.seats, strict=True):
+                    held.address = stored.get("address")
                 t = LiveTable(
                     self,
                     row.id,
@@ -270,7 +273,10 @@ class Lobby:
             token = secrets.token_urlsafe(24)
             me.name = clean_name(spec.get("name"), f"Player {me.index + 1}")
             me.token_hash = hash_token(token)
-            me.account_id, me.address = account_id, owner
+            me.account_id, me.address = account_id, address_key(owner)
+            nonce = nonce_of(spec)
+            if nonce is not None:
+                t.set_nonce(me.index, nonce)
         try:
             await self.store.run(
                 self.store.store.create_table,
@@ -324,16 +330,26 @@ class Lobby:
             free = [s for s in free if s.index == want]
         if not free:
             raise LobbyError("no free seat at this table", 409)
-        seat = free[0]
         token = secrets.token_urlsafe(24)
-        name = clean_name(body.get("name"), f"Player {seat.index + 1}")
-        try:
-            await t.take_seat(seat.index, name, hash_token(token), account_id, address)
-        except ProtocolError as e:
-            raise LobbyError(e.message, 409) from None
-        except StoreUnavailable as e:
-            raise LobbyError(str(e), 503) from None
-        return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
+        # Another request may take a seat between this look and the table's lock: then
+        # the next free one is tried (a named seat has no next: 409).
+        for seat in free:
+            name = clean_name(body.get("name"), f"Player {seat.index + 1}")
+            try:
+                await t.take_seat(
+                    seat.index,
+                    name,
+                    hash_token(token),
+                    account_id,
+                    address_key(address),
+                    nonce_of(body),
+                )
+            except ProtocolError:
+                continue
+            except StoreUnavailable as e:
+                raise LobbyError(str(e), 503) from None
+            return {"table": table_id, "seat": seat.index, "token": token, "summary": t.summary()}
+        raise LobbyError("someone took that seat first", 409)
 
     def seat_of(self, table_id: str, token: object) -> tuple[LiveTable, int]:
         t = self.tables.get(table_id)
@@ -400,6 +416,8 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         g.apply(a)
         frames.append(_frame(g, seat, str(a)))
     salt = d.get("salt")
+    # The commitment is of the server's part; deals from before nonces had only that.
+    server = d["server_seed"] if d.get("server_seed") is not None else d["seed"]
     return {
         "id": d["id"],
         "table": d["table_id"],
@@ -411,7 +429,9 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         "trump": str(g.trump),
         "seed": str(d["seed"]),
         "salt": salt,
-        "commit": commitment(d["seed"], salt) if salt else None,
+        "commit": commitment(server, salt) if salt else None,
+        "server_seed": str(d["server_seed"]) if d.get("server_seed") is not None else None,
+        "nonces": d.get("nonces"),
     }
 
 
@@ -457,6 +477,17 @@ def rules_of(spec: dict[str, Any]) -> Rules:
         if isinstance(v, int) and not isinstance(v, bool) and v > MAX_RULE_INT:
             raise LobbyError(f"{f.name}: a whole number up to {MAX_RULE_INT}")
     return rules
+
+
+def nonce_of(body: dict[str, Any]) -> str | None:
+    """A request's ``nonce`` for the next deal (16-64 hex digits), if it has a good one."""
+    value = body.get("nonce")
+    if isinstance(value, str) and 16 <= len(value) <= 64 and all(c in HEX for c in value):
+        return value
+    return None
+
+
+HEX = frozenset("0123456789abcdef")
 
 
 def seat_from_spec(index: int, spec: object) -> Seat:

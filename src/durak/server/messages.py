@@ -36,12 +36,17 @@ class Welcome(_Msg, tag="welcome"):
 
 
 class Fair(msgspec.Struct, forbid_unknown_fields=True):
-    """A deal's seed commitment; ``seed`` and ``salt`` once the deal is over."""
+    """A deal's seed commitment (of the server's seed) and the next deal's; once the deal
+    is over its ``seed`` (the server's mixed with the players' nonces), ``server_seed``,
+    ``salt`` and ``nonces``."""
 
-    deal_id: int
-    commit: str
+    next_commit: str
+    deal_id: int | None = None
+    commit: str | None = None
     seed: str | None = None
     salt: str | None = None
+    server_seed: str | None = None
+    nonces: list[str] | None = None
 
 
 class State(_Msg, tag="state"):

@@ -104,7 +104,17 @@ class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=T
     """Take back your last move (only against bots alone)."""
 
 
-ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo
+NonceText = Annotated[str, Meta(pattern="^[0-9a-f]{16,64}$")]
+
+
+class Nonce(msgspec.Struct, tag_field="type", tag="nonce", forbid_unknown_fields=True, frozen=True):
+    """A seated player's random ``value`` (16-64 hex digits) for the next deal: mixed
+    into its seed with the server's, which was committed (``fair.next_commit``) before."""
+
+    value: NonceText
+
+
+ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo | Nonce
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 
@@ -143,7 +153,7 @@ def _classify(text: str) -> str:
     return "malformed"
 
 
-_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "undo"}
+_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "undo", "nonce"}
 
 
 def json_schemas() -> dict[str, Any]:

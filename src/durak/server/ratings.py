@@ -89,8 +89,8 @@ def rate(
 
 
 def address_key(address: str | None) -> str | None:
-    """What the database keeps of a seat holder's address key: a hash, enough to tell
-    two seats from one address apart and no more."""
+    """What the server keeps of a seat holder's address key (``Seat.address``, in the
+    database too): a hash, enough to tell two seats from one address apart and no more."""
     if not address:
         return None
     return hashlib.sha256(f"durak-seat:{address}".encode()).hexdigest()[:32]
@@ -100,7 +100,7 @@ def snapshot(
     c: Any, deal_id: int, holders: list[tuple[int, int | None, str | None, str | None]]
 ) -> None:
     """Write who holds each person's seat as the deal starts: ``(seat, account id,
-    token hash, address key)`` (run inside the transaction that starts the deal)."""
+    token hash, address hash)`` (run inside the transaction that starts the deal)."""
     for seat, account_id, token, address in holders:
         c.execute(
             deal_seats_t.insert().values(
@@ -108,7 +108,7 @@ def snapshot(
                 seat=seat,
                 account_id=account_id,
                 token_hash=token,
-                address=address_key(address),
+                address=address,
             )
         )
 

@@ -74,6 +74,9 @@ seats_t = Table(
     Column("bot", String(64), nullable=True),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),
+    # A hash of the holder's address key (ratings.address_key): two seats from one
+    # address make a deal unrated, after a restart too.
+    Column("address", String(64), nullable=True),
 )
 
 deals_t = Table(
@@ -94,6 +97,10 @@ deals_t = Table(
     Column("finished_at", DateTime, nullable=True),
     Column("salt", String(64), nullable=True),  # the seed's commitment: sha256(seed:salt)
     Column("assisted", Integer, nullable=True),  # 1: a hint or an undo was used (unrated)
+    # The server's seed as committed, and the players' nonces (JSON list) mixed into it
+    # to make ``seed`` (table.mix_seed); null for deals dealt before nonces.
+    Column("server_seed", BigInteger, nullable=True),
+    Column("nonces", Text, nullable=True),
 )
 
 actions_t = Table(
@@ -125,6 +132,8 @@ class DealRow:
     actions: list[tuple[int, str, str | None]] = field(default_factory=list)  # seat, action, by
     salt: str | None = None
     assisted: bool = False
+    server_seed: int | None = None
+    nonces: list[str] | None = None
 
 
 @dataclass
@@ -212,6 +221,8 @@ class Store:
         table_values: dict[str, Any] | None = None,
         salt: str | None = None,
         then: Callable[[Any, int], None] | None = None,
+        server_seed: int | None = None,
+        nonces: list[str] | None = None,
     ) -> int:
         """A new deal; ``then(connection, deal_id)`` writes more in the same transaction
         (the accounts that start it, see ratings.snapshot)."""
@@ -230,6 +241,8 @@ class Store:
                     names=json.dumps(names),
                     started_at=now(),
                     salt=salt,
+                    server_seed=server_seed,
+                    nonces=json.dumps(nonces) if nonces is not None else None,
                 )
             )
             key = res.inserted_primary_key
@@ -310,6 +323,8 @@ class Store:
                         d["result"],
                         salt=d["salt"],
                         assisted=bool(d["assisted"]),
+                        server_seed=d["server_seed"],
+                        nonces=json.loads(d["nonces"]) if d["nonces"] else None,
                     )
                     for d in c.execute(
                         select(deals_t)
@@ -396,6 +411,7 @@ class Store:
                 return None
             d = dict(r)
             d["names"] = json.loads(d["names"])
+            d["nonces"] = json.loads(d["nonces"]) if d.get("nonces") else None
             d["invite_hash"] = c.execute(
                 select(tables_t.c.invite_hash).where(tables_t.c.id == d["table_id"])
             ).scalar_one_or_none()

@@ -76,6 +76,19 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+def mix_seed(server_seed: int, salt: str, nonces: list[str]) -> int:
+    """A deal's seed: the server's committed seed mixed with the players' nonces (63
+    bits of sha256 of ``server_seed:salt:nonce,nonce``). Neither side alone chooses it:
+    the server committed to its seed before the players sent theirs, and they did not
+    know it.
+
+    >>> mix_seed(7, "00", []) != mix_seed(7, "00", ["ab" * 8])
+    True
+    """
+    text = f"{server_seed}:{salt}:{','.join(nonces)}"
+    return int(hashlib.sha256(text.encode()).hexdigest()[:16], 16) >> 1
+
+
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between tries of an automatic move the store refused
 
 
@@ -176,7 +189,7 @@ class Seat:
     player: Bot | None = None
     gone_since: float | None = None  # monotonic time the holder was last connected
     account_id: int | None = None  # the account the holder plays as (ratings)
-    address: str | None = None  # the address key the holder took the seat from
+    address: str | None = None  # hash of the address key the holder took it from
 
     @property
     def taken(self) -> bool:
@@ -189,6 +202,7 @@ class Seat:
             "bot": self.bot,
             "name": self.name,
             "token_hash": self.token_hash,
+            "address": self.address,
         }
 
 
@@ -220,6 +234,12 @@ class LiveTable:
         self.owner = owner  # the address that created it (for the per-address cap)
         self.deadline: float | None = None  # wall time the mover's clock runs out
         self.salt: str | None = None  # of the deal on show; revealed when it is over
+        self.server_seed: int | None = None  # the server's part of that deal's seed
+        self.deal_nonces: list[str] | None = None  # the players' part
+        # The next deal's server seed, committed in every state (``next_commit``) before
+        # the players send their nonces for it (``nonces``: seat -> hex).
+        self.next_seed, self.next_salt = secrets.randbits(63), secrets.token_hex(16)
+        self.nonces: dict[int, str] = {}
         self.forfeit: dict[str, Any] | None = None  # set when a player claimed the win
         self.status = "waiting"
         self.match: Match | None = None
@@ -366,15 +386,24 @@ class LiveTable:
             }
         )
 
-    def _fair_json(self) -> dict[str, Any] | None:
+    def _fair_json(self) -> dict[str, Any]:
         """The deal's seed commitment; the seed and salt too once the deal is over."""
         g = self.game
+        # The next deal's commitment is out before any nonce for it can come in.
+        out: dict[str, Any] = {"next_commit": commitment(self.next_seed, self.next_salt)}
         if g is None or self.salt is None or self.deal_id is None:
-            return None
-        out: dict[str, Any] = {"deal_id": self.deal_id, "commit": commitment(g.seed, self.salt)}
+            return out
+        server = self.server_seed if self.server_seed is not None else g.seed
+        out.update(deal_id=self.deal_id, commit=commitment(server, self.salt))
         if g.is_over or self.forfeit is not None:
             out.update(seed=str(g.seed), salt=self.salt)
+            if self.server_seed is not None:
+                out.update(server_seed=str(self.server_seed), nonces=self.deal_nonces or [])
         return out
+
+    def set_nonce(self, seat: int, value: str) -> None:
+        """The holder of ``seat`` gives its nonce for the next deal (the last one wins)."""
+        self.nonces[seat] = value
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}
@@ -611,12 +640,13 @@ class LiveTable:
 
             self.spawn(again())
 
-    def _fair_deal(self, game: Game) -> Game:
-        """The deal ``game`` stands for, dealt from a seed of the operating system's
-        cryptographic source instead of the match's generator."""
+    def _fair_deal(self, game: Game, seed: int) -> Game:
+        """The deal ``game`` stands for, dealt from ``seed`` (the server's seed from the
+        operating system's cryptographic source, mixed with the players' nonces) instead
+        of the match's generator."""
         return Game(
             self.rules,
-            seed=secrets.randbits(63),
+            seed=seed,
             dealer=game.dealer,
             leader=game.leader,
             pagon=game.pagon or None,
@@ -629,8 +659,9 @@ class LiveTable:
         StoreUnavailable, changing nothing, when the store refuses."""
         m = match or self.match
         assert m is not None
-        game = self._fair_deal(game)
-        salt = secrets.token_hex(16)
+        server_seed, salt = self.next_seed, self.next_salt
+        nonces = [self.nonces[i] for i in sorted(self.nonces)]
+        game = self._fair_deal(game, mix_seed(server_seed, salt, nonces))
         match_no = self.match_no + 1 if match is not None else self.match_no
         deal_no = 1 if match is not None else self.deal_no + 1
         names = self.names()
@@ -654,7 +685,13 @@ class LiveTable:
                     if s.kind == "human"
                 ],
             ),
+            server_seed=server_seed,
+            nonces=nonces,
         )
+        # This deal's seed is fixed: the next one's is drawn and committed now.
+        self.next_seed, self.next_salt = secrets.randbits(63), secrets.token_hex(16)
+        self.nonces = {}
+        self.server_seed, self.deal_nonces = server_seed, nonces
         m.game = game
         if match is not None:
             self.match, self.match_no, self.status = match, match_no, "playing"
@@ -675,7 +712,7 @@ class LiveTable:
                 "table": self.id,
                 "deal_id": self.deal_id,
                 "deal": deal_no,
-                "commit": commitment(game.seed, salt),
+                "commit": commitment(server_seed, salt),
             }
         )
         for c in list(self.conns):
@@ -708,8 +745,10 @@ class LiveTable:
         token_hash: str,
         account_id: int | None = None,
         address: str | None = None,
+        nonce: str | None = None,
     ) -> None:
-        """Give a free person's seat to ``token_hash``, playing as ``account_id``. Checked
+        """Give a free person's seat to ``token_hash``, playing as ``account_id``, with its
+        ``nonce`` for the next deal (which may start now that the seat is taken). Checked
         under the lock: of two who reach for one seat, the second is refused
         (``seat_taken``), and the first one's token stays good."""
         async with self.lock:
@@ -717,11 +756,18 @@ class LiveTable:
             if s.kind != "human" or s.token_hash is not None:
                 raise ProtocolError("seat_taken", "someone took that seat first")
             await self.store.run(
-                self.store.store.set_seat, self.id, seat, name=name, token_hash=token_hash
+                self.store.store.set_seat,
+                self.id,
+                seat,
+                name=name,
+                token_hash=token_hash,
+                address=address,
             )
             await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.name, s.token_hash = name, token_hash
             s.account_id, s.address = account_id, address
+            if nonce is not None:
+                self.set_nonce(seat, nonce)
             s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
             try:
@@ -765,7 +811,7 @@ class LiveTable:
             s = self.seats[seat]
             name = s.name if self.status == "playing" else ""
             await self.store.run(
-                self.store.store.set_seat, self.id, seat, name=name, token_hash=None
+                self.store.store.set_seat, self.id, seat, name=name, token_hash=None, address=None
             )
             # The account plays this seat no more (the deal in play still counts as
             # theirs: as a loss, see ratings.rate_in).
@@ -1020,6 +1066,7 @@ class LiveTable:
                     pagon=g.pagon or None,
                 )
             self.salt = d.salt
+            self.server_seed, self.deal_nonces = d.server_seed, d.nonces
             self.log = []
             if d.assisted:
                 self.assisted.add(d.id)

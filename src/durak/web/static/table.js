@@ -80,6 +80,17 @@ export function tableView(app, tableId, rerender, invite = null) {
 
   // A private table's secret goes with every hello and join (only when there is one).
   const withInvite = (msg) => (invite ? { ...msg, invite } : msg);
+  // Our part of the next deal's seed, sent once we have seen the server commit to its
+  // part (fair.next_commit); kept to check the deal: durak verify-deal --nonce <this>.
+  const sendNonce = (m) => {
+    const next = m.fair && m.fair.next_commit;
+    if (m.seat === null || !next || view.nonceFor === next) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    const nonce = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    view.nonceFor = next;
+    view.send({ type: "nonce", value: nonce });
+    try { localStorage.setItem(`durak.nonce.${next}`, nonce); } catch { /* full */ }
+  };
   const hello = (token) => view.ws.send(JSON.stringify(withInvite({ type: "hello", v: PROTOCOL, table: tableId, token })));
   const connect = () => {
     const held = heldSeat(tableId);
@@ -138,6 +149,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (m.type === "state") {
       const prev = view.state;
       view.state = m;
+      sendNonce(m);
       view.seat = m.seat;
       view.pending = false;
       if (!prev || prev.state !== m.state) { view.selected = null; view.hint = null; view.hintWaiting = false; }
