@@ -211,23 +211,29 @@ class Lobby:
         return mine, near
 
     # -- requests --------------------------------------------------------------------
+    def _check_room(self, owner: str | None) -> None:
+        """LobbyError unless the server, and the creator's address and network, may have
+        one more live table."""
+        if len(self.tables) >= self.limits.max_tables:
+            raise LobbyError("the server has as many tables as it can hold", 503)
+        if owner is None:
+            return
+        mine, near = self.live_tables_of(owner)
+        if mine >= self.limits.tables_per_address:
+            raise LobbyError(
+                f"at most {self.limits.tables_per_address} live tables from one address", 429
+            )
+        if near >= self.limits.tables_per_network:
+            raise LobbyError(
+                f"at most {self.limits.tables_per_network} live tables from one network", 429
+            )
+
     async def create(
         self, spec: dict[str, Any], owner: str | None = None, account_id: int | None = None
     ) -> dict[str, Any]:
         """A new table from a request body (see docs/protocol.md); the creator takes the
         first person's seat, if there is one, playing as ``account_id``."""
-        if len(self.tables) >= self.limits.max_tables:
-            raise LobbyError("the server has as many tables as it can hold", 503)
-        if owner is not None:
-            mine, near = self.live_tables_of(owner)
-            if mine >= self.limits.tables_per_address:
-                raise LobbyError(
-                    f"at most {self.limits.tables_per_address} live tables from one address", 429
-                )
-            if near >= self.limits.tables_per_network:
-                raise LobbyError(
-                    f"at most {self.limits.tables_per_network} live tables from one network", 429
-                )
+        self._check_room(owner)
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -241,16 +247,7 @@ class Lobby:
             deals = None
         if deals is None and target is None and rules.scoring != "pagony":
             deals = 1
-        people = any(s.kind == "human" for s in seats)
-        timer = spec.get("turn_timer", DEFAULT_TURN_TIMER if people else None)
-        if timer == "0" or (
-            isinstance(timer, int | float) and not isinstance(timer, bool) and timer == 0
-        ):
-            timer = None  # "0: none" on the lobby's form: no clock
-        if timer is not None and (
-            isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 600
-        ):
-            raise LobbyError("turn_timer: seconds, 1 to 600, or 0 or null for none")
+        timer = _turn_timer(spec, any(s.kind == "human" for s in seats))
         private = spec.get("private", False)
         if not isinstance(private, bool):
             raise LobbyError("private: true or false")
@@ -263,7 +260,7 @@ class Lobby:
             seats,
             deals,
             target,
-            float(timer) if timer is not None else None,
+            timer,
             invite_hash=hash_token(invite) if invite else None,
             owner=owner,
         )
@@ -515,3 +512,18 @@ def _opt_int(spec: dict[str, Any], key: str, default: int | None, lo: int, hi: i
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise LobbyError(f"{key}: a whole number {lo}..{hi}")
     return v
+
+
+def _turn_timer(spec: dict[str, Any], people: bool) -> float | None:
+    """The request's turn clock in seconds, or None for none ("0: none" on the lobby's
+    form, 0 or null); the default clock only where people sit."""
+    timer = spec.get("turn_timer", DEFAULT_TURN_TIMER if people else None)
+    if timer == "0" or (
+        isinstance(timer, int | float) and not isinstance(timer, bool) and timer == 0
+    ):
+        return None
+    if timer is not None and (
+        isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 600
+    ):
+        raise LobbyError("turn_timer: seconds, 1 to 600, or 0 or null for none")
+    return None if timer is None else float(timer)
