@@ -450,9 +450,17 @@ export function tableView(app, tableId, rerender, invite = null) {
   async function verifyDeal(fair, url) {
     try {
       const g = await api(`/api/games/${fair.deal_id}`);
-      const bytes = new TextEncoder().encode(`${g.seed}:${g.salt}`);
-      const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+      const sha = async (text) => [...new Uint8Array(
+        await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
         .map((b) => b.toString(16).padStart(2, "0")).join("");
+      // The commitment is to the server's part; the deal's seed mixes in the players'
+      // nonces: the first 63 bits of sha256("<server seed>:<salt>:<nonce>,<nonce>...").
+      const server = g.server_seed ?? g.seed;
+      const hex = await sha(`${server}:${g.salt}`);
+      if (g.nonces) {
+        const mixed = BigInt("0x" + (await sha(`${server}:${g.salt}:${g.nonces.join(",")}`)).slice(0, 16)) >> 1n;
+        if (String(mixed) !== String(g.seed)) return t("table.verify_bad", { why: `mixed seed ${mixed} ≠ ${g.seed}` });
+      }
       let seen = null;
       try { seen = localStorage.getItem(`durak.commit.${fair.deal_id}`); } catch { /* private mode */ }
       seen = seen || fair.commit;
