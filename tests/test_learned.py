@@ -69,3 +69,16 @@ def test_policy_spec_loads_a_saved_network(tmp_path: object) -> None:
     assert isinstance(bot, LearnedBot) and bot.name == f"policy:{path}"
     with pytest.raises(DurakError, match="no weights file"):
         bots.make("policy:/nonexistent/net.npz")
+
+
+def test_a_network_in_training_plays_as_the_shipped_one() -> None:
+    # LearnedBot.of(net): the trainer's evaluation plays the very network it exports.
+    from durak.bots.learned import DEFAULT_WEIGHTS, QNet
+
+    shipped, same = bots.make("learned"), LearnedBot.of(QNet.load(DEFAULT_WEIGHTS))
+    g = Game(Rules(), seed=11)
+    while not g.is_over:
+        obs = g.observation(g.to_act)
+        a = shipped.choose(obs)
+        assert same.choose(obs) is a
+        g.apply(a)

@@ -115,8 +115,7 @@ def batch_loss(net: nn.Sequential, batch: list[Any]) -> Any:
 def score(rules: Rules, weights: dict[str, Any], opponent: str, deals: int) -> float:
     """The network's score (1 not durak, 1/2 draw, 0 durak) against ``opponent`` on fixed
     deals, each from both seats."""
-    bot = LearnedBot.__new__(LearnedBot)
-    bot.net, bot.name = QNet(weights), "learned"
+    bot = LearnedBot.of(QNet(weights))
     total = 0.0
     for d in range(deals):
         for me in range(2):

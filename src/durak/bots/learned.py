@@ -184,6 +184,13 @@ class LearnedBot:
         self.net = net
         self.name = "learned" if path == DEFAULT_WEIGHTS else f"policy:{path}"
 
+    @classmethod
+    def of(cls, net: QNet, name: str = "learned") -> LearnedBot:
+        """A bot playing ``net`` as it is (a network being trained, say)."""
+        bot = cls.__new__(cls)
+        bot.net, bot.name = net, name
+        return bot
+
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
         if not legal:
