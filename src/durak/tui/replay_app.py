@@ -20,7 +20,7 @@ from ..record import RecordError
 from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
 from .keys import KeyedNode, KeySpec, use_keys
-from .render import chip, join_lines, table_lines
+from .render import chip, join_lines, table_lines, trump_suit_content
 from .words import Entry, Seat, outcome_entries, play, render
 
 REPLAY_KEYS: tuple[KeySpec, ...] = (
@@ -153,7 +153,12 @@ class ReplayApp(KeyedNode, App[int]):
             table = Content(tr(lang, "empty_table"))
         self.query_one("#table", Static).update(table)
         side = [
-            Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
+            Content.assemble(
+                f"{tr(lang, 'term.trump')} ",
+                chip(g.trump, lang)[0]
+                if g.trump is not None and g.trump.suit == g.trump_suit
+                else trump_suit_content(g.trump_suit, g.trump, lang),
+            ),
             Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
             Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
             Content(f"{tr(lang, 'term.bout')} {g.bout + 1}"),

@@ -114,7 +114,7 @@ def play(game: Game, action: Action | str) -> list[Entry]:
 
 
 def move_entry(
-    action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card
+    action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card | None
 ) -> Entry:
     """One action as a log entry; ``phase`` and ``defender`` as they were before it."""
     who = Seat(seat)
@@ -137,6 +137,7 @@ def move_entry(
             "mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)}, seat
         )
     if kind == Kind.EXCHANGE:
+        assert trump is not None  # (an exchange needs a turned card)
         return Entry("mv_exchange", {"who": who, "card": trump, "trump": cards[0]}, seat)
     return Entry("mv_take" if kind == Kind.TAKE else "mv_pass", {"who": who}, seat)
 
