@@ -21,7 +21,7 @@ from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
 from .keys import KeyedNode, KeySpec, use_keys
 from .render import chip, join_lines, table_lines, trump_suit_content
-from .words import Entry, Seat, outcome_entries, play, render
+from .words import Entry, Seat, deal_trump, outcome_entries, play, render
 
 REPLAY_KEYS: tuple[KeySpec, ...] = (
     KeySpec("press('right')", "right,space,enter", "key_step_next"),
@@ -168,7 +168,7 @@ class ReplayApp(KeyedNode, App[int]):
             last = [
                 Entry(
                     "ev_deal_start",
-                    {"n": self.deal + 1, "dealer": Seat(g.dealer), "trump": g.trump},
+                    {"n": self.deal + 1, "dealer": Seat(g.dealer), "trump": deal_trump(g)},
                 )
             ]
         else:

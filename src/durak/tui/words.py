@@ -46,6 +46,19 @@ class Team(tuple[int, ...]):
     """Seats of one side, shown as their names joined by «+»."""
 
 
+class TrumpSuit(int):
+    """A trump suit shown as its symbol, or «no trumps» (4: ``trump=none``)."""
+
+
+def deal_trump(game: Game) -> Card | TrumpSuit:
+    """What a deal's trump is called: the turned card when it names the trump, else the
+    suit (a fixed trump, «пики пиками») or «no trumps» (бескозырный)."""
+    t = game.trump
+    if t is not None and t.suit == game.trump_suit:
+        return t
+    return TrumpSuit(game.trump_suit)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of the log: a key of the string table and its values."""
@@ -66,6 +79,8 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
             out[k] = plural(lang, int(v), word)
         elif isinstance(v, Card):
             out[k] = card_text(v, lang)
+        elif isinstance(v, TrumpSuit):
+            out[k] = "♠♥♦♣"[v] if v < 4 else tr(lang, "term.no_trump")
         elif isinstance(v, Ranks):
             out[k] = ", ".join(rank_text(r, lang) for r in v)
         elif isinstance(v, Team):
