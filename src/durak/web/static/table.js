@@ -36,7 +36,6 @@ export function hasTeams(rules) {
 const RANKS = { J: 11, Q: 12, K: 13, A: 14 };
 const rankOf = (c) => RANKS[c.slice(0, -1)] || Number(c.slice(0, -1));
 
-// A hand as players hold it: by suit, low to high, the trumps together at the right end.
 // The trump suit's symbol ("" without a trump: trump=none, бескозырный), and the trump
 // label: the turned card when it names the trump, else the suit (a fixed trump, «пики
 // пиками»: ♦ whatever card is turned), or "no trumps".
@@ -47,6 +46,7 @@ export function trumpLabel(card, suit) {
   return t("table.trump_is", { card: card && card.slice(-1) === sym ? cardText(card) : sym });
 }
 
+// A hand as players hold it: by suit, low to high, the trumps together at the right end.
 export function sortHand(cards, trumpSuit) {
   const key = (c) => {
     const s = c.slice(-1);
