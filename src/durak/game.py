@@ -1033,7 +1033,11 @@ class Game:
         if a.kind == DEFEND and a.target is not None:
             if not (self._unbeaten >> a.target.index & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
-            return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣-'[self.trump_suit]})"
+            s = self.trump_suit
+            why = f"trump {'♠♥♦♣'[s]}" if s < NO_TRUMP else "no trumps: trump=none"
+            if self.rules.spades_by_spades and a.target.suit == 0:
+                why += "; a spade only by a higher spade: spades_by_spades=on"
+            return f"{a}: {a.cards[0]} does not beat {a.target} ({why})"
         if a.kind == TRANSFER:
             return (
                 f"{a}: a transfer needs cards of the attacked rank, and the next defender "
