@@ -13,10 +13,10 @@ from durak.game import FIELDS
 PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"]
 
 
-def all_configs() -> Iterator[Rules]:
+def all_configs(names: Sequence[str] = PRESET_NAMES) -> Iterator[Rules]:
     """Every preset x 2..6 players x every deck that fits, with teams where they fit."""
     for name, players, deck, teams in itertools.product(
-        PRESET_NAMES, range(2, 7), (24, 36, 52), ("none", "2x2", "3x3")
+        names, range(2, 7), (24, 36, 52), ("none", "2x2", "3x3")
     ):
         try:
             yield Rules.preset(name, players=players, deck=deck, teams=teams)

@@ -31,6 +31,11 @@ VARIANTS = [
     Rules.preset("podkidnoy", players=6, teams="3x3", throwers="neighbours"),
     Rules.preset("podkidnoy", deck=24, trump_exchange=True, throw_in="opening_rank"),
     Rules.preset("perevodnoy", players=4, pile_on=False, transfer_first_bout=False),
+    # issue 36: no trump; diamonds fixed and spades by spades; the spade rule alone
+    Rules.preset("beskozyrny", players=5),
+    Rules.preset("piki-pikami", players=3),
+    Rules.preset("perevodnoy", players=2, trump="none"),
+    Rules.preset("podkidnoy", players=4, spades_by_spades=True),
 ]
 
 
@@ -516,3 +521,27 @@ def test_ismcts_heads_up_budget_applies_to_two_player_games_only() -> None:
         ISMCTSBot(heads_up=-5)
     five = make("level5")
     assert isinstance(five, ISMCTSBot) and (five.heads_up, five.iterations) == (1000, 500)
+
+
+@pytest.mark.parametrize("preset", ["beskozyrny", "piki-pikami"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_level_plays_the_new_presets_legally(preset: str, players: int) -> None:
+    """Issue 36: levels 1-5, ``expert`` and ``learned`` each play a deal of бескозырный
+    and «пики пиками» (no trump suit; a fixed trump with spades by spades), every move
+    checked legal by ``play``. The searchers on a small budget: their rules are what is
+    tested."""
+    pytest.importorskip("numpy")
+    makers = [
+        lambda s: level(1, seed=s),
+        lambda s: level(2, seed=s),
+        lambda s: level(3, seed=s),
+        lambda s: level(4, seed=s, iterations=12),
+        lambda s: level(5, seed=s, iterations=12, heads_up=12, nodes=2000),
+        lambda s: make("expert", seed=s, nodes=2000),
+        lambda s: make("learned", seed=s),
+    ]
+    rules = Rules.preset(preset, players=players)
+    for k in range(len(makers)):
+        bots = [makers[(k + i) % len(makers)](i) for i in range(players)]
+        g = play(rules, bots, seed=players * 10 + k)
+        assert g.outcome is not None

@@ -53,6 +53,7 @@ CHECK_KEYS = {
     "table",
     "discard",
     "trump_card",
+    "trump_suit",
     "out",
     "over",
     "durak",
@@ -100,7 +101,8 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
     ``deal`` lists each seat's hand; the cards are dealt one at a time from the
     dealer's left (RULES.md 1), so seat ``(dealer + 1 + i) % n`` gets card ``i``.
     Then comes ``trump`` and the top of the ``talon``. When the deal uses every
-    card, ``trump`` must be in the dealer's hand and is dealt to them last.
+    card, ``trump`` must be in the dealer's hand and is dealt to them last. Without
+    ``trump`` (rules ``trump=none``: no card is turned) the talon follows the deal.
     """
     if "deck" in case:
         assert "deal" not in case, "give deck or deal, not both"
@@ -109,12 +111,12 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
     hands = [CardSet.parse(h) for h in case["deal"]]
     assert len(hands) == n, f"deal: {n} hands needed"
     dealer = case.get("dealer", 0)
-    trump = Card.parse(case["trump"])
+    trump = Card.parse(case["trump"]) if "trump" in case else None
     seqs = [list(h) for h in hands]
     for s, h in enumerate(seqs):
         assert len(h) == hs, f"deal: seat {s} has {len(h)} cards, not {hs}"
     all_dealt = n * hs == rules.deck
-    if all_dealt:
+    if all_dealt and trump is not None:
         assert trump in hands[dealer], "every card dealt: the trump is the dealer's last card"
         seqs[dealer].remove(trump)
         seqs[dealer].append(trump)
@@ -122,7 +124,8 @@ def build_deck(case: dict[str, Any], rules: Rules) -> str:
     for i in range(n * hs):
         order.append(seqs[(dealer + 1 + i) % n][i // n])
     if not all_dealt:
-        order.append(trump)
+        if trump is not None:
+            order.append(trump)
         order += [Card.parse(t) for t in str(case.get("talon", "")).split()]
     return " ".join(c.ascii for c in order)
 
@@ -206,8 +209,17 @@ def check(g: Game, step: dict[str, Any]) -> None:  # noqa: C901
         assert [len(g.hand(s)) for s in range(g.n)] == step["sizes"]
     if "talon_size" in step:
         assert g.talon_size == step["talon_size"]
-    if "trump_card" in step:
-        assert g.trump == Card.parse(step["trump_card"])
+    if "trump_card" in step:  # the turned card; "none" when none is turned
+        t = step["trump_card"]
+        assert g.trump == (None if t == "none" else Card.parse(t)), f"trump card: {g.trump}"
+    if "trump_suit" in step:  # the trump suit (♠ ♥ ♦ ♣ or S H D C), or "none"
+        t = step["trump_suit"]
+        want = 4 if t == "none" else Card.parse("A" + t).suit
+        assert g.trump_suit == want, f"trump suit: {g.trump_suit}"
+        for s in range(g.n):
+            assert g.observation(s).trump_suit == want
+            if t == "none":
+                assert g.observation(s).trump is None
     if "table" in step:
         want = []
         for pair in step["table"]:

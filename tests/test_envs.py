@@ -298,6 +298,8 @@ def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
         "perevodnoy-proezdnoy(players=3)",
         "podkidnoy(players=6,teams=3x3)",
         "podkidnoy(players=2,deck=24,trump_exchange=on)",
+        "beskozyrny(players=3)",
+        "piki-pikami(players=2,trump_exchange=on)",
     ],
 )
 def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> None:
@@ -365,3 +367,27 @@ def test_pettingzoo_state_is_the_whole_deal_and_render_test_passes() -> None:
             e.step(None)
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize(
+    ("text", "suit"), [("beskozyrny(players=3)", None), ("piki-pikami(players=2)", "♦")]
+)
+def test_the_trump_flags_follow_the_rules_trump(text: str, suit: str | None) -> None:
+    """Issue 36 (docs/envs.md): the trump_suit_* flags are the rules' trump suit (♦ in
+    «пики пиками», whatever card is turned), none of them without a trump (бескозырный);
+    the trump plane holds the turned card, empty when none is turned."""
+    rules = Rules.parse(text)
+    enc = Encoder(rules)
+    names = enc.describe()
+    flags = [f"trump_suit_{s}" for s in "♠♥♦♣"]
+    for g in _positions(rules, 12, seed=5):
+        seat = g.to_act
+        assert seat is not None
+        x = enc.encode(g, seat)
+        on = {f for f in flags if x[names.index(f)] == 1.0}
+        assert on == (set() if suit is None else {f"trump_suit_{suit}"})
+        trump_plane = {n for i, n in enumerate(names) if n.startswith("trump_card:") and x[i]}
+        if g.trump is None:
+            assert not trump_plane
+        else:
+            assert trump_plane == {f"trump_card:{g.trump}"}

@@ -27,6 +27,9 @@ VARIANTS = [
     "python_durak(variant=pagony,players=4,hand_size=4)",
     "python_durak(variant=podkidnoy,players=6,deck=24,hand_size=4)",  # every card dealt
     "python_durak(variant=pogonny,players=3,deck=24,hand_size=4)",
+    # issue 36: no card turned; a fixed trump and «пики пиками»
+    "python_durak(variant=beskozyrny,players=3,deck=24,hand_size=4)",
+    "python_durak(variant=piki-pikami,players=2,deck=24,hand_size=4)",
 ]
 
 

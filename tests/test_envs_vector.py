@@ -44,7 +44,14 @@ def _views_match_the_games(envs: DurakVectorEnv, obs: dict[str, np.ndarray]) -> 
 
 
 @pytest.mark.parametrize(
-    "text", ["podkidnoy", "perevodnoy(players=3)", "podkidnoy(players=4,teams=2x2)"]
+    "text",
+    [
+        "podkidnoy",
+        "perevodnoy(players=3)",
+        "podkidnoy(players=4,teams=2x2)",
+        "beskozyrny(players=3)",  # issue 36
+        "piki-pikami",
+    ],
 )
 def test_rows_are_the_learners_views_and_autoreset_is_same_step(text: str) -> None:
     envs = DurakVectorEnv(8, text, opponents=["random", "greedy"])

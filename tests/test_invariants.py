@@ -17,13 +17,20 @@ from .helpers import all_configs, assert_cards_conserved
 
 CONFIGS = list(all_configs())
 GAMES_PER_CONFIG = 25  # x 90 configs: 2,250 deals
+# Issue 36's presets (docs/rules.md 10): the same invariants, 2..6 players, every deck,
+# teams where they fit; and «пики пиками» over a turned trump.
+VARIANT_CONFIGS = (
+    list(all_configs(("beskozyrny", "piki-pikami")))
+    + [Rules.preset("perevodnoy", players=p, trump="none") for p in (2, 4, 6)]
+    + [Rules.preset("podkidnoy", players=p, spades_by_spades=True) for p in (3, 5)]
+)
 
 
 def test_there_are_many_configs() -> None:
     assert len(CONFIGS) == 108  # 6 presets x 18 player/deck/team mixes
 
 
-@pytest.mark.parametrize("rules", CONFIGS, ids=str)
+@pytest.mark.parametrize("rules", CONFIGS + VARIANT_CONFIGS, ids=str)
 def test_random_games_keep_every_invariant(rules: Rules) -> None:
     rng = random.Random(str(rules))
     for i in range(GAMES_PER_CONFIG):
@@ -78,7 +85,7 @@ def _swap_hidden(g: Game, seat: int, rng: random.Random) -> Game | None:
     return h
 
 
-@pytest.mark.parametrize("rules", [r for r in CONFIGS if r.deck == 36], ids=str)
+@pytest.mark.parametrize("rules", [r for r in CONFIGS + VARIANT_CONFIGS if r.deck == 36], ids=str)
 def test_observation_ignores_hidden_cards_of_others(rules: Rules) -> None:
     rng = random.Random(str(rules) + "obs")
     for _ in range(3):
@@ -147,3 +154,32 @@ def test_lowest_trump_leads_the_first_deal() -> None:
         lows = [(h & tm & -(h & tm)).bit_length() if h & tm else 99 for h in g.hands]
         if min(lows) < 99:
             assert g.to_act == lows.index(min(lows))
+
+
+def test_beating_follows_the_variant() -> None:
+    """Issue 36 (docs/rules.md 10), over random play: every defence offered beats by the
+    variant's rule. бескозырный: a higher card of the attacked suit only; «пики пиками»:
+    a spade only by a higher spade, diamonds beat the other suits; no card turned in
+    бескозырный, and every observation says so."""
+    rng = random.Random(36)
+    for name in ("beskozyrny", "piki-pikami"):
+        for players in range(2, 7):
+            g = Game(Rules.preset(name, players=players), seed=rng.randrange(2**32))
+            if name == "beskozyrny":
+                assert g.trump is None and g.trump_suit == 4
+                assert all(g.observation(s).trump is None for s in range(players))
+            else:
+                assert g.trump_suit == 2
+            while not g.is_over:
+                for a in g.legal_actions():
+                    if a.kind != Kind.DEFEND:
+                        continue
+                    c, t = a.cards[0], a.target
+                    assert t is not None
+                    same = c.suit == t.suit and c.rank > t.rank
+                    if name == "beskozyrny" or t.suit == 0:
+                        assert same, f"{c} on {t}"
+                    else:
+                        assert same or (c.suit == 2 and t.suit != 2), f"{c} on {t}"
+                g.apply(rng.choice(g.legal_actions()))
+                assert_cards_conserved(g)

@@ -33,6 +33,25 @@ def test_presets_set_what_section_8_says() -> None:
     # RULES.md 8: «any preset takes overrides», teams too: four players each for himself
     assert Rules.preset("pagony", players=4, teams="none").teams == "none"
     assert Rules.parse("pagony(players=4,teams=none)").teams == "none"
+    # issue 36 (docs/rules.md 10)
+    assert Rules.preset("beskozyrny") == Rules(trump="none")
+    assert Rules.preset("piki-pikami") == Rules(trump="diamonds", spades_by_spades=True)
+
+
+def test_the_variant_options_read_and_write_their_text() -> None:
+    r = Rules.parse("perevodnoy(players=3,trump=none)")
+    assert (r.transfer, r.trump, str(r)) == (True, "none", "perevodnoy(players=3,trump=none)")
+    r = Rules.parse("podkidnoy(spades_by_spades=on,trump=clubs)")
+    assert str(r) == "piki-pikami(trump=clubs)"  # (the nearest preset)
+    assert Rules.parse(str(r)) == r
+    assert str(Rules.preset("beskozyrny", players=4)) == "beskozyrny(players=4)"
+    assert str(Rules.preset("piki-pikami", deck=52)) == "piki-pikami(deck=52)"
+    # the default text form is unchanged: records written before issue 36 still read
+    assert str(Rules()) == "podkidnoy()"
+    with pytest.raises(RulesError, match="^trump_exchange"):
+        Rules.parse("beskozyrny(trump_exchange=on)")
+    with pytest.raises(RulesError, match="^transfer_by_showing"):
+        Rules.parse("perevodnoy-proezdnoy(trump=none)")
 
 
 def test_text_form_with_overrides() -> None:
@@ -86,6 +105,11 @@ def test_random_option_mixes_round_trip() -> None:
         ({"transfer_by_showing": True}, "transfer_by_showing"),
         ({"colour": "red"}, "colour"),
         ({"pile_on": "maybe"}, "pile_on"),
+        # issue 36, docs/rules.md 10 (research NT-5): these need a trump
+        ({"trump": "none", "trump_exchange": True}, "trump_exchange"),
+        ({"trump": "none", "transfer": True, "transfer_by_showing": True}, "transfer_by_showing"),
+        ({"trump": "hearts-ish"}, "trump"),
+        ({"spades_by_spades": "maybe"}, "spades_by_spades"),
     ],
 )
 def test_impossible_combinations_name_the_option(kwargs: dict[str, object], option: str) -> None:
@@ -98,7 +122,7 @@ def test_parse_errors_are_clear() -> None:
         Rules.parse("chess()")
     assert str(e.value) == (
         "preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
-        "perevodnoy-proezdnoy, prostoy, pogonny, pagony"
+        "perevodnoy-proezdnoy, prostoy, pogonny, pagony, beskozyrny, piki-pikami"
     )
     with pytest.raises(RulesError, match="players"):
         Rules.parse("podkidnoy(players=many)")

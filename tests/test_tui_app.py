@@ -25,7 +25,7 @@ from durak.tui.form import Choice  # noqa: E402
 from durak.tui.game_screen import GameScreen  # noqa: E402
 from durak.tui.help_screen import HelpScreen  # noqa: E402
 from durak.tui.howto_screen import HowToScreen  # noqa: E402
-from durak.tui.i18n import card_text  # noqa: E402
+from durak.tui.i18n import card_text, tr  # noqa: E402
 from durak.tui.keys import key_rows  # noqa: E402
 from durak.tui.replay_app import ReplayApp, load  # noqa: E402
 from durak.tui.result_screen import ResultScreen  # noqa: E402
@@ -111,7 +111,13 @@ def check_screen(app: DurakApp) -> None:
     obs = g.observation(0)
     lang = s.lang
     side = text_of(app, "#side")
-    assert card_text(g.trump, lang) in side or "♠♥♦♣"[g.trump_suit] in side
+    if g.trump is None:  # бескозырный (issue 36): no card turned, «no trumps» shown
+        assert tr(lang, "term.no_trump") in side
+    else:
+        assert card_text(g.trump, lang) in side or "♠♥♦♣"[g.trump_suit] in side
+    if g.trump is not None and g.trump.suit != g.trump_suit and obs.trump_under_talon:
+        # «пики пиками»: the trump suit beside the turned card of another suit
+        assert "♠♥♦♣"[g.trump_suit] in side and card_text(g.trump, lang) in side
     if g.talon_size:
         assert str(g.talon_size) in side
     assert f"{len(g.discard)}" in side
@@ -507,6 +513,8 @@ def test_cli_opponents_take_the_bot_specs_of_durak_bots_make() -> None:
         ("pogonny", 3, {}),
         ("pagony", 4, {"teams": "2x2"}),
         ("podkidnoy", 2, {"trump_exchange": True, "deck": 52}),
+        ("beskozyrny", 3, {}),  # issue 36: no card turned, «no trumps» shown
+        ("piki-pikami", 2, {}),
     ],
 )
 def test_other_presets_play_to_the_end(

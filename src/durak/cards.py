@@ -155,7 +155,9 @@ _CARDS: Final[list[Card]] = []
 _CARDS.extend([Card(i // 4 + 2, i % 4) for i in range(NUM_CARDS)])
 
 RANK_MASK: Final = tuple(0xF << ((r - 2) * 4) if r >= 2 else 0 for r in range(15))
-SUIT_MASK: Final = tuple(sum(1 << (i * 4 + s) for i in range(13)) for s in range(4))
+# SUIT_MASK[s] for the suits 0..3, and SUIT_MASK[NO_TRUMP] (4) empty: indexed by a trump
+# suit, it gives no trump cards when the rules have none (trump=none).
+SUIT_MASK: Final = tuple(sum(1 << (i * 4 + s) for i in range(13)) for s in range(4)) + (0,)
 ALL_CARDS: Final = (1 << NUM_CARDS) - 1
 
 
@@ -197,16 +199,46 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
-def beats_mask(index: int, trump: int) -> int:
-    """Every card that beats the card with this index, when ``trump`` is the trump suit.
+# The trump suit of a deal without trumps (rules ``trump=none``): beyond the suits 0..3.
+NO_TRUMP: Final = 4
 
-    A higher card of the same suit beats it; a trump beats any non-trump.
+
+def beats_mask(index: int, trump: int, spades_by_spades: bool = False) -> int:
+    """Every card that beats the card with this index, when ``trump`` is the trump suit
+    (0..3, or NO_TRUMP), and with the rules' ``spades_by_spades``: THE beating rule,
+    which the engine's tables (:data:`BEATS`) and the bots read.
+
+    A higher card of the same suit beats it; a trump beats any non-trump, except a
+    spade under ``spades_by_spades`` («пики пиками»: a spade is beaten only by a higher
+    spade). Without a trump only a higher card of the same suit beats.
+
+    >>> from durak.cards import Card, CardSet
+    >>> nine = Card.parse("9S").index
+    >>> str(CardSet(beats_mask(nine, 2) & deck_mask(24)))
+    '10♠ 9♦ 10♦ J♠ J♦ Q♠ Q♦ K♠ K♦ A♠ A♦'
+    >>> str(CardSet(beats_mask(nine, 2, True) & deck_mask(24)))
+    '10♠ J♠ Q♠ K♠ A♠'
+    >>> str(CardSet(beats_mask(nine, NO_TRUMP) & deck_mask(24)))
+    '10♠ J♠ Q♠ K♠ A♠'
     """
     higher = ALL_CARDS & ~((2 << index) - 1)
     suit = index & 3
-    if suit == trump:
-        return higher & SUIT_MASK[trump]
+    if suit == trump or (spades_by_spades and suit == 0):
+        return higher & SUIT_MASK[suit]
     return (higher & SUIT_MASK[suit]) | SUIT_MASK[trump]
+
+
+def beat_key(trump: int, spades_by_spades: bool) -> int:
+    """The index into :data:`BEATS` of a trump suit (0..3 or NO_TRUMP) and the rules'
+    ``spades_by_spades``."""
+    return trump + (5 if spades_by_spades else 0)
+
+
+# BEATS[beat_key(trump, spades_by_spades)][card]: beats_mask, worked out once for every
+# trump suit (and none) with and without «пики пиками».
+BEATS: Final = tuple(
+    tuple(beats_mask(i, k % 5, k >= 5) for i in range(NUM_CARDS)) for k in range(10)
+)
 
 
 # A plain Python class even in the compiled engine: compiled classes cannot extend int.

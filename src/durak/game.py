@@ -39,11 +39,13 @@ from .actions import (
     make,
 )
 from .cards import (
+    BEATS,
+    NO_TRUMP,
     RANK_MASK,
     SUIT_MASK,
     Card,
     CardSet,
-    beats_mask,
+    beat_key,
     deck_mask,
     lowest_rank,
     rank_name,
@@ -237,6 +239,7 @@ FIELDS: Final = (
     "_origin",
     "_bout_limit",
     "_pile_on",
+    "_beats",
 )
 
 
@@ -337,7 +340,13 @@ class Game:
             hands[s] = hands[s] | 1 << order[i]
         self._hands = hands
         self._known = [0] * n
-        if k < len(order):
+        if rules.trump == "none":
+            # бескозырный (docs/rules.md): no card is turned; the talon is all face
+            # down, its last card an ordinary one.
+            trump = -1
+            self._talon = tuple(order[k:])
+            self._bottom = -1
+        elif k < len(order):
             trump = order[k]
             self._talon = tuple(order[k + 1 :])
             self._bottom = trump  # face up under the talon, drawn last
@@ -350,7 +359,7 @@ class Game:
             self._known[dealer] |= 1 << trump
         self._tp = 0
         self._trump_card = trump
-        self.trump_suit = trump & 3
+        self.trump_suit = trump_suit_of(rules, trump)
         self._forced_take = False
         self._derive()
         self._set_pagon(pagon)
@@ -377,7 +386,9 @@ class Game:
     def _derive(self) -> None:
         """What the hot path reads from the rules and the trump, worked out once."""
         rules = self.rules
-        self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + self.trump_suit
+        suit = self.trump_suit
+        self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + suit if suit < NO_TRUMP else -1
+        self._beats = BEATS[beat_key(suit, rules.spades_by_spades)]
         self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
         self._exchange_on = rules.trump_exchange
         self._table_ranks = rules.throw_in == "table_ranks"
@@ -724,9 +735,11 @@ class Game:
         return self._phase == OVER
 
     @property
-    def trump(self) -> Card:
-        """The trump card: face up under the talon (or drawn from there)."""
-        return Card.from_index(self._trump_card)
+    def trump(self) -> Card | None:
+        """The turned card: face up under the talon (or drawn from there); None when
+        no card is turned (``trump=none``). With a fixed trump suit (``trump=diamonds``)
+        it need not be of the trump suit: :attr:`trump_suit` is the trump."""
+        return Card.from_index(self._trump_card) if self._trump_card >= 0 else None
 
     @property
     def deck(self) -> tuple[Card, ...]:
@@ -805,7 +818,7 @@ class Game:
         if ph == DEFENCE:
             if self._forced_take:
                 return [_TAKE]
-            beats = _BEATS[self.trump_suit]
+            beats = self._beats
             unbeaten = self._unbeaten
             for t in self._att:
                 if unbeaten >> t & 1:
@@ -833,7 +846,12 @@ class Game:
                 m &= ~(15 << (base << 2))
             if ph != OPEN:
                 out.append(_PASS)
-        if self._exchange_on and self._bottom >= 0 and hand >> self._lowest_trump & 1:
+        if (
+            self._exchange_on
+            and self._bottom >= 0
+            and hand >> self._lowest_trump & 1
+            and self._bottom & 3 == self.trump_suit  # (a fixed trump: a trump is turned)
+        ):
             out.append(make(EXCHANGE, 1 << self._lowest_trump, -1))
         return out
 
@@ -1015,7 +1033,11 @@ class Game:
         if a.kind == DEFEND and a.target is not None:
             if not (self._unbeaten >> a.target.index & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
-            return f"{a}: {a.cards[0]} does not beat {a.target} (trump {'♠♥♦♣'[self.trump_suit]})"
+            s = self.trump_suit
+            why = f"trump {'♠♥♦♣'[s]}" if s < NO_TRUMP else "no trumps: trump=none"
+            if self.rules.spades_by_spades and a.target.suit == 0:
+                why += "; a spade only by a higher spade: spades_by_spades=on"
+            return f"{a}: {a.cards[0]} does not beat {a.target} ({why})"
         if a.kind == TRANSFER:
             return (
                 f"{a}: a transfer needs cards of the attacked rank, and the next defender "
@@ -1126,6 +1148,7 @@ class Game:
         g._origin = self._origin
         g._bout_limit = self._bout_limit
         g._pile_on = self._pile_on
+        g._beats = self._beats
 
     def fresh(self) -> Game:
         """The same deal, at its start. A game rebuilt by :meth:`from_view` starts where
@@ -1195,6 +1218,7 @@ class Game:
             self._tmask,
             self._discard,
             self._trump_card,
+            self.trump_suit,
             bottom >= 0,
             len(self._talon) - self._tp + (bottom >= 0),
             self._outm,
@@ -1212,6 +1236,7 @@ class Game:
             tuple(self._last_lay),
             deck_mask(self.rules.deck),
             self.teams,
+            self.rules.spades_by_spades,
         )
 
     def moves(self) -> list[Action]:
@@ -1425,8 +1450,9 @@ class Game:
         g._known[seat] = 0
         g._talon = tuple(talon)
         g._tp = 0
-        g._bottom = obs.trump.index if obs.trump_under_talon else -1
-        g._trump_card = obs.trump.index
+        turned = obs.trump.index if obs.trump is not None else -1  # (none: trump=none)
+        g._bottom = turned if obs.trump_under_talon else -1
+        g._trump_card = turned
         g.trump_suit = obs.trump_suit
         g._forced_take = obs.forced_take
         g._derive()
@@ -1510,6 +1536,21 @@ def _count(m: int) -> int:
     return m & 127
 
 
+_FIXED_TRUMP: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+
+
+def trump_suit_of(rules: Rules, turned: int) -> int:
+    """The trump suit (0..3, or NO_TRUMP) of a deal under ``rules`` whose turned card is
+    ``turned`` (-1: none): the turned card's (``trump=turned``), none (``trump=none``), or
+    the fixed suit («пики пиками»: diamonds, whatever card is turned)."""
+    mode = rules.trump
+    if mode == "turned":
+        return turned & 3
+    if mode == "none":
+        return NO_TRUMP
+    return _FIXED_TRUMP[mode]
+
+
 def _randbelow(rng: _random.Random, n: int) -> int:
     """``rng.randrange(n)`` for n >= 1, the same number from the same state (CPython's
     ``_randbelow_with_getrandbits``), without its interpreted frames."""
@@ -1576,7 +1617,6 @@ _CARDS_OF: Final = {
 }
 # Interned actions looked up by the hot path without building keys.
 _TAKE: Final = make(TAKE, 0, -1)
-_BEATS: Final = tuple(tuple(beats_mask(i, t) for i in range(52)) for t in range(4))
 # _DEFENDS[target][card]: the defence laying card on target.
 _DEFENDS: Final = tuple(
     # (a card never beats itself: that slot holds a placeholder never looked up)

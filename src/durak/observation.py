@@ -53,7 +53,7 @@ class Observation:
     rules: Rules
     hand: CardSet
     table: tuple[tuple[Card, Card | None], ...]
-    trump: Card
+    trump: Card | None
     trump_suit: int
     talon_size: int
     discard: CardSet
@@ -106,7 +106,8 @@ class Observation:
             sum(a.bit for a, b in self.table if b is None),
             sum(a.bit | (b.bit if b is not None else 0) for a, b in self.table),
             int(self.discard),
-            self.trump.index,
+            self.trump.index if self.trump is not None else -1,
+            self.trump_suit,
             self.trump_under_talon,
             self.talon_size,
             sum(1 << s for s, o in enumerate(self.out) if o),
@@ -126,6 +127,7 @@ class Observation:
             tuple(int(m) for m in self.last_laid),
             deck_mask(self.rules.deck),
             self.rules.teams != "none",
+            self.rules.spades_by_spades,
         )
 
     @property
@@ -134,7 +136,7 @@ class Observation:
         seen = self.hand | self.discard | sum_masks(self.known)
         for a, b in self.table:
             seen |= a.bit | (b.bit if b else 0)
-        if self.trump_under_talon:
+        if self.trump_under_talon and self.trump is not None:
             seen |= self.trump.bit
         return CardSet(deck_mask(self.rules.deck) & ~seen)
 
@@ -182,6 +184,7 @@ VIEW_FIELDS: Final = (
     "last_laid",
     "deck",
     "teams",
+    "spades_by_spades",
 )
 
 
@@ -198,8 +201,10 @@ class SeatView:
     attacking cards in the order laid, ``beats`` the card on each (-1: unbeaten).
     ``out`` and ``shown`` are masks of seats (out of the deal; showed a trump this
     bout). ``deck``: the cards of the deck in play; ``teams``: seats play in two sides,
-    even and odd. Every field is an int, a bool or a tuple: the view does not change
-    when the game goes on (its fields are read, never written: plain attributes, as
+    even and odd; ``trump_suit``: 0..3, or 4 (no trump; ``trump_card`` is then -1);
+    ``spades_by_spades``: the rules' «пики пиками» (see :func:`durak.cards.beats_mask`).
+    Every field is an int, a bool or a tuple: the view does not change when the game
+    goes on (its fields are read, never written: plain attributes, as
     ``Final`` ones crashed the compiled engine).
 
     >>> from durak import Game, Rules
@@ -223,6 +228,7 @@ class SeatView:
         table: int,
         discard: int,
         trump_card: int,
+        trump_suit: int,
         trump_under_talon: bool,
         talon_size: int,
         out: int,
@@ -240,6 +246,7 @@ class SeatView:
         last_laid: tuple[int, ...],
         deck: int,
         teams: bool,
+        spades_by_spades: bool = False,
     ) -> None:
         self.seat = seat
         self.hand = hand
@@ -251,7 +258,7 @@ class SeatView:
         self.table = table
         self.discard = discard
         self.trump_card = trump_card
-        self.trump_suit = trump_card & 3
+        self.trump_suit = trump_suit
         self.trump_under_talon = trump_under_talon
         self.talon_size = talon_size
         self.out = out
@@ -272,6 +279,7 @@ class SeatView:
         self.last_laid = last_laid
         self.deck = deck
         self.teams = teams
+        self.spades_by_spades = spades_by_spades
 
     @property
     def unseen(self) -> int:

@@ -24,7 +24,7 @@ from .game import Game, pagon_ladder
 from .match import Tally, record_deals
 from .record import RecordError, parse_headers
 from .rules import Rules
-from .tui.words import Entry, Seat, play, render
+from .tui.words import Entry, Seat, deal_trump, play, render
 
 
 def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list[str]:
@@ -33,7 +33,7 @@ def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list
     g = game.fresh()
     out = [
         render(
-            Entry("ev_deal_start", {"n": number, "dealer": Seat(g.dealer), "trump": g.trump}),
+            Entry("ev_deal_start", {"n": number, "dealer": Seat(g.dealer), "trump": deal_trump(g)}),
             lang,
             names,
         )

@@ -44,6 +44,9 @@ NoTrumpLead = Literal["lot", "lowest_card"]
 LeadAfterDurak = Literal["from_under", "under", "lowest_trump"]
 Scoring = Literal["standard", "pogonny", "pagony"]
 QueenSuit = Literal["spades", "hearts", "diamonds", "clubs"]
+# turned: the card turned up under the talon names the trump; none: no trump
+# (бескозырный); a suit: that suit is always trumps («пики пиками»: diamonds).
+Trump = Literal["turned", "none", "spades", "hearts", "diamonds", "clubs"]
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "teams": get_args(Teams),
@@ -54,6 +57,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "lead_after_durak": get_args(LeadAfterDurak),
     "scoring": get_args(Scoring),
     "pagony_queen": get_args(QueenSuit),
+    "trump": get_args(Trump),
 }
 
 
@@ -85,6 +89,8 @@ class Rules:
     pagony_attack: bool = True
     pagony_queen: QueenSuit = "spades"
     action_limit: int = 0
+    trump: Trump = "turned"
+    spades_by_spades: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -120,6 +126,15 @@ class Rules:
             raise RulesError(f"action_limit: 0 (off) or more, not {self.action_limit}")
         if self.transfer_by_showing and not self.transfer:
             raise RulesError("transfer_by_showing: needs transfer=on")
+        self._check_trump()
+
+    def _check_trump(self) -> None:
+        """бескозырный (docs/rules.md 10): nothing to exchange, no trump to show."""
+        if self.trump == "none":
+            if self.trump_exchange:
+                raise RulesError("trump_exchange: needs a trump (not trump=none)")
+            if self.transfer_by_showing:
+                raise RulesError("transfer_by_showing: needs a trump (not trump=none)")
 
     # -- derived ---------------------------------------------------------------
     @property
@@ -293,4 +308,6 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "prostoy": {"opening": "one_or_two", "throw_in": "none"},
     "pogonny": {"scoring": "pogonny"},
     "pagony": {"scoring": "pagony"},
+    "beskozyrny": {"trump": "none"},
+    "piki-pikami": {"trump": "diamonds", "spades_by_spades": True},
 }

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 
 from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
-from ..cards import SUIT_MASK, beats_mask, iter_bits
+from ..cards import BEATS, SUIT_MASK, beat_key, iter_bits
 from ..determinize import sample
 from ..game import DEFENCE, OPEN, PILE, Game
 from ..observation import Observation, SeatView
@@ -105,15 +105,14 @@ def cheapest_cover(
     return best
 
 
-# KEEP[trump][talon > 6][card], BURDEN[trump][card], BEATS[trump][card]: keep, burden and
-# the cards that beat a card, looked up instead of computed (rollouts call
-# expert_choice on every move).
+# KEEP[trump][talon > 6][card], BURDEN[trump][card]: keep and burden, looked up instead
+# of computed (rollouts call expert_choice on every move); trump 4 is none (trump=none).
+# The cards that beat a card: durak.cards.BEATS, the engine's own table.
 KEEP = tuple(
     tuple(tuple(keep(c, t, 7 if long else 0) for c in range(52)) for long in (False, True))
-    for t in range(4)
+    for t in range(5)
 )
-BURDEN = tuple(tuple(burden(c, t) for c in range(52)) for t in range(4))
-BEATS = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
+BURDEN = tuple(tuple(burden(c, t) for c in range(52)) for t in range(5))
 # The cards of a mask, lowest first, remembered (most masks recur: the actions' groups,
 # a defence's beaters); emptied when it grows past _MEMO_MAX.
 _MEMO: dict[int, tuple[int, ...]] = {}
@@ -185,7 +184,7 @@ def _open(v: SeatView, legal: Sequence[Action]) -> Action:
     tmask = SUIT_MASK[t]
     hand = v.hand
     threat = _threat(v) if talon == 0 else 0
-    beats = BEATS[t]
+    beats = BEATS[beat_key(t, v.spades_by_spades)]
     best = legal[0]
     best_score = 1e9
     for a in legal:
@@ -347,7 +346,7 @@ class ExpertBot:
 
     # -- exact endgame ---------------------------------------------------------------------
     def _solve(self, obs: Observation) -> Action | None:
-        key = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
+        key = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
         if self._solver is None or self._solver_for != key or len(self._solver.table) > 500_000:
             self._solver = Solver(obs.seat)
             self._solver_for = key

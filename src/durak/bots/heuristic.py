@@ -39,7 +39,7 @@ def safe_cards(obs: Observation) -> int:
     threat = opponents_may_hold(obs)
     safe = 0
     for c in obs.hand:
-        if not beats_mask(c.index, obs.trump_suit) & threat:
+        if not beats_mask(c.index, obs.trump_suit, obs.rules.spades_by_spades) & threat:
             safe |= c.bit
     return safe
 

@@ -83,10 +83,19 @@ def deal_of(text: str, deal: int | None = None) -> Game:
     return deals[deal - 1]
 
 
+def _trump(obs: Observation) -> str:
+    """The turned card, with the trump suit when that card does not name it (a fixed
+    trump), or «none» (trump=none)."""
+    suit = "♠♥♦♣"[obs.trump_suit] if obs.trump_suit < 4 else "none"
+    if obs.trump is None:
+        return suit
+    return str(obs.trump) if obs.trump.suit == obs.trump_suit else f"{suit} ({obs.trump} turned)"
+
+
 def describe(obs: Observation) -> str:
     table = " ".join(f"{a}/{b}" if b else str(a) for a, b in obs.table) or "-"
     return (
-        f"seat {obs.seat} to act ({obs.phase}), bout {obs.bout + 1}, trump {obs.trump}, "
+        f"seat {obs.seat} to act ({obs.phase}), bout {obs.bout + 1}, trump {_trump(obs)}, "
         f"talon {obs.talon_size}\n"
         f"hand: {obs.hand}\n"
         f"table: {table}\n"

@@ -433,7 +433,7 @@ class ISMCTSBot:
             nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
         # One table for the whole endgame: what an unfinished search proved about
         # positions still holds on the next move, so later solves get cheaper.
-        fingerprint = (obs.dealer, obs.trump.index, obs.seat, obs.rules)
+        fingerprint = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
         if (
             self._solver is None
             or self._solver_for != fingerprint

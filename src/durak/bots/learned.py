@@ -50,9 +50,10 @@ def _need_numpy() -> None:
 
 
 def _turn_table() -> Any:
-    """``TURN[t][i]``: card ``i``'s slot when ``t`` is the trump suit (trumps in slot 0)."""
+    """``TURN[t][i]``: card ``i``'s slot when ``t`` is the trump suit (trumps in slot 0);
+    ``t`` 4 (no trump, trump=none): the suits as they are."""
     return np.array(
-        [[(i // 4) * 4 + ((i % 4 - t) % 4) for i in range(52)] for t in range(4)], np.int64
+        [[(i // 4) * 4 + ((i % 4 - t) % 4) for i in range(52)] for t in range(5)], np.int64
     )
 
 
@@ -109,7 +110,9 @@ def state_features(obs: Observation) -> Any:
     scalars[7] = float(obs.defender == obs.seat)
     scalars[8 + PHASE_NAMES.index(phase)] = 1.0
     # the face-up trump's rank (it stays known to all until drawn)
-    scalars[13 + obs.trump.index // 4] = float(obs.trump_under_talon)
+    # (none turned, trump=none: nothing set)
+    if obs.trump is not None:
+        scalars[13 + obs.trump.index // 4] = float(obs.trump_under_talon)
     return np.concatenate([*planes, scalars])
 
 

@@ -138,7 +138,7 @@ class PlainReader(Gaps):
             unbeaten = [a.index for a, b in p.table if b is None]
             beats = 0
             for u in unbeaten:
-                beats |= beats_mask(u, t)
+                beats |= beats_mask(u, t, obs.rules.spades_by_spades)
             if any(u in obs.known[s] for u in unbeaten) or (
                 obs.phase == Phase.PILE_ON and obs.defender == s
             ):

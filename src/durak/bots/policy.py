@@ -17,14 +17,14 @@ from typing import Final
 
 from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
-from ..cards import SUIT_MASK, beats_mask
+from ..cards import BEATS, SUIT_MASK, beat_key
 from ..game import DEFENCE, OPEN, PILE, Game
 
-# VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps.
+# VAL[trump_suit][card index]: rank index (0 for a 2 .. 12 for an ace), +13 for trumps
+# (trump suit 4: none, trump=none).
 VAL: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(4)
+    tuple((c >> 2) + (13 if c & 3 == t else 0) for c in range(52)) for t in range(5)
 )
-_BEATS: Final = tuple(tuple(beats_mask(c, t) for c in range(52)) for t in range(4))
 _RANK: Final = tuple(c >> 2 for c in range(52))  # rank index (0 for a 2) by card
 TRUMP_BASE: Final = 13
 QUEEN: Final = 10  # rank index of a queen
@@ -62,7 +62,7 @@ C_PILE = 12  # and pile on a taker up to this one while the talon lasts
 # PLAIN's cost of a card: rank, plus 100 for a trump (ten times the rank so that a pair
 # can be a tenth of a rank cheaper, as laying more cards at once is preferred).
 _PCOST: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(10 * (c >> 2) + (1000 if c & 3 == t else 0) for c in range(52)) for t in range(4)
+    tuple(10 * (c >> 2) + (1000 if c & 3 == t else 0) for c in range(52)) for t in range(5)
 )
 
 
@@ -387,9 +387,9 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
     seat = g.to_act
     assert seat is not None
     style = styles[seat] if styles is not None else CLUB
-    (hands, _, _, _, unbeaten, table, _, trump_card, _, talon, _,
+    (hands, _, _, _, unbeaten, table, _, _, _, talon, _,
      _, _, _, phase, _, _, _, _, _) = g.state()  # fmt: skip
-    trump = trump_card & 3
+    trump = g.trump_suit  # (with a fixed trump not the turned card's suit)
     if style == PLAIN:
         return _plain(legal, phase, trump)
     hand = hands[seat]
@@ -400,7 +400,7 @@ def rollout_action(g: Game, styles: Sequence[int] | None = None) -> Action:
         for s, h in enumerate(hands):
             if s != seat and not (teams and (s - seat) % 2 == 0):
                 threat |= h
-        beats = _BEATS[trump]
+        beats = BEATS[beat_key(trump, g.rules.spades_by_spades)]
         m = int(hand)
         while m:
             low = m & -m

@@ -54,9 +54,11 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
     (``durak.envs._arrays``, built with the compiled engine when numpy's headers were
     there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
     pure-Python engine, or where it was not built, the bytes of
-    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats)."""
+    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats). Also
+    None for rules whose trump is not the turned card's suit (``trump=none`` or a fixed
+    suit): the C function reads the suit from the turned card; Planes reads the rules'."""
     arrays = _arrays()
-    if arrays is None:
+    if arrays is None or rules.trump != "turned":
         return None
     p = Planes(rules, privileged)
     viewer = arrays.Viewer(

@@ -47,7 +47,7 @@ import pyspiel
 from ..actions import Action, encoding
 from ..cards import Card, deck_mask, iter_bits
 from ..determinize import sample
-from ..game import Game
+from ..game import Game, trump_suit_of
 from ..rules import PRESETS, Rules
 from .bits import (
     Actions,
@@ -152,7 +152,12 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder = Encoder(rules)
         k = rules.players * rules.hand_size
         self.consts = _Consts(
-            rules, self.dealer, self.encoder, Actions(rules), k + (1 if k < rules.deck else 0)
+            rules,
+            self.dealer,
+            self.encoder,
+            Actions(rules),
+            # (trump=none: no card is turned, the deal is the hands only)
+            k + (1 if k < rules.deck and rules.trump != "none" else 0),
         )
 
     def new_initial_state(self) -> DurakState:
@@ -354,7 +359,8 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             d.left.remove(outcome)
         if len(d.dealt) < self.c.to_deal:
             return
-        trump_suit = d.dealt[-1] & 3
+        # (the rules' trump suit: none with trump=none, a fixed suit whatever is turned)
+        trump_suit = trump_suit_of(r, d.dealt[-1] if r.trump != "none" else -1)
         k = r.players * r.hand_size
         if r.no_trump_lead == "lot" and not any(c & 3 == trump_suit for c in d.dealt[:k]):
             d.lot = True

@@ -211,7 +211,7 @@ class Planes:
         att = 0
         for c in atts:
             att |= 1 << c
-        trump_bit = 1 << trump_card
+        trump_bit = 1 << trump_card if trump_card >= 0 else 0  # (none turned: trump=none)
         out[0] = hand >> lo
         out[1] = unbeaten >> lo
         out[2] = (att & ~unbeaten) >> lo
@@ -233,7 +233,10 @@ class Planes:
             for s in others:
                 out[i] = hands[s] >> lo
                 i += 1
-        flags = 1 << (trump_card & 3)
+        # the trump suit's flag (the rules' suit, not the turned card's, with a fixed
+        # trump); no suit flag at all without a trump (trump=none)
+        suit = g.trump_suit
+        flags = 1 << suit if suit < 4 else 0
         if under:
             flags |= 16
         rel = self._rel[seat]

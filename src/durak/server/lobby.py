@@ -423,7 +423,9 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         "result": d["result"],
         "record": d["record"],
         "frames": frames,
-        "trump": str(g.trump),
+        # (None when no card is turned, trump=none; the suit is the rules' trump: 4 = none)
+        "trump": str(g.trump) if g.trump is not None else None,
+        "trump_suit": g.trump_suit,
         "seed": str(d["seed"]),
         "salt": salt,
         "commit": commitment(server, salt) if salt else None,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from ..cards import Card
-from .i18n import rank_text
+from .i18n import rank_text, tr
 
 CARD_W = 5
 IVORY = "#f4f1e8"
@@ -44,6 +44,19 @@ def chip(
     if click:
         lines = [line.stylize(f"@click={click}") for line in lines]
     return lines
+
+
+def trump_suit_content(suit: int, turned: Card | None, lang: str) -> Content:
+    """The trump suit as a symbol (``suit`` 4: none, «без козыря»), and beside it the
+    turned card when it is of another suit (a fixed trump, «пики пиками»)."""
+    if suit >= 4:
+        return Content.styled(f" {tr(lang, 'term.no_trump')} ", "bold #ffffff")
+    text = Content.styled(
+        " " + "♠♥♦♣"[suit] + " ", "bold " + ("#ff5f5f" if suit in (1, 2) else "#ffffff")
+    )
+    if turned is None:
+        return text
+    return Content.assemble(text, " ", chip(turned, lang)[0])
 
 
 def back(tall: bool = False, label: str = "") -> list[Content]:

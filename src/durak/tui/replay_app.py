@@ -20,8 +20,8 @@ from ..record import RecordError
 from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
 from .keys import KeyedNode, KeySpec, use_keys
-from .render import chip, join_lines, table_lines
-from .words import Entry, Seat, outcome_entries, play, render
+from .render import chip, join_lines, table_lines, trump_suit_content
+from .words import Entry, Seat, deal_trump, outcome_entries, play, render
 
 REPLAY_KEYS: tuple[KeySpec, ...] = (
     KeySpec("press('right')", "right,space,enter", "key_step_next"),
@@ -153,7 +153,12 @@ class ReplayApp(KeyedNode, App[int]):
             table = Content(tr(lang, "empty_table"))
         self.query_one("#table", Static).update(table)
         side = [
-            Content.assemble(f"{tr(lang, 'term.trump')} ", chip(g.trump, lang)[0]),
+            Content.assemble(
+                f"{tr(lang, 'term.trump')} ",
+                chip(g.trump, lang)[0]
+                if g.trump is not None and g.trump.suit == g.trump_suit
+                else trump_suit_content(g.trump_suit, g.trump, lang),
+            ),
             Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
             Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),
             Content(f"{tr(lang, 'term.bout')} {g.bout + 1}"),
@@ -163,7 +168,7 @@ class ReplayApp(KeyedNode, App[int]):
             last = [
                 Entry(
                     "ev_deal_start",
-                    {"n": self.deal + 1, "dealer": Seat(g.dealer), "trump": g.trump},
+                    {"n": self.deal + 1, "dealer": Seat(g.dealer), "trump": deal_trump(g)},
                 )
             ]
         else:

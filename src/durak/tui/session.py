@@ -27,7 +27,7 @@ from ..match import Match, Tally
 from ..observation import Observation
 from ..rules import Rules
 from .i18n import has, seat_names, tr
-from .words import Entry, Seat, play
+from .words import Entry, Seat, deal_trump, play
 
 HUMAN = 0
 
@@ -257,7 +257,8 @@ class Session:
         g = self.game
         self.log.append(
             Entry(
-                "ev_deal_start", {"n": self.deal_number, "dealer": Seat(g.dealer), "trump": g.trump}
+                "ev_deal_start",
+                {"n": self.deal_number, "dealer": Seat(g.dealer), "trump": deal_trump(g)},
             )
         )
         for bot in self.bots.values():

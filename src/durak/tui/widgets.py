@@ -13,7 +13,7 @@ from ..game import pagon_ladder
 from ..observation import Observation
 from .i18n import plural, rank_text, tr
 from .messages import CardClicked, KeyClicked, OfferClicked, TargetClicked
-from .render import back, chip, inline_cards
+from .render import back, chip, inline_cards, trump_suit_content
 from .session import Session, spec_label
 
 
@@ -96,21 +96,19 @@ def opponent_content(
 
 def side_content(session: Session, obs: Observation, lang: str, tall: bool) -> Content:
     """Trump card, talon and discard counts, the deal and the score."""
-    trump_chip = chip(obs.trump, lang, "normal", False)[0]
+    # (бескозырный: no card turned, no trump suit; «пики пиками»: the turned card need
+    # not be of the trump suit, ♦: both are shown)
+    turned = obs.trump if obs.trump_under_talon else None
     lines: list[Content] = []
     talon = (
         f"{tr(lang, 'term.talon')}: {obs.talon_size}" if obs.talon_size else tr(lang, "talon_empty")
     )
-    under = obs.trump_under_talon
     lines.append(
         Content.assemble(
             f"{tr(lang, 'term.trump')} ",
-            trump_chip
-            if under
-            else Content.styled(
-                " " + "♠♥♦♣"[obs.trump_suit] + " ",
-                "bold " + ("#ff5f5f" if obs.trump_suit in (1, 2) else "#ffffff"),
-            ),
+            chip(turned, lang, "normal", False)[0]
+            if turned is not None and turned.suit == obs.trump_suit
+            else trump_suit_content(obs.trump_suit, turned, lang),
         )
     )
     if tall and obs.talon_size:

@@ -46,6 +46,19 @@ class Team(tuple[int, ...]):
     """Seats of one side, shown as their names joined by «+»."""
 
 
+class TrumpSuit(int):
+    """A trump suit shown as its symbol, or «no trumps» (4: ``trump=none``)."""
+
+
+def deal_trump(game: Game) -> Card | TrumpSuit:
+    """What a deal's trump is called: the turned card when it names the trump, else the
+    suit (a fixed trump, «пики пиками») or «no trumps» (бескозырный)."""
+    t = game.trump
+    if t is not None and t.suit == game.trump_suit:
+        return t
+    return TrumpSuit(game.trump_suit)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of the log: a key of the string table and its values."""
@@ -66,6 +79,8 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
             out[k] = plural(lang, int(v), word)
         elif isinstance(v, Card):
             out[k] = card_text(v, lang)
+        elif isinstance(v, TrumpSuit):
+            out[k] = "♠♥♦♣"[v] if v < 4 else tr(lang, "term.no_trump")
         elif isinstance(v, Ranks):
             out[k] = ", ".join(rank_text(r, lang) for r in v)
         elif isinstance(v, Team):
@@ -114,7 +129,7 @@ def play(game: Game, action: Action | str) -> list[Entry]:
 
 
 def move_entry(
-    action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card
+    action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card | None
 ) -> Entry:
     """One action as a log entry; ``phase`` and ``defender`` as they were before it."""
     who = Seat(seat)
@@ -137,6 +152,7 @@ def move_entry(
             "mv_show", {"who": who, "card": cards[0], "target": Seat(after.defender)}, seat
         )
     if kind == Kind.EXCHANGE:
+        assert trump is not None  # (an exchange needs a turned card)
         return Entry("mv_exchange", {"who": who, "card": trump, "trump": cards[0]}, seat)
     return Entry("mv_take" if kind == Kind.TAKE else "mv_pass", {"who": who}, seat)
 

@@ -4,7 +4,9 @@
 import { entry, getLang, presetLabel, t } from "./i18n.js";
 import { h, pageHeader } from "./ui.js";
 
-const PRESETS = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"];
+// (durak.PRESETS, in its order: a browser test opens every one of them)
+const PRESETS = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony",
+  "beskozyrny", "piki-pikami"];
 
 // The English pages quote Russian terms («беру», «бито»): marked as Russian, as they are.
 function para(text) {

@@ -3,7 +3,7 @@
 import { backEl, cardEl } from "./cards.js";
 import { cardsText, cardText, getLang, rulesName, t } from "./i18n.js";
 import { nameEl, resultWords, seatName } from "./names.js";
-import { parseAction, sortHand } from "./table.js";
+import { parseAction, sortHand, trumpLabel, trumpSymbol } from "./table.js";
 import { api, h, iconButton, langToggle } from "./ui.js";
 
 // One action in words, without its player: "beat 7♣ with 9♣", "take".
@@ -45,7 +45,7 @@ export function replayView(app, id) {
     // The first seat's hand below the felt, the others above it, at a readable size.
     const hands = h("div", { class: "replay-hands" });
     const mine = h("div", { class: "replay-hands mine" });
-    const trumpSuit = data.trump.slice(-1);
+    const trumpSuit = trumpSymbol(data.trump_suit);
     names.forEach((name, s) => {
       const row = h("div", { class: "hand small" });
       for (const c of sortHand(f.hands[s], trumpSuit)) row.append(cardEl(c, lang, "replay-card"));
@@ -62,11 +62,11 @@ export function replayView(app, id) {
     root.append(hands, h("div", { class: "felt" },
       h("div", { class: "deck" },
         // the trump lies face up under the talon until it is drawn
-        f.talon > 0 ? h("div", { class: "talon", id: "replay-talon" }, cardEl(data.trump, lang, "trump"),
+        f.talon > 0 ? h("div", { class: "talon", id: "replay-talon" }, data.trump ? cardEl(data.trump, lang, "trump") : null,
           f.talon > 1 ? backEl("stack") : null, h("span", { class: "count" }, f.talon))
-          : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSuit),
+          : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSuit || "—"),
         h("div", { class: "label" }, t("table.talon_count", { n: f.talon })),
-        h("div", { class: "label" }, t("table.trump_is", { card: cardText(data.trump) }))),
+        h("div", { class: "label" }, trumpLabel(data.trump, data.trump_suit))),
       pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))),
     mine);
     const say = f.action ? [nameEls()[f.seat], `: ${moveWords(f.action)}`] : [t("replay.dealt")];

@@ -36,6 +36,16 @@ export function hasTeams(rules) {
 const RANKS = { J: 11, Q: 12, K: 13, A: 14 };
 const rankOf = (c) => RANKS[c.slice(0, -1)] || Number(c.slice(0, -1));
 
+// The trump suit's symbol ("" without a trump: trump=none, бескозырный), and the trump
+// label: the turned card when it names the trump, else the suit (a fixed trump, «пики
+// пиками»: ♦ whatever card is turned), or "no trumps".
+export function trumpSymbol(suit) { return suit >= 0 && suit < 4 ? SUITS[suit] : ""; }
+export function trumpLabel(card, suit) {
+  const sym = trumpSymbol(suit);
+  if (!sym) return `${t("term.trump")}: ${t("term.no_trump")}`;
+  return t("table.trump_is", { card: card && card.slice(-1) === sym ? cardText(card) : sym });
+}
+
 // A hand as players hold it: by suit, low to high, the trumps together at the right end.
 export function sortHand(cards, trumpSuit) {
   const key = (c) => {
@@ -284,9 +294,9 @@ export function tableView(app, tableId, rerender, invite = null) {
         obs.trump_under_talon ? cardEl(obs.trump, lang, "trump") : null,
         obs.talon_size > 1 ? backEl("stack") : null,
         h("span", { class: "count", id: "talon-count" }, obs.talon_size))
-        : h("div", { class: "trump-suit", title: t("term.trump") }, obs.trump.slice(-1)),
+        : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSymbol(obs.trump_suit) || "—"),
       h("div", { class: "label" }, t("table.talon_count", { n: obs.talon_size })),
-      h("div", { class: "label", id: "trump-label" }, t("table.trump_is", { card: cardText(obs.trump) })));
+      h("div", { class: "label", id: "trump-label" }, trumpLabel(obs.trump, obs.trump_suit)));
     const discardBox = h("div", { class: "discard" },
       obs.discard.length ? backEl("pile") : null,
       h("div", { class: "label", id: "discard-count" }, t("table.discard_count", { n: obs.discard.length })));
@@ -307,7 +317,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (me !== null) {
       const hand = h("div", { class: "hand", id: "hand" });
       const playable = new Set(legal.flatMap((x) => x.kind === "take" || x.kind === "pass" ? [] : x.cards));
-      const trumpSuit = obs.trump.slice(-1);
+      const trumpSuit = trumpSymbol(obs.trump_suit);
       for (const c of sortHand(obs.hand, trumpSuit)) {
         const isTrump = c.slice(-1) === trumpSuit;
         const el = cardEl(c, lang, (playable.has(c) ? "legal" : myTurn ? "dim" : "") +
