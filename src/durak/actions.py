@@ -52,7 +52,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, Protocol
 
 from .cards import Card, CardSet, cards_of, lowest_rank
@@ -358,3 +358,24 @@ def encoding(rules: Rules) -> Encoding:
 
 def num_actions(rules: Rules) -> int:
     return encoding(rules).size
+
+
+def throw_ins(legal: Sequence[Action]) -> tuple[list[Action], Action | None]:
+    """The attacks among ``legal`` (throw-ins, in their order) and the pass, if there is
+    one: what a player choosing its cheapest throw-in weighs (the bots' shared first step).
+
+    >>> from durak import Game, Rules
+    >>> g = Game(Rules(), seed=3)
+    >>> attacks, passing = throw_ins(g.legal_actions())
+    >>> len(attacks) == len(g.legal_actions()), passing is None  # an opening: no pass
+    (True, True)
+    """
+    attacks: list[Action] = []
+    passing: Action | None = None
+    for a in legal:
+        k: int = a.kind
+        if k == PASS:
+            passing = a
+        elif k == ATTACK:
+            attacks.append(a)
+    return attacks, passing

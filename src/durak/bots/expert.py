@@ -38,7 +38,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from .. import playout
-from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, EXCHANGE, SHOW, TAKE, TRANSFER, Action, throw_ins
 from ..cards import BEATS, SUIT_MASK, beat_key, iter_bits
 from ..determinize import sample
 from ..game import DEFENCE, OPEN, PILE, Game
@@ -227,16 +227,10 @@ def _throw(v: SeatView, legal: Sequence[Action], piling: bool) -> Action:
         limit = QUEEN
     else:
         limit = PILE_LIMIT if piling else THROW_LIMIT
-    pass_action: Action | None = None
+    attacks, pass_action = throw_ins(legal)
     best: Action | None = None
     best_score = 1e9
-    for a in legal:
-        k: int = a.kind
-        if k == PASS:
-            pass_action = a
-            continue
-        if k != ATTACK:
-            continue
+    for a in attacks:
         m: int = a.cards
         if m & tmask and (talon > 0 or piling):
             continue  # no trump to a defender who takes, none at all while the talon lasts

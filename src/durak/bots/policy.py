@@ -16,7 +16,7 @@ from functools import partial
 from typing import Final
 
 from .. import playout
-from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action, throw_ins
 from ..cards import BEATS, SUIT_MASK, beat_key
 from ..game import DEFENCE, OPEN, PILE, Game
 
@@ -230,17 +230,11 @@ def _best_throw(
     trump are left out when ``skip_trumps``, and groups whose highest card is worth more
     than ``limit`` by ``top``; a group costs its highest card's ``top``, less ``bonus``
     for each card beyond the first."""
-    pass_action: Action | None = None
+    attacks, pass_action = throw_ins(legal)
     best: Action | None = None
     best_score = 1e9
     tmask = SUIT_MASK[trump]
-    for a in legal:
-        k: int = a.kind
-        if k == PASS:
-            pass_action = a
-            continue
-        if k != ATTACK:
-            continue
+    for a in attacks:
         m: int = a.cards
         if skip_trumps and m & tmask:
             continue
