@@ -215,7 +215,7 @@ def beats_mask(index: int, trump: int, spades_by_spades: bool = False) -> int:
     >>> from durak.cards import Card, CardSet
     >>> nine = Card.parse("9S").index
     >>> str(CardSet(beats_mask(nine, 2) & deck_mask(24)))
-    '10♠ 9♦ 10♦ J♠ J♦ Q♠ Q♦ K♠ K♦ A♠ A♦'
+    '9♦ 10♠ 10♦ J♠ J♦ Q♠ Q♦ K♠ K♦ A♠ A♦'
     >>> str(CardSet(beats_mask(nine, 2, True) & deck_mask(24)))
     '10♠ J♠ Q♠ K♠ A♠'
     >>> str(CardSet(beats_mask(nine, NO_TRUMP) & deck_mask(24)))
