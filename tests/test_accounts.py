@@ -183,3 +183,21 @@ def test_rules_name_is_served_catalogue(client: TestClient) -> None:
     assert common["term.deal"] == {"en": "Deal", "ru": "Сдача"}
     assert client.get("/i18n/tui.json").status_code == 404
     assert str(Rules.parse("podkidnoy(deck=24)")) == "podkidnoy(deck=24)"
+
+
+def test_a_new_database_gets_its_tables_even_where_a_freed_one_had_the_same_id() -> None:
+    """accounts.ensure remembered engines by id(): a freed engine's id came back for a new
+    database, which then had no tables (a flaky "no such table: durak_accounts")."""
+    import gc
+
+    from sqlalchemy import create_engine, inspect
+
+    from durak.server import accounts
+
+    for _ in range(20):
+        engine = create_engine("sqlite://")
+        accounts.ensure(engine)
+        assert "durak_accounts" in inspect(engine).get_table_names()
+        engine.dispose()
+        del engine
+        gc.collect()

@@ -35,6 +35,9 @@ def rule_sets(draw: st.DrawFn) -> Rules:
             kw[f.name] = draw(st.integers(1, 7))
     if not kw["transfer"]:
         kw["transfer_by_showing"] = False
+    if kw.get("trump") == "none":  # nothing to show or exchange without a trump suit
+        kw["transfer_by_showing"] = False
+        kw["trump_exchange"] = False
     try:
         return Rules(**kw)  # type: ignore[arg-type]
     except RulesError:

@@ -24,6 +24,7 @@ import hmac
 import secrets
 import threading
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -182,16 +183,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_ready: set[int] = set()
+# The engines whose account tables exist. Weak references, not id(engine): an id is
+# reused once its engine is freed, and a new database then looked ready ("no such table").
+_ready: weakref.WeakSet[Engine] = weakref.WeakSet()
 _ready_lock = threading.Lock()
 
 
 def ensure(engine: Engine) -> None:
     """Create the account tables in this database, once."""
     with _ready_lock:
-        if id(engine) not in _ready:
+        if engine not in _ready:
             metadata.create_all(engine)
-            _ready.add(id(engine))
+            _ready.add(engine)
 
 
 def display(mu: float, sigma: float) -> int:
