@@ -185,19 +185,22 @@ def test_rules_name_is_served_catalogue(client: TestClient) -> None:
     assert str(Rules.parse("podkidnoy(deck=24)")) == "podkidnoy(deck=24)"
 
 
-def test_a_new_database_gets_its_tables_even_where_a_freed_one_had_the_same_id() -> None:
+def test_a_new_database_gets_its_tables_even_where_a_freed_one_had_the_same_id(
+    tmp_path: Path,
+) -> None:
     """accounts.ensure remembered engines by id(): a freed engine's id came back for a new
-    database, which then had no tables (a flaky "no such table: durak_accounts")."""
+    database, which then had no tables (a flaky "no such table: durak_accounts"). With the
+    id-keyed set, some of these 30 new database files were left without tables."""
     import gc
 
     from sqlalchemy import create_engine, inspect
 
     from durak.server import accounts
 
-    for _ in range(20):
-        engine = create_engine("sqlite://")
+    for i in range(30):
+        engine = create_engine(f"sqlite:///{tmp_path / f'{i}.db'}")
         accounts.ensure(engine)
-        assert "durak_accounts" in inspect(engine).get_table_names()
+        assert "durak_accounts" in inspect(engine).get_table_names(), f"database {i}"
         engine.dispose()
         del engine
         gc.collect()
