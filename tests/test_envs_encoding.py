@@ -18,6 +18,32 @@ from durak.envs.episode import learning_rules  # noqa: E402
 from durak.game import PHASES  # noqa: E402
 
 
+def _view_args(g: Game, seat: object) -> list[object]:
+    """The C helper's arguments for ``seat`` but the legal numbers, read straight from the
+    game's fields (so that a test can hand it values the engine never would)."""
+    return [
+        seat,
+        g._hands,
+        g._known,
+        g._att,
+        g._unbeaten,
+        g._tmask,
+        g._discard,
+        g._trump_card,
+        g._bottom,
+        len(g._talon) - g._tp,
+        g.cap,
+        g.out,
+        g.attacker,
+        g.defender,
+        g.to_act,
+        g._phase,
+        g.bout,
+        g._forced_take,
+        g.tally,
+    ]
+
+
 def reference(enc: Encoder, g: Game, seat: int) -> np.ndarray:
     """The encoder as first written (documented layout, docs/envs.md)."""
     n, lo, nc = enc.players, enc.lo, enc.cards
@@ -172,28 +198,7 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
     view = array_view(rules)
     assert view is not None
     g = Game(rules, seed=2)
-    args = [
-        0,
-        g._hands,
-        g._known,
-        g._att,
-        g._unbeaten,
-        g._tmask,
-        g._discard,
-        g._trump_card,
-        g._bottom,
-        len(g._talon) - g._tp,
-        g.cap,
-        g.out,
-        g.attacker,
-        g.defender,
-        g.to_act,
-        g._phase,
-        g.bout,
-        g._forced_take,
-        g.tally,
-        [3],
-    ]
+    args = [*_view_args(g, 0), [3]]
     x, mask = view(*args)
     assert mask.nonzero()[0].tolist() == [3] and x.size == Encoder(rules).size
 
@@ -287,27 +292,7 @@ def test_c_arrays_handed_out_never_change() -> None:
     # a failing view (an action number out of range, after some set) leaves no stale 1
     g = Game(rules, seed=9)
     st.start(g)
-    args = [
-        g.to_act,
-        g._hands,
-        g._known,
-        g._att,
-        g._unbeaten,
-        g._tmask,
-        g._discard,
-        g._trump_card,
-        g._bottom,
-        len(g._talon) - g._tp,
-        g.cap,
-        g.out,
-        g.attacker,
-        g.defender,
-        g.to_act,
-        g._phase,
-        g.bout,
-        g._forced_take,
-        g.tally,
-    ]
+    args = _view_args(g, g.to_act)
     fill(*args, [3])
     with pytest.raises(ValueError, match="out of 0.."):
         fill(*args, [7, 8, 10**6])
