@@ -70,6 +70,10 @@ CHECK_KEYS = {
     "passed",
     "losers",
     "throwers",
+    "cheats_has",
+    "cheats_lacks",
+    "calls",
+    "cheated",
 }
 
 
@@ -170,6 +174,25 @@ def play(g: Game, moves: list[str]) -> None:
             raise AssertionError(f"move {i} {m!r} refused: {e}") from None
 
 
+def check_cheating(g: Game, step: dict[str, Any]) -> None:
+    """шулерский (docs/rules.md 11): the cheat moves and calls of the seat to act, and
+    the cheats every seat sees on the table."""
+    cheats = {str(a) for a in g.cheats()}
+    if "cheats_has" in step:
+        missing = _actions(step["cheats_has"]) - cheats
+        assert not missing, f"{missing} not offered as cheats; cheats: {sorted(cheats)}"
+    if "cheats_lacks" in step:
+        wrong = _actions(step["cheats_lacks"]) & cheats
+        assert not wrong, f"{wrong} must not be offered as cheats"
+    if "calls" in step:
+        calls = {str(a) for a in g.calls()}
+        assert calls == _actions(step["calls"]), f"calls: {sorted(calls)}"
+    if "cheated" in step:
+        for s in range(g.n):
+            got = g.observation(s).cheated
+            assert got == CardSet.parse(step["cheated"]), f"seat {s} sees cheats {got}"
+
+
 # C901: one assertion per field a conformance case may pin
 def check(g: Game, step: dict[str, Any]) -> None:  # noqa: C901
     unknown = set(step) - CHECK_KEYS - SETUP_KEYS
@@ -185,6 +208,7 @@ def check(g: Game, step: dict[str, Any]) -> None:  # noqa: C901
     if "legal_lacks" in step:
         wrong = _actions(step["legal_lacks"]) & set(legal)
         assert not wrong, f"{wrong} must not be legal"
+    check_cheating(g, step)
     if "to_act" in step:
         assert g.to_act == _seat(step["to_act"])
     if "phase" in step:

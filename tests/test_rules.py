@@ -122,7 +122,7 @@ def test_parse_errors_are_clear() -> None:
         Rules.parse("chess()")
     assert str(e.value) == (
         "preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
-        "perevodnoy-proezdnoy, prostoy, pogonny, pagony, beskozyrny, piki-pikami"
+        "perevodnoy-proezdnoy, prostoy, pogonny, pagony, beskozyrny, piki-pikami, shulerskiy"
     )
     with pytest.raises(RulesError, match="players"):
         Rules.parse("podkidnoy(players=many)")

@@ -5,7 +5,10 @@ or more cards of one rank), ``defend`` (one card laid on one attacking card, the
 ``target``), ``transfer`` (cards of the attacked rank laid to pass the attack on),
 ``show`` (проездной: the trump of the attacked rank shown, not laid), ``take``
 (беру), ``pass`` (nothing more to throw in: бито when everyone has passed) and
-``exchange`` (the lowest trump swapped for the face-up trump).
+``exchange`` (the lowest trump swapped for the face-up trump). With ``cheating``
+(шулерский, docs/rules.md 11) two more: ``cheat`` (one card laid against the rule: on
+a ``target`` it does not beat, or thrown in with a rank not on the table) and ``call``
+(a table card named as a cheat).
 
 Notation, one token each, so a record is a list of tokens::
 
@@ -15,6 +18,8 @@ Notation, one token each, so a record is a list of tokens::
     !6♦            show the trump six to transfer (проездной)
     take  pass     беру; пас / бито
     x6♦            exchange the 6♦ for the face-up trump
+    ~9♠/6♣  ~Q♦    cheat: 6♣ laid on 9♠ as if it beat it; Q♦ thrown in off the table's ranks
+    ?6♣            call: 6♣ on the table is named as a cheat
 
 ``Action.parse`` also reads letters (``6S+6H``, ``6S/10S``) and the Russian
 words «беру», «бито», «пас».
@@ -40,7 +45,9 @@ local index ``r = c.rank - lowest rank``; a set of suits is a 4-bit mask
 
 so ``num_actions = 6 + 30*R + N + N*N``: 1608 for 36 cards, 786 for 24, 3152
 for 52. Not every index is legal in every position; ``Game.legal_action_mask``
-marks the legal ones.
+marks the legal ones. Cheats and calls have no number: they are never in
+``legal_actions()`` (``Game.cheats()`` and ``Game.calls()`` list them), and the
+environments refuse ``cheating``.
 
 >>> from durak.rules import Rules
 >>> r = Rules()
@@ -78,6 +85,8 @@ SHOW: Final = 3
 TAKE: Final = 4
 PASS: Final = 5
 EXCHANGE: Final = 6
+CHEAT: Final = 7
+CALL: Final = 8
 KINDS: Final = tuple(Kind)
 
 
@@ -149,10 +158,10 @@ class Action:
         laid = cards_of(mask)
         if k in (ATTACK, TRANSFER) and (not laid or len({c.rank for c in laid}) != 1):
             raise IllegalActionError(f"{KINDS[k]} needs cards of one rank")
-        if k in (DEFEND, SHOW, EXCHANGE) and len(laid) != 1:
+        if k in (DEFEND, SHOW, EXCHANGE, CHEAT, CALL) and len(laid) != 1:
             raise IllegalActionError(f"{KINDS[k]} needs exactly one card")
-        if (k == DEFEND) != (t >= 0):
-            raise IllegalActionError("only a defence has a target")
+        if k != CHEAT and (k == DEFEND) != (t >= 0):
+            raise IllegalActionError("only a defence (or a cheat) has a target")
         group = "+".join(str(c) for c in laid)
         text = {
             ATTACK: group,
@@ -162,6 +171,8 @@ class Action:
             TAKE: "take",
             PASS: "pass",
             EXCHANGE: "x" + group,
+            CHEAT: f"~{target}/{group}" if target is not None else "~" + group,
+            CALL: "?" + group,
         }[k]
         a = object.__new__(cls)
         object.__setattr__(a, "kind", KINDS[k])
@@ -211,6 +222,13 @@ class Action:
         if low in ("pass", "бито", "пас", "p", "done"):
             return make(PASS, 0, -1)
         try:
+            if t.startswith("?"):
+                return make(CALL, Card.parse(t[1:]).bit, -1)
+            if t.startswith("~"):
+                target, slash, card = t[1:].partition("/")
+                if slash:
+                    return make(CHEAT, Card.parse(card).bit, Card.parse(target).index)
+                return make(CHEAT, Card.parse(target).bit, -1)
             if low.startswith("exchange"):
                 return make(EXCHANGE, Card.parse(t[8:].strip(" :=")).bit, -1)
             if low.startswith("x"):
@@ -260,7 +278,7 @@ _INTERN: Final[dict[int, Action]] = {}
 
 
 def _key(k: int, mask: int, t: int) -> int:
-    return (mask << 9) | ((t + 1) << 3) | k
+    return (mask << 10) | ((t + 1) << 4) | k
 
 
 def make(k: int, mask: int, t: int) -> Action:
@@ -302,6 +320,8 @@ class Encoding:
             return 0
         if k == PASS:
             return 1
+        if k >= CHEAT:
+            raise IllegalActionError(f"{a}: cheats and calls have no number in the encoding")
         first = (mask & -mask).bit_length() - 1
         if first < self.lo:
             raise IllegalActionError(f"{a} is not in a {self.n}-card deck")

@@ -53,6 +53,8 @@ class Kind(_Named):
     TAKE = 4  # беру
     PASS = 5  # nothing (more) to throw in; бито when every thrower has passed
     EXCHANGE = 6  # the lowest trump swapped for the face-up trump
+    CHEAT = 7  # шулерский: a card that breaks the rule (a false beat, or a false throw-in)
+    CALL = 8  # шулерский: a table card named as a cheat («не бьёт!»)
 
 
 class Phase(_Named):

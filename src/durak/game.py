@@ -23,10 +23,12 @@ import _random  # random.Random's C base: seeded alike, without its interpreted 
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from .actions import (
     ATTACK,
+    CALL,
+    CHEAT,
     DEFEND,
     EXCHANGE,
     PASS,
@@ -240,6 +242,11 @@ FIELDS: Final = (
     "_bout_limit",
     "_pile_on",
     "_beats",
+    "_cheating",
+    "_cheats",
+    "_called",
+    "_laid",
+    "_barred",
 )
 
 
@@ -379,6 +386,7 @@ class Game:
         self.bout = 0
         self._att: list[int] = []
         self._beat: list[int] = []
+        self._laid = [0] * n
         leader = self._first_leader() if leader is None else _check_seat("leader", leader, n)
         self.leader = leader
         self._start_bout(leader)
@@ -400,6 +408,7 @@ class Game:
         self._action_limit = rules.action_limit
         self._bout_limit = rules.bout_limit
         self._pile_on = rules.pile_on
+        self._cheating = rules.cheating != "off"
 
     # -- pagony ---------------------------------------------------------------
     def _set_pagon(self, steps: Sequence[int] | None) -> None:
@@ -546,6 +555,12 @@ class Game:
         self._n_beaten = 0
         self._shown = 0
         self._forced_take = False
+        # шулерский: the bout's cheats, wrong calls, who laid what, who was caught
+        self._cheats = 0
+        self._called = 0
+        self._barred = 0
+        if self._cheating:
+            self._laid = [0] * self.n
         self._set_cap()
         self._throwers = self._make_throwers()
         self._tpos = 0
@@ -571,13 +586,25 @@ class Game:
 
     def _next_thrower(self, start: int) -> None:
         """Give the right to throw in to the first thrower from position ``start``
-        who has something to add; when nobody has, the bout ends."""
+        who has something to add; when nobody has, the bout ends. With ``cheating``,
+        once every card is beaten each thrower still in gets the turn in order (to
+        call a cheat, or to cheat): the bout closes only when all have passed."""
         th = self._throwers
+        if self._cheating and self._phase == THROW:
+            out = self.out
+            for i in range(start, len(th)):
+                if not out[th[i]]:
+                    self._tpos = i
+                    self.to_act = th[i]
+                    return
+            self._end_bout(taken=False)
+            return
         allowed = self._allowed
         if allowed and self.cap > len(self._att):
             hands = self._hands
+            barred = self._barred  # (шулерский: a caught cheater throws in no more)
             for i in range(start, len(th)):
-                if hands[th[i]] & allowed:
+                if hands[th[i]] & allowed and not barred >> th[i] & 1:
                     self._tpos = i
                     self.to_act = th[i]
                     return
@@ -620,13 +647,16 @@ class Game:
             self._outm |= 1 << seat
             self.out_order.append(seat)
 
-    def _end_bout(self, taken: bool) -> None:
+    def _end_bout(self, taken: bool, to: int = -1) -> None:
+        """The bout ends: the defender takes the table, or it is beaten off (``to``: a
+        seat that takes it instead of the discard, шулерский's wrong call)."""
         table = self._tmask
         d = self.defender
-        if taken:
+        if taken or to >= 0:
             hands, known = self._hands, self._known
-            hands[d] = hands[d] | table
-            known[d] = known[d] | table
+            t = d if taken else to
+            hands[t] = hands[t] | table
+            known[t] = known[t] | table
         else:
             self._discard |= table
         self._att = []
@@ -838,6 +868,8 @@ class Game:
             else:
                 limit = self.cap - len(self._att)
                 m = hand & self._allowed
+                if self._barred >> seat & 1:
+                    m = 0  # шулерский: caught cheating this bout
             if limit > 4:
                 limit = 4
             while m:
@@ -880,6 +912,126 @@ class Game:
         ):
             out.append(_SHOWS[trump_card])
 
+    # -- шулерский (docs/rules.md 11) ------------------------------------------------------
+    def cheats(self) -> list[Action]:
+        """With ``cheating``: the cheat moves ``to_act`` may make now, apart from
+        :meth:`legal_actions` (an honest player never sees them). A false beat: any card
+        of the hand laid on an unbeaten attacking card it does not beat; a false
+        throw-in: one card of a rank not on the table, by a thrower who has the turn,
+        within the bout's limits. Empty without ``cheating``.
+
+        >>> g = Game(Rules.preset("shulerskiy"), deck="9S 6C 7S 7H 8S 8H 9H 10H JH QH KH AH 6H")
+        >>> g.apply("9♠"); [str(a) for a in g.cheats()][:3]
+        ['~9♠/6♣', '~9♠/7♥', '~9♠/8♥']
+        """
+        if not self._cheating or self._phase == OVER:
+            return []
+        seat = self.to_act
+        assert seat is not None
+        hand = self._hands[seat]
+        out: list[Action] = []
+        if self._phase == DEFENCE:
+            if self._forced_take:
+                return out
+            beats = self._beats
+            for t in self._att:
+                if self._unbeaten >> t & 1:
+                    m = hand & ~beats[t]
+                    while m:
+                        low = m & -m
+                        out.append(make(CHEAT, low, t))
+                        m ^= low
+        elif (
+            self._phase == THROW
+            and self.rules.throw_in != "none"
+            and not self._barred >> seat & 1
+            and self._room() > 0
+        ):
+            m = hand & ~self._allowed
+            while m:
+                low = m & -m
+                out.append(make(CHEAT, low, -1))
+                m ^= low
+        return out
+
+    def calls(self) -> list[Action]:
+        """With ``cheating``: the calls ``to_act`` may make now: any card on the table
+        that another seat laid this bout and nobody has called yet, cheat or not (a
+        list of only the real cheats would tell which they are). Lowest card first.
+
+        >>> g = Game(Rules.preset("shulerskiy"), deck="9S 6C 7S 7H 8S 8H 9H 10H JH QH KH AH 6H")
+        >>> g.apply("9♠"); [str(a) for a in g.calls()]
+        ['?9♠']
+        """
+        if not self._cheating or self._phase == OVER or not self._tmask:
+            return []
+        seat = self.to_act
+        assert seat is not None
+        m = self._tmask & ~self._laid[seat] & ~self._called
+        out: list[Action] = []
+        while m:
+            low = m & -m
+            out.append(make(CALL, low, -1))
+            m ^= low
+        return out
+
+    def _call(self, seat: int, card: int) -> None:
+        """A call on ``card``: a cheat caught, or a wrong call (docs/rules.md 11)."""
+        bit = 1 << card
+        if not self._cheats & bit:
+            # A wrong call: the caller takes the table (D, V), or nothing happens (P).
+            if self.rules.false_call == "none":
+                self._called |= bit
+            elif seat == self.defender:
+                self._end_bout(taken=True)
+            else:
+                self._end_bout(taken=False, to=seat)
+            return
+        if card in self._beat:
+            # A false beat caught (D): the cheating defender takes the table at once.
+            self._end_bout(taken=True)
+            return
+        # A false throw-in caught (P): it goes back, with the card laid on it, and its
+        # thrower throws in no more this bout.
+        i = self._att.index(card)
+        b = self._beat[i]
+        del self._att[i]
+        del self._beat[i]
+        owner = next(s for s in range(self.n) if self._laid[s] & bit)
+        self._give_back(owner, bit)
+        if b >= 0:
+            self._give_back(self.defender, 1 << b)
+            self._n_beaten -= 1
+        self._unbeaten &= ~bit
+        self._barred |= 1 << owner
+        honest = 0
+        for c in self._att + self._beat:
+            if c >= 0 and not self._cheats >> c & 1:
+                honest |= RANK_MASK[c // 4 + 2]
+        if self._table_ranks:
+            self._allowed = honest
+        if self._phase == PILE:
+            self._next_thrower(0)
+        elif self._unbeaten:
+            self._phase = DEFENCE
+            self.to_act = self.defender
+        else:
+            self._phase = THROW
+            self._next_thrower(0)
+
+    def _give_back(self, seat: int, bit: int) -> None:
+        """A card goes back from the table to the hand it came from, seen by all."""
+        self._hands[seat] |= bit
+        self._known[seat] |= bit
+        self._tmask &= ~bit
+        self._cheats &= ~bit
+        self._laid[seat] &= ~bit
+        if self.out[seat]:
+            # out with that card, which is back: in again
+            self.out[seat] = False
+            self._outm &= ~(1 << seat)
+            self.out_order.remove(seat)
+
     def legal_action_mask(self) -> list[bool]:
         """One flag per action index of ``rules.num_actions``."""
         enc = encoding(self.rules)
@@ -896,7 +1048,11 @@ class Game:
                 action = Action.parse(action)
             except IllegalActionError:
                 return False
-        return action in self.legal_actions()
+        return (
+            action in self.legal_actions()
+            or self._cheating
+            and (action in self.cheats() or action in self.calls())
+        )
 
     # -- applying --------------------------------------------------------------------
     def apply(self, action: Action | str | object) -> None:
@@ -921,6 +1077,9 @@ class Game:
             if x is action:
                 self._apply(action)
                 return
+        if self._cheating and (action in self.cheats() or action in self.calls()):
+            self._apply(action)
+            return
         raise IllegalActionError(self._why_illegal(action, legal[:]))
 
     # C901: one branch per action kind, flat: the engine's hottest function
@@ -932,6 +1091,8 @@ class Game:
         m: int = a.cards  # unboxed once: the compiled engine then works on a plain int
         seat = self.to_act
         assert seat is not None
+        if self._cheating and k != CALL:
+            self._laid[seat] |= m
         if k == DEFEND:
             card = m.bit_length() - 1
             self._hands[seat] &= ~m
@@ -991,8 +1152,36 @@ class Game:
             self._known[seat] &= ~(1 << lt)
             self._bottom = lt
             self._trump_card = lt
+        elif k == CHEAT:
+            self._cheat(seat, m, a.target)
+        elif k == CALL:
+            self._call(seat, m.bit_length() - 1)
         if self._action_limit and len(self.history) >= self._action_limit and self._phase != OVER:
             self._truncate()
+
+    def _cheat(self, seat: int, m: int, target: Card | None) -> None:
+        """A cheat laid (docs/rules.md 11): like a defence or a throw-in, but its card
+        opens no rank for throwing in, and it stands only if nobody calls it."""
+        allowed = self._allowed
+        self._cheats |= m
+        if target is not None:
+            self._hands[seat] &= ~m
+            self._known[seat] &= ~m
+            self._beat[self._att.index(target.index)] = m.bit_length() - 1
+            self._unbeaten &= ~(1 << target.index)
+            self._n_beaten += 1
+            self._tmask |= m
+            self._last_lay[seat] = m
+            if not self._hands[seat]:
+                self._check_out(seat)
+            if not self._unbeaten:
+                self._phase = THROW
+                self._next_thrower(0)
+        else:
+            self._lay_attack(seat, m)
+            self._allowed = allowed
+            self._phase = DEFENCE
+            self.to_act = self.defender
 
     def _truncate(self) -> None:
         """``action_limit`` reached (RULES.md 5): the deal ends, cut off, with no durak."""
@@ -1014,6 +1203,8 @@ class Game:
         assert seat is not None
         hand = self._hands[seat]
         who = f"seat {seat}"
+        if a.kind in (CHEAT, CALL):
+            return f"{a}: {self._why_no_cheat(a)}"
         if a.cards & ~hand:
             missing = CardSet(a.cards & ~hand)
             return f"{a}: {who} does not hold {missing}"
@@ -1051,6 +1242,18 @@ class Game:
                 )
             return f"{a}: only ranks on the table may be thrown in, at most {self._room()} more"
         return f"{a}: not legal now"
+
+    def _why_no_cheat(self, a: Action) -> str:
+        """Why a cheat or a call is refused now (docs/rules.md 11)."""
+        if not self._cheating:
+            return "cheats and calls need cheating=open (these rules have cheating=off)"
+        if a.kind == CALL:
+            if not a.cards & self._tmask:
+                return f"{a.cards[0]} is not on the table"
+            return f"{a.cards[0]} may not be called by seat {self.to_act} (its own, or called)"
+        if a.cards & ~self._hands[self.to_act or 0]:
+            return f"seat {self.to_act} does not hold {a.cards[0]}"
+        return "not a cheat this seat can make now (it would be honest, or it is not its turn)"
 
     def _why_no_transfer(self, seat: int, cards: int) -> str:
         """Why laying ``cards`` to transfer is refused now (RULES.md 4), the first reason
@@ -1149,6 +1352,11 @@ class Game:
         g._bout_limit = self._bout_limit
         g._pile_on = self._pile_on
         g._beats = self._beats
+        g._cheating = self._cheating
+        g._cheats = self._cheats
+        g._called = self._called
+        g._laid = self._laid[:]
+        g._barred = self._barred
 
     def fresh(self) -> Game:
         """The same deal, at its start. A game rebuilt by :meth:`from_view` starts where
@@ -1331,6 +1539,8 @@ class Game:
         if self._tp < len(self._talon) or self._bottom >= 0:
             # A talon left (a sampled world, its order fixed): what is still to draw.
             key += (self._talon, self._tp, self._bottom)
+        if self._cheating:
+            key += (self._cheats, self._called, self._barred, *self._laid)
         if self.rules.scoring != "standard":
             key += tuple(self.tally) + tuple(self.out_order) + tuple(self._last_lay)
             key += self._last_att
@@ -1410,7 +1620,20 @@ class Game:
             forced_take=v.forced_take,
             last_attack=last,
             passed=self.passed,
+            **(self._cheat_view(seat, v.to_act == seat) if self._cheating else {}),
         )
+
+    def _cheat_view(self, seat: int, to_act: bool) -> dict[str, Any]:
+        """шулерский, open: every card is face up, so every seat can see which stand
+        against the rule; who laid what is public. The moves are ``seat``'s own."""
+        return {
+            "cheated": CardSet(self._cheats),
+            "called": CardSet(self._called),
+            "laid": tuple(CardSet(m) for m in self._laid),
+            "barred": tuple(s for s in range(self.n) if self._barred >> s & 1),
+            "cheats": tuple(self.cheats()) if to_act else (),
+            "calls": tuple(self.calls()) if to_act else (),
+        }
 
     @staticmethod
     def from_view(
@@ -1486,8 +1709,12 @@ class Game:
             else:
                 g._n_beaten += 1
         if r.throw_in == "table_ranks":
+            cheated = int(obs.cheated)  # (a cheat opens no rank)
             for a, b in obs.table:
-                g._allowed |= RANK_MASK[a.rank] | (RANK_MASK[b.rank] if b else 0)
+                if not cheated & a.bit:
+                    g._allowed |= RANK_MASK[a.rank]
+                if b is not None and not cheated & b.bit:
+                    g._allowed |= RANK_MASK[b.rank]
         elif r.throw_in == "opening_rank" and obs.table:
             g._allowed = RANK_MASK[obs.table[0][0].rank]
         g.cap = obs.cap
@@ -1496,6 +1723,10 @@ class Game:
         g.attacker = obs.attacker if obs.attacker is not None else 0
         g.first_attacker = obs.first_attacker if obs.first_attacker is not None else 0
         g.defender = obs.defender if obs.defender is not None else 0
+        g._cheats = int(obs.cheated)
+        g._called = int(obs.called)
+        g._laid = [int(m) for m in obs.laid] or [0] * n
+        g._barred = sum(1 << s for s in obs.barred)
         g._throwers = obs.throwers
         g._tpos = obs.thrower_pos
         g._shown = sum(1 << s for s in obs.shown_seats)

@@ -80,6 +80,16 @@ class Observation:
     forced_take: bool = False
     last_attack: LastAttack | None = None
     passed: tuple[Passed, ...] = ()
+    # шулерский (cheating=open, docs/rules.md 11): the table cards that stand against
+    # the rule (all cards are face up: any attentive seat sees them), those called
+    # wrongly, who laid each table card this bout, who was caught; and, for the seat
+    # to act, its cheat moves and calls (never in ``legal``).
+    cheated: CardSet = CardSet(0)
+    called: CardSet = CardSet(0)
+    laid: tuple[CardSet, ...] = ()
+    barred: tuple[int, ...] = ()
+    cheats: tuple[Action, ...] = ()
+    calls: tuple[Action, ...] = ()
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return dataclass_reduce(self)

@@ -47,6 +47,11 @@ QueenSuit = Literal["spades", "hearts", "diamonds", "clubs"]
 # turned: the card turned up under the talon names the trump; none: no trump
 # (бескозырный); a suit: that suit is always trumps («пики пиками»: diamonds).
 Trump = Literal["turned", "none", "spades", "hearts", "diamonds", "clubs"]
+# шулерский (docs/rules.md 11): off, or open (every card face up; a seat may break the
+# beating or throw-in rule, and the others may call it before the bout closes).
+Cheating = Literal["off", "open"]
+# What a wrong call costs (docs/rules.md 11): the caller takes the table (D, V) or nothing (P).
+FalseCall = Literal["takes_table", "none"]
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "teams": get_args(Teams),
@@ -58,6 +63,8 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "scoring": get_args(Scoring),
     "pagony_queen": get_args(QueenSuit),
     "trump": get_args(Trump),
+    "cheating": get_args(Cheating),
+    "false_call": get_args(FalseCall),
 }
 
 
@@ -91,6 +98,8 @@ class Rules:
     action_limit: int = 0
     trump: Trump = "turned"
     spades_by_spades: bool = False
+    cheating: Cheating = "off"
+    false_call: FalseCall = "takes_table"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -127,6 +136,8 @@ class Rules:
         if self.transfer_by_showing and not self.transfer:
             raise RulesError("transfer_by_showing: needs transfer=on")
         self._check_trump()
+        if self.cheating == "off" and self.false_call != "takes_table":
+            raise RulesError("false_call: only with cheating (not cheating=off)")
 
     def _check_trump(self) -> None:
         """бескозырный (docs/rules.md 10): nothing to exchange, no trump to show."""
@@ -310,4 +321,5 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "pagony": {"scoring": "pagony"},
     "beskozyrny": {"trump": "none"},
     "piki-pikami": {"trump": "diamonds", "spades_by_spades": True},
+    "shulerskiy": {"cheating": "open"},
 }
