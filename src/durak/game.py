@@ -920,9 +920,10 @@ class Game:
         throw-in: one card of a rank not on the table, by a thrower who has the turn,
         within the bout's limits. Empty without ``cheating``.
 
-        >>> g = Game(Rules.preset("shulerskiy"), deck="9S 6C 7S 7H 8S 8H 9H 10H JH QH KH AH 6H")
-        >>> g.apply("9♠"); [str(a) for a in g.cheats()][:3]
-        ['~9♠/6♣', '~9♠/7♥', '~9♠/8♥']
+        >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
+        >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
+        >>> g.apply("9♠"); [str(a) for a in g.cheats()]
+        ['~9♠/6♣', '~9♠/7♣', '~9♠/8♦']
         """
         if not self._cheating or self._phase == OVER:
             return []
@@ -959,9 +960,10 @@ class Game:
         that another seat laid this bout and nobody has called yet, cheat or not (a
         list of only the real cheats would tell which they are). Lowest card first.
 
-        >>> g = Game(Rules.preset("shulerskiy"), deck="9S 6C 7S 7H 8S 8H 9H 10H JH QH KH AH 6H")
-        >>> g.apply("9♠"); [str(a) for a in g.calls()]
-        ['?9♠']
+        >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
+        >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
+        >>> g.apply("9♠"); g.apply("~9♠/6♣"); [str(a) for a in g.calls()]
+        ['?6♣']
         """
         if not self._cheating or self._phase == OVER or not self._tmask:
             return []

@@ -52,6 +52,9 @@ REGISTRY: dict[str, str] = {
     "expert": "durak.bots.expert:ExpertBot",
     "learned": "durak.bots.learned:LearnedBot",
     "policy": "durak.bots.learned:LearnedBot",
+    # шулерский (cheating=open): a cheater and a catcher, each over the heuristic
+    "cheater": "durak.bots.cheater:CheaterBot",
+    "catcher": "durak.bots.catcher:CatcherBot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays

@@ -1,0 +1,197 @@
+"""шулерский (``cheating=open``, docs/rules.md 11): the option's text, the moves'
+notation, random play with cheats and calls (cards conserved, every deal ends, records
+replay exactly, views leak nothing), the existing bots staying honest, and the cheater
+and the catcher. The hand-built rule cases are in ``conformance/09_cheating.toml``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak import Action, Game, IllegalActionError, Rules, RulesError
+from durak.bots import level, make
+from durak.enums import Kind
+
+from .helpers import assert_cards_conserved
+
+SHULER = Rules.preset("shulerskiy")
+
+
+def test_the_option_round_trips_and_refuses_nonsense() -> None:
+    r = Rules.preset("shulerskiy", players=4, false_call="none")
+    assert str(r) == "shulerskiy(players=4,false_call=none)"
+    assert Rules.parse(str(r)) == r
+    assert Rules.parse("perevodnoy(cheating=open)").cheating == "open"
+    assert str(Rules.parse("podkidnoy(cheating=open)")) == "shulerskiy()"
+    with pytest.raises(RulesError, match="false_call: only with cheating"):
+        Rules.preset("podkidnoy", false_call="none")
+    with pytest.raises(RulesError, match="cheating: 'hidden' is not one of off, open"):
+        Rules.preset("podkidnoy", cheating="hidden")
+
+
+def test_cheat_and_call_notation_round_trips() -> None:
+    for text in ("~9♠/6♣", "~Q♦", "?6♣"):
+        a = Action.parse(text)
+        assert str(a) == text and Action.parse(str(a)) is a
+    assert Action.parse("~9S/6C").kind == Kind.CHEAT and Action.parse("~9S/6C").target
+    assert Action.parse("~QD").target is None and Action.parse("?6C").kind == Kind.CALL
+    # cheats and calls are never in the fixed encoding (the environments refuse cheating)
+    with pytest.raises(IllegalActionError, match="no number in the encoding"):
+        Action.parse("?6C").index(SHULER)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        Action.parse("?6C+6D")
+
+
+def test_a_cheat_without_the_option_is_refused_and_changes_nothing() -> None:
+    g = Game(Rules(), seed=3)
+    g.apply(g.legal_actions()[0])
+    before = g.observation(g.to_act or 0)
+    with pytest.raises(IllegalActionError, match="need cheating=open"):
+        g.apply("?" + str(g.table[0][0]))
+    assert g.observation(g.to_act or 0) == before
+    assert g.cheats() == [] and g.calls() == []
+
+
+def _random_move(g: Game, rng: random.Random) -> Action:
+    """Honest moves mostly, a cheat or a call now and then: every path gets played."""
+    x = rng.random()
+    cheats, calls = g.cheats(), g.calls()
+    if cheats and x < 0.2:
+        return rng.choice(cheats)
+    if calls and x > 0.85:
+        return rng.choice(calls)
+    return rng.choice(g.legal_actions())
+
+
+CONFIGS = [
+    Rules.preset("shulerskiy", players=p, deck=d, false_call=f).with_action_limit()
+    for p in range(2, 7)
+    for d in (36, 52)
+    for f in ("takes_table", "none")
+] + [
+    Rules.preset("perevodnoy", players=4, cheating="open").with_action_limit(),
+    Rules.preset("prostoy", players=3, cheating="open").with_action_limit(),
+    Rules.preset("podkidnoy", players=4, teams="2x2", cheating="open").with_action_limit(),
+]
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=str)
+def test_random_play_with_cheats_and_calls_keeps_every_invariant(rules: Rules) -> None:
+    rng = random.Random(str(rules))
+    kinds: set[Kind] = set()
+    for _ in range(6):
+        g = Game(rules, seed=rng.randrange(2**32))
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None and not g.out[seat]
+            if len(g.history) % 5 == 0:
+                for s in range(rules.players):
+                    o = g.observation(s)
+                    # the moves are the seat's own; what stands against the rule is public
+                    assert bool(o.cheats or o.calls) <= (s == seat)
+                    assert o.cheated == g.observation(seat).cheated
+                c = g.clone()
+                assert c.observation(seat) == g.observation(seat)
+                assert c.position_key() == g.position_key()
+            a = _random_move(g, rng)
+            kinds.add(a.kind)
+            g.apply(a)
+            assert_cards_conserved(g)
+        assert g.outcome is not None
+        replayed = Game.from_record(g.record())
+        assert replayed.history == g.history and replayed.outcome == g.outcome
+        assert replayed.hands == g.hands
+    assert Kind.CALL in kinds and (Kind.CHEAT in kinds or rules.players > 4)
+
+
+def test_a_rebuilt_view_plays_on_like_the_game() -> None:
+    """Game.from_view keeps the cheats, calls and who laid what (searchers rebuild from it)."""
+    rng = random.Random(1)
+    rules = Rules.preset("shulerskiy", players=3, false_call="none").with_action_limit()
+    checked = 0
+    for _ in range(10):
+        g = Game(rules, seed=rng.randrange(2**32))
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            obs = g.observation(seat)
+            if obs.cheated or obs.called:
+                d = Game.from_view(obs, [int(h) for h in g.hands], g.undrawn())
+                assert d.observation(seat) == obs
+                assert d.cheats() == g.cheats() and d.calls() == g.calls()
+                checked += 1
+            g.apply(_random_move(g, rng))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_existing_bots_play_the_cheating_preset_honestly(players: int) -> None:
+    """Levels 1..5 and the expert: legal moves only, never a cheat or a call."""
+    rules = Rules.preset("shulerskiy", players=players).with_action_limit()
+    specs = [level(n, seed=n) for n in (1, 2, 3, 4)]
+    # level 5 with a small budget: its searcher, belief worlds and solver, quickly
+    specs += [level(5, seed=5, iterations=20, heads_up=20, nodes=2000), make("expert")]
+    for i, bot in enumerate(specs):
+        others = [make("cheater", seed=i, rate=1.0) for _ in range(players - 1)]
+        seats = [bot, *others]
+        g = Game(rules, seed=i)
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs = g.observation(s)
+            a = seats[s].choose(obs)
+            if s == 0:
+                assert a in obs.legal, f"{bot.name} played {a}, not an honest legal move"
+            g.apply(a)
+        assert any(a.kind == Kind.CHEAT for a in g.history), "the cheaters cheated"
+
+
+def _deals(a: str, b: str, n: int, **opts: float) -> tuple[list[int], int, int, int]:
+    """``n`` two-player deals of ``a`` (seat 0) against ``b``: (lost per seat, cheats,
+    calls, wrong calls)."""
+    rules = SHULER.with_action_limit()
+    lost, cheats, calls, wrong = [0, 0], 0, 0, 0
+    for i in range(n):
+        bots = [make(a, seed=i, **opts), make(b, seed=i + 1000)]
+        g = Game(rules, seed=i)
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs = g.observation(s)
+            act = bots[s].choose(obs)
+            cheats += act.kind == Kind.CHEAT
+            if act.kind == Kind.CALL:
+                calls += 1
+                wrong += not act.cards & obs.cheated
+            g.apply(act)
+        assert g.outcome is not None
+        if g.outcome.durak is not None:
+            lost[g.outcome.durak] += 1
+    return lost, cheats, calls, wrong
+
+
+def test_the_cheater_beats_an_honest_player_who_never_calls() -> None:
+    # measured (scratch/measure.py, 200 deals): cheater lost 29, heuristic 151
+    lost, cheats, calls, _ = _deals("cheater", "heuristic", 60)
+    assert cheats > 100 and calls == 0
+    assert lost[0] * 2 < lost[1]
+
+
+def test_the_catcher_catches_the_cheater() -> None:
+    # measured (200 deals): 1267 cheats, 1152 called, none wrongly; cheater lost 143, catcher 53
+    lost, cheats, calls, wrong = _deals("cheater", "catcher", 60)
+    assert wrong == 0 and calls > 0.8 * cheats > 100
+    assert lost[0] > lost[1]
+
+
+def test_the_cheater_plays_honestly_without_the_option() -> None:
+    g = Game(Rules(), seed=4)
+    cheater, honest = make("cheater", seed=4, rate=1.0), make("heuristic", seed=4)
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        obs = g.observation(s)
+        a = cheater.choose(obs)
+        assert a == honest.choose(obs)
+        g.apply(a)
