@@ -195,3 +195,20 @@ def test_the_cheater_plays_honestly_without_the_option() -> None:
         a = cheater.choose(obs)
         assert a == honest.choose(obs)
         g.apply(a)
+
+
+def test_the_environments_refuse_cheating_clearly() -> None:
+    from durak.envs.gymnasium import DurakEnv
+    from durak.envs.openspiel import rules_from_params
+    from durak.envs.pettingzoo import raw_env
+    from durak.envs.vector import DurakVectorEnv
+
+    why = "cheating: the environments play honest rules only"
+    with pytest.raises(ValueError, match=why):
+        DurakEnv("shulerskiy")
+    with pytest.raises(ValueError, match=why):
+        raw_env(Rules.preset("perevodnoy", cheating="open"))
+    with pytest.raises(ValueError, match=why):
+        DurakVectorEnv(2, "shulerskiy(players=3)")
+    with pytest.raises(ValueError, match=why):
+        rules_from_params({"variant": "shulerskiy"})

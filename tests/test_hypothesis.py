@@ -38,6 +38,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     if kw.get("trump") == "none":  # nothing to show or exchange without a trump suit
         kw["transfer_by_showing"] = False
         kw["trump_exchange"] = False
+    if kw.get("cheating") == "off":  # a wrong call's cost only where calls exist
+        kw["false_call"] = "takes_table"
     try:
         return Rules(**kw)  # type: ignore[arg-type]
     except RulesError:

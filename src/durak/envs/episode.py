@@ -21,12 +21,30 @@ DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 
 def learning_rules(rules: Rules | str | None = None) -> Rules:
     """``rules`` (a Rules, its text form, or the default podkidnoy), with ``action_limit``
-    turned on (``DEFAULT_ACTION_LIMIT``) unless it is set already."""
+    turned on (``DEFAULT_ACTION_LIMIT``) unless it is set already. The environments
+    refuse ``cheating`` (its cheats and calls have no number in the action encoding):
+
+    >>> learning_rules("shulerskiy")
+    Traceback (most recent call last):
+    ...
+    ValueError: cheating: the environments play honest rules only (cheating=off), not 'open'
+    """
     if rules is None:
         rules = Rules()
     elif isinstance(rules, str):
         rules = Rules.parse(rules)
+    refuse_cheating(rules)
     return rules.with_action_limit()
+
+
+def refuse_cheating(rules: Rules) -> None:
+    """ValueError for rules with ``cheating``: cheats and calls are not in the fixed
+    action encoding (docs/envs.md), so no agent could make them."""
+    if rules.cheating != "off":
+        raise ValueError(
+            "cheating: the environments play honest rules only (cheating=off), "
+            f"not {rules.cheating!r}"
+        )
 
 
 def returns(rules: Rules, outcome: Outcome | None) -> list[float]:
