@@ -229,6 +229,8 @@ def public_json(game: Game) -> dict[str, Any]:
     data["seat"] = None
     data["hand"] = []
     data["legal"] = []
+    data["cheats"] = []  # (шулерский: seat 0's own moves, from its hand)
+    data["calls"] = []
     data["known"] = to_json(tuple(known))
     return data
 

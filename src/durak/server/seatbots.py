@@ -13,7 +13,7 @@ that, and everything else is refused.
 >>> public_spec("ismcts:time=100000,cap=0")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..5) or one of greedy, ...
+ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..5) or one of catcher, ...
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def levels() -> list[int]:
 
 # Fixed bots a stranger may seat besides the levels: no options, a bounded cost a move
 # (the learned player is one forward pass of a small network).
-EXTRA_PUBLIC = ("learned",)
+# The cheater and the catcher (шулерский) are the heuristic with a rule of thumb more.
+EXTRA_PUBLIC = ("learned", "cheater", "catcher")
 
 
 def _plain_names() -> list[str]:

@@ -528,7 +528,7 @@ class LiveTable:
             raise ProtocolError("stale", f"state {state} is not the current state {self.state}")
         if g.to_act != seat:
             raise ProtocolError("not_your_turn", f"seat {g.to_act} is to act, not seat {seat}")
-        if action not in g.legal_actions():
+        if not g.is_legal(action):  # (is_legal: also a cheat or a call, шулерский)
             try:
                 g.clone().apply(action)
             except ValueError as e:

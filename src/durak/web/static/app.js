@@ -165,7 +165,10 @@ function buildCreateForm(form) {
       const def = old[i - 1] || `bot:${levels[Math.min(2, levels.length - 1)]}`;
       const sel = h("select", { class: "seat-kind", dataset: { seat: i }, "aria-label": `${t("lobby.seats")} ${i + 1}` },
         option("human", t("lobby.person"), def === "human"),
-        levels.map((l) => option(`bot:${l}`, t("bot.level_n", { n: l }), def === `bot:${l}`)));
+        levels.map((l) => option(`bot:${l}`, t("bot.level_n", { n: l }), def === `bot:${l}`)),
+        // шулерский's bots, by name: one that cheats now and then, one that calls every cheat
+        ["cheater", "catcher"].filter((b) => META.bots.names.includes(b))
+          .map((b) => option(`name:${b}`, botLabel(b), def === `name:${b}`)));
       seatsBox.append(h("div", { class: "seat-row" }, `${i + 1}. `, sel));
     }
   };
@@ -276,7 +279,9 @@ function buildCreateForm(form) {
     // language (names.js).
     const seats = [{ kind: "human" }];
     for (const s of seatsBox.querySelectorAll(".seat-kind")) {
-      seats.push(s.value === "human" ? { kind: "human" } : { kind: "bot", level: Number(s.value.slice(4)) });
+      seats.push(s.value === "human" ? { kind: "human" }
+        : s.value.startsWith("name:") ? { kind: "bot", bot: s.value.slice(5) }
+          : { kind: "bot", level: Number(s.value.slice(4)) });
     }
     const body = { preset: preset.value, options, seats, name: nameInput.value.trim(),
       deals: Number(deals.value) };

@@ -6,7 +6,10 @@ import { t, tn } from "./i18n.js";
 export function botNames() { return t("bot.names").split(","); }
 
 export function botLabel(spec) {
-  return spec && spec.startsWith("level:") ? t("bot.level_short", { n: spec.slice(6) }) : spec || "";
+  if (spec && spec.startsWith("level:")) return t("bot.level_short", { n: spec.slice(6) });
+  if (spec === "cheater") return t("bot.cheater");
+  if (spec === "catcher") return t("bot.catcher");
+  return spec || "";
 }
 
 // A seat's name as this page shows it: server defaults ("Bot 3", "Player 2") translated.

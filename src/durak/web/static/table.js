@@ -12,10 +12,20 @@ import { $, account, api, authHeaders, confirmDialog, dropSeat, h, heldSeat, hol
 const PROTOCOL = 1;
 const SUITS = "♠♥♦♣";
 
-// Actions in the engine's notation: "6♠", "6♠+6♥", "6♠/10♠", ">6♥", "!6♦", "x6♦", "take", "pass".
+// Actions in the engine's notation: "6♠", "6♠+6♥", "6♠/10♠", ">6♥", "!6♦", "x6♦", "take", "pass";
+// шулерский: "~9♠/6♣" (a false beat, played like a defence), "~Q♦" (a false throw-in), "?6♣" (a call).
 export function parseAction(text) {
   if (text === "take" || text === "pass") return { kind: text, cards: [], text };
   const first = text[0];
+  if (first === "?") return { kind: "call", cards: [text.slice(1)], text };
+  if (first === "~") {
+    const body = text.slice(1);
+    if (body.includes("/")) {
+      const [target, card] = body.split("/");
+      return { kind: "defend", cheat: true, cards: [card], target, text };
+    }
+    return { kind: "attack", cheat: true, cards: [body], text };
+  }
   if (first === "x") return { kind: "exchange", cards: [text.slice(1)], text };
   if (first === "!") return { kind: "show", cards: [text.slice(1)], text };
   if (first === ">") return { kind: "transfer", cards: text.slice(1).split("+"), text };
@@ -173,6 +183,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (view.pending || !view.state) return;
     view.pending = true;
     view.selected = null;
+    view.cheat = false;
     view.send({ type: "act", state: view.state.state, action });
     render();
   };
@@ -260,7 +271,23 @@ export function tableView(app, tableId, rerender, invite = null) {
     const myTurn = me !== null && obs.to_act === me && obs.legal.length > 0 && !S.result;
     document.body.dataset.myTurn = myTurn ? "1" : "0";
     root.dataset.state = S.state;
-    const legal = myTurn ? obs.legal.map(parseAction) : [];
+    // шулерский: the cheat moves join the honest ones while the cheat toggle is on; calls
+    // are buttons on the table's cards.
+    const cheats = myTurn && obs.cheats ? obs.cheats.map(parseAction) : [];
+    const calls = myTurn && obs.calls ? obs.calls.map(parseAction) : [];
+    if (!cheats.length) view.cheat = false;
+    const legal = myTurn ? obs.legal.map(parseAction).concat(view.cheat ? cheats : []) : [];
+    const myCheats = new Set(me !== null && obs.cheated && obs.laid && obs.laid[me]
+      ? obs.cheated.filter((c) => obs.laid[me].includes(c)) : []);
+    const callButton = (c) => {
+      const x = calls.find((y) => y.cards[0] === c);
+      return x ? h("button", { class: "call", dataset: { action: x.text }, title: t("table.call_title", { card: cardText(c) }),
+        onclick: () => send(x.text) }, `${t("table.call")} ${cardText(c)}`) : null;
+    };
+    const markCheat = (el, c) => {
+      if (myCheats.has(c)) { el.classList.add("my-cheat"); el.title = t("table.my_cheat"); }
+      return el;
+    };
 
     // Opponents, in playing order from my left.
     const base = me === null ? 0 : me;
@@ -283,10 +310,11 @@ export function tableView(app, tableId, rerender, invite = null) {
         const act = legal.find((x) => x.kind === "defend" && x.target === a && x.cards[0] === view.selected);
         if (act) send(act.text);
       });
-      pair.append(ca);
+      pair.append(markCheat(ca, a));
       seenNow.add(a);
-      if (b) { pair.append(cardEl(b, lang, "cover " + (view.shownTable.has(b) ? "" : "enter"))); seenNow.add(b); }
-      pairs.append(pair);
+      if (b) { pair.append(markCheat(cardEl(b, lang, "cover " + (view.shownTable.has(b) ? "" : "enter")), b)); seenNow.add(b); }
+      const callsHere = [callButton(a), b ? callButton(b) : null].filter(Boolean);
+      pairs.append(callsHere.length ? h("div", { class: "pair-box" }, pair, h("div", { class: "calls" }, callsHere)) : pair);
     });
     view.shownTable = seenNow;
     const deckBox = h("div", { class: "deck" },
@@ -333,7 +361,12 @@ export function tableView(app, tableId, rerender, invite = null) {
         if (x.kind === "take") bar.append(h("button", { class: "act take", dataset: { action: "take" }, onclick: () => send("take") }, t("table.take")));
         if (x.kind === "pass") bar.append(h("button", { class: "act pass", dataset: { action: "pass" }, onclick: () => send("pass") },
           obs.phase === "throw_in" ? t("table.done") : t("table.pass")));
-        if (x.kind === "exchange") bar.append(h("button", { class: "act", dataset: { action: x.text }, onclick: () => send(x.text) }, t("table.exchange", { card: cardText(x.cards[0]) })));
+        if (x.kind === "exchange" && !x.cheat) bar.append(h("button", { class: "act", dataset: { action: x.text }, onclick: () => send(x.text) }, t("table.exchange", { card: cardText(x.cards[0]) })));
+      }
+      if (cheats.length) {
+        bar.append(h("button", { class: "act cheat" + (view.cheat ? " on" : ""), id: "cheat-toggle",
+          "aria-pressed": view.cheat ? "true" : "false", title: t("table.cheat_help"),
+          onclick: () => { view.cheat = !view.cheat; view.selected = null; render(); } }, t("table.cheat")));
       }
       if (view.selected) {
         for (const x of legal.filter((y) => y.cards.includes(view.selected) && y.kind !== "exchange")) {
@@ -571,7 +604,9 @@ export function tableView(app, tableId, rerender, invite = null) {
   function logText(e) {
     const x = parseAction(e.action);
     const mine = e.seat === view.seat;
-    const kind = x.kind === "attack" ? (e.phase === "attack" ? "lead" : e.phase === "pile_on" ? "pile" : "throw") : x.kind;
+    // (another's cheat reads as the move it pretends to be: an attentive player sees it)
+    const kind = x.kind === "call" ? "call" : x.cheat && mine ? "cheat"
+      : x.kind === "attack" ? (e.phase === "attack" ? "lead" : e.phase === "pile_on" ? "pile" : "throw") : x.kind;
     const vals = { who: nameEl(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
       card: cardText(x.cards[0] || ""), target: x.target ? cardText(x.target) : "" };
     if (e.by === "timer") {
