@@ -15,8 +15,8 @@ from starlette.routing import Route
 from . import accounts, protocol, ratings
 from .accounts import AccountError
 from .limits import BodyTooLarge, peer_key
+from .lobby import LobbyError
 from .logins import Logins
-from .protocol import ProtocolError
 from .store import AsyncStore
 
 MAX_BODY = 4096
@@ -182,19 +182,20 @@ async def seat_account(request: Request) -> Response:
         body = await _body(request)
     except AccountError as e:
         return _refused(e)
-    lobby = request.app.state.lobby
-    table = lobby.tables.get(body.get("table")) if isinstance(body.get("table"), str) else None
-    token = body.get("token")
-    seat = table.seat_of_token(token) if table is not None and isinstance(token, str) else None
-    if table is None or seat is None:
+    table_id, token = body.get("table"), body.get("token")
+    if not isinstance(table_id, str) or not isinstance(token, str):
         return _refused(
             AccountError("bad_token", "that token holds no seat at this table", None, 403)
         )
+    # The worker that holds the table links it (here, or another: docs/scale.md).
     try:
-        await table.link_account(seat, account.id)
-    except ProtocolError as e:
-        return _refused(AccountError(e.code, e.message, None, 409))
-    return JSONResponse({"table": table.id, "seat": seat, "account": account.id})
+        answer = await request.app.state.cluster.table_op(
+            "link", table_id, {"token": token}, account.id, None, False
+        )
+    except LobbyError as e:
+        code = {403: "bad_token", 404: "bad_token", 409: "deal_in_play"}.get(e.status, "busy")
+        return _refused(AccountError(code, str(e), None, 403 if e.status == 404 else e.status))
+    return JSONResponse(answer)
 
 
 ROUTES = [

@@ -134,6 +134,7 @@ class DealRow:
     assisted: bool = False
     server_seed: int | None = None
     nonces: list[str] | None = None
+    started_at: datetime | None = None
 
 
 @dataclass
@@ -151,6 +152,10 @@ class TableRow:
     deal_count: int  # deals ever started at this table
     action_count: int  # actions ever played at this table
     invite_hash: str | None = None
+    # When the last change of the current deal was stored (its last action, or its
+    # start), UTC: the turn clock of the seat to act runs from here, so a table taken
+    # over by another worker keeps its clocks (docs/scale.md).
+    turn_since: datetime | None = None
 
 
 class Store:
@@ -288,21 +293,27 @@ class Store:
                 then(c)
 
     # -- reads -----------------------------------------------------------------------
-    def load_tables(
+    def live_table_ids(
         self, statuses: tuple[str, ...] = ("waiting", "playing", "finished")
+    ) -> list[str]:
+        """The ids of the tables in one of ``statuses`` (those a restart brings back)."""
+        with self.engine.connect() as c:
+            q = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+            return [str(r[0]) for r in c.execute(q.order_by(tables_t.c.created_at))]
+
+    def load_tables(
+        self,
+        statuses: tuple[str, ...] = ("waiting", "playing", "finished"),
+        ids: list[str] | None = None,
     ) -> list[TableRow]:
-        """Every table in one of ``statuses``, with the deals of its current match."""
+        """Every table in one of ``statuses`` (of ``ids`` only, if given), with the deals
+        of its current match."""
         out: list[TableRow] = []
         with self.engine.connect() as c:
-            rows = (
-                c.execute(
-                    select(tables_t)
-                    .where(tables_t.c.status.in_(statuses))
-                    .order_by(tables_t.c.created_at)
-                )
-                .mappings()
-                .all()
-            )
+            q = select(tables_t).where(tables_t.c.status.in_(statuses))
+            if ids is not None:
+                q = q.where(tables_t.c.id.in_(ids))
+            rows = c.execute(q.order_by(tables_t.c.created_at)).mappings().all()
             for t in rows:
                 seats = [
                     dict(s)
@@ -325,6 +336,7 @@ class Store:
                         assisted=bool(d["assisted"]),
                         server_seed=d["server_seed"],
                         nonces=json.loads(d["nonces"]) if d["nonces"] else None,
+                        started_at=d["started_at"],
                     )
                     for d in c.execute(
                         select(deals_t)
@@ -332,15 +344,20 @@ class Store:
                         .order_by(deals_t.c.deal_no)
                     ).mappings()
                 ]
+                turn_since = None
                 for d in deals:
-                    d.actions = [
-                        (a.seat, a.action, a.moved_by)
-                        for a in c.execute(
-                            select(actions_t.c.seat, actions_t.c.action, actions_t.c.moved_by)
-                            .where(actions_t.c.deal_id == d.id)
-                            .order_by(actions_t.c.ply)
+                    rows_a = c.execute(
+                        select(
+                            actions_t.c.seat,
+                            actions_t.c.action,
+                            actions_t.c.moved_by,
+                            actions_t.c.at,
                         )
-                    ]
+                        .where(actions_t.c.deal_id == d.id)
+                        .order_by(actions_t.c.ply)
+                    ).all()
+                    d.actions = [(a.seat, a.action, a.moved_by) for a in rows_a]
+                    turn_since = rows_a[-1].at if rows_a else d.started_at
                 n_deals = c.execute(
                     select(func.count()).select_from(deals_t).where(deals_t.c.table_id == t["id"])
                 ).scalar_one()
@@ -364,6 +381,7 @@ class Store:
                         deal_count=int(n_deals),
                         action_count=int(n_actions),
                         invite_hash=t["invite_hash"],
+                        turn_since=turn_since,
                     )
                 )
         return out
