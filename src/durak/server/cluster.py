@@ -263,7 +263,9 @@ class RedisCluster:
 
         self.url = url
         self.limits = limits
-        self.worker = worker or secrets.token_hex(4)
+        # Each process its own id, even restarted under the same name: an edge must see
+        # that the owner of its sockets' table changed.
+        self.worker = f"{worker or 'w'}.{secrets.token_hex(3)}"
         self.redis: Redis = Redis.from_url(url, decode_responses=True)
         self._renew = self.redis.register_script(RENEW_LUA)
         self._release = self.redis.register_script(RELEASE_LUA)
@@ -401,11 +403,13 @@ class RedisCluster:
         self.since.pop(table_id, None)
 
     async def _live_entries(self) -> list[dict[str, Any]]:
-        out = []
+        """The live tables every worker listed at its last beat, each once (a table just
+        adopted from a worker that died may still be on the dead one's list)."""
+        out: dict[str, dict[str, Any]] = {}
         for w in self.live_workers:
-            for text in (await self.redis.hgetall(f"durak:live:{w}")).values():
-                out.append(json.loads(text))
-        return out
+            for table_id, text in (await self.redis.hgetall(f"durak:live:{w}")).items():
+                out[table_id] = json.loads(text)
+        return list(out.values())
 
     async def room(self, owner: str | None) -> tuple[int, int, int]:
         entries = await self._live_entries()
