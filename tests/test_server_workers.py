@@ -141,9 +141,7 @@ def two_player_table(owner: Worker, joiner: Worker) -> tuple[str, str, str]:
     """A table of two people made on ``owner``, the second seat taken through
     ``joiner`` (which asks the owner): its id and the two seats' tokens."""
     with owner.http() as c:
-        t = c.post(
-            "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 0}
-        ).json()
+        t = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 0}).json()
     with joiner.http() as c:
         j = c.post(f"/api/tables/{t['table']}/join", json={"name": "Boris"}).json()
     assert j["seat"] == 1, j
@@ -248,9 +246,7 @@ def test_kill_9_of_the_owner_mid_deal_five_times(cluster: list[Worker]) -> None:
             assert end[0]["status"] == "finished"
             a.wait_ready()
             with b.http() as http:
-                games = [
-                    g for g in http.get("/api/games").json()["games"] if g["table_id"] == tid
-                ]
+                games = [g for g in http.get("/api/games").json()["games"] if g["table_id"] == tid]
                 record = http.get(f"/api/games/{games[0]['id']}").json()
             played = [f["action"] for f in record["frames"][1:]]
             assert [e["action"] for e in log] == played[: len(log)]
