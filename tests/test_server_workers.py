@@ -274,3 +274,20 @@ def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
     with c.http() as http:
         r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
     assert r.status_code == 429, r.text  # a right invite is not checked any more
+
+
+def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worker]) -> None:
+    """Five wrong passwords for one name, spread over the three workers, lock the name
+    on all of them (the right password too), as on one process."""
+    a, b, c = cluster
+    with a.http() as http:
+        r = http.post("/api/accounts", json={"name": "Vera", "password": "correct horse 1"})
+        assert r.status_code == 201, r.text
+    for w in (a, b, c, a, b):
+        with w.http() as http:
+            r = http.post("/api/login", json={"name": "Vera", "password": "wrong password"})
+            assert r.status_code == 401, r.text
+    for w in (c, a):
+        with w.http() as http:
+            r = http.post("/api/login", json={"name": "vera", "password": "correct horse 1"})
+            assert r.status_code == 429 and r.json()["code"] == "locked", r.text

@@ -32,7 +32,6 @@ from . import assist, pages, people, protocol, seatbots
 from .cluster import Cluster, Local, RedisCluster, RemoteConnection
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
-from .logins import Logins
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import Store
 from .table import Connection, hash_token
@@ -126,7 +125,7 @@ def create_app(  # noqa: PLR0913
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.guard = cluster.guard()
     app.state.cluster = cluster
-    app.state.logins = Logins(lim)
+    app.state.logins = cluster.logins()
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
 

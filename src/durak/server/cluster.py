@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from .limits import Bucket, Guard, Limits, net_key, wide_key
 from .lobby import Lobby, LobbyError
+from .logins import Lockout, Logins
 from .table import Connection, LiveTable
 
 if TYPE_CHECKING:
@@ -84,6 +85,9 @@ class Local:
 
     def guard(self) -> Guard:
         return Guard(self.limits)
+
+    def logins(self) -> Logins:
+        return Logins(self.limits)
 
     async def start(self, lobby: Lobby, handle: Handler) -> None:
         self.lobby = lobby
@@ -194,6 +198,47 @@ class SharedBucket(Bucket):
         return await self._ask(key, 0)
 
 
+# A wrong password for KEYS[1]: ARGV after, first, most; returns the lock's seconds.
+MISS_LUA = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local after, first, most = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local misses = (tonumber(redis.call('hget', KEYS[1], 'misses')) or 0) + 1
+local lock = 0
+if misses >= after then lock = math.min(most, first * 2 ^ (misses - after)) end
+redis.call('hset', KEYS[1], 'misses', misses, 'until', tostring(now + lock))
+redis.call('expire', KEYS[1], 86400)
+return tostring(lock)
+"""
+
+LOCKED_LUA = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local til = tonumber(redis.call('hget', KEYS[1], 'until')) or 0
+return tostring(math.max(0, til - now))
+"""
+
+
+class SharedLockout(Lockout):
+    """Wrong passwords in a row per account name, counted over every worker."""
+
+    def __init__(self, redis: Redis, after: int, first: float, most: float) -> None:
+        super().__init__(after, first, most)
+        self.redis = redis
+        self._miss = redis.register_script(MISS_LUA)
+        self._locked = redis.register_script(LOCKED_LUA)
+
+    async def locked_for(self, key: str) -> float:
+        return float(await self._locked(keys=[f"durak:lock:{key}"]))
+
+    async def missed(self, key: str) -> float:
+        args = [self.after, self.first, self.most]
+        return float(await self._miss(keys=[f"durak:lock:{key}"], args=args))
+
+    async def passed(self, key: str) -> None:
+        await self.redis.delete(f"durak:lock:{key}")
+
+
 class SharedGuard(Guard):
     """The limits of one address over every worker: buckets and open sockets in Redis."""
 
@@ -284,6 +329,14 @@ class RedisCluster:
 
     def guard(self) -> Guard:
         return SharedGuard(self.limits, self)
+
+    def logins(self) -> Logins:
+        lim, redis = self.limits, self.redis
+        return Logins(
+            lim,
+            lambda name, rate, burst: SharedBucket(redis, name, rate, burst),
+            SharedLockout(redis, lim.lock_after, lim.lock_first, lim.lock_max),
+        )
 
     # -- keys ----------------------------------------------------------------------
     @staticmethod
@@ -408,7 +461,7 @@ class RedisCluster:
         out: dict[str, dict[str, Any]] = {}
         for w in self.live_workers:
             for table_id, text in (await self.redis.hgetall(f"durak:live:{w}")).items():
-                out[table_id] = json.loads(text)
+                out[str(table_id)] = json.loads(text)
         return list(out.values())
 
     async def room(self, owner: str | None) -> tuple[int, int, int]:

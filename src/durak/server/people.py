@@ -80,7 +80,7 @@ async def register(request: Request) -> Response:
     s, logins = _store(request), _logins(request)
     try:
         body = await _body(request)
-        logins.admit(_address(request), None)
+        await logins.admit(_address(request), None)
         name = accounts.clean_account_name(body.get("name"))
         pw = await logins.hash(accounts.check_password(body.get("password")))
         account, token = await s.run(accounts.create, s.store, name, pw)
@@ -98,13 +98,13 @@ async def login(request: Request) -> Response:
         name, password = body.get("name"), body.get("password")
         keys = accounts.name_keys(name)
         key = keys[0] if keys else ""
-        logins.admit(_address(request), key)
+        await logins.admit(_address(request), key)
         found = await s.run(accounts.credentials, s.store, name)
         if not await logins.verify(password, found[1] if found else None):
-            logins.lockout.fail(key)
+            await logins.lockout.missed(key)
             raise AccountError("bad_login", "wrong name or password", "password", 401)
         assert found is not None and isinstance(password, str)
-        logins.lockout.succeed(key)
+        await logins.lockout.passed(key)
         rehash = await logins.hash(password) if accounts.outdated(found[1]) else None
         account, token = await s.run(accounts.open_session, s.store, found[0], rehash)
     except AccountError as e:
@@ -134,7 +134,7 @@ async def change_password(request: Request) -> Response:
         if account is None:
             raise AccountError("not_signed_in", "sign in first", None, 401)
         body = await _body(request)
-        logins.admit(_address(request), None)
+        await logins.admit(_address(request), None)
         new = accounts.check_password(body.get("new_password"))
         found = await s.run(accounts.credentials, s.store, account.name)
         if found is None or found[0] != account.id:
