@@ -11,8 +11,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,9 +28,12 @@ from websockets.sync.client import ClientConnection, connect  # noqa: E402
 from durak.server.messages import SERVER_DECODER  # noqa: E402
 from durak.server.store import Store, metadata  # noqa: E402
 
+from .browser import browser, move, open_custom, state_of  # noqa: E402
 from .services import free_port  # noqa: E402
 from .test_server import hello, next_of, play_out, sync  # noqa: E402
 from .test_web_secrets import cards_in, hidden_from, true_games  # noqa: E402
+
+__all__ = ["browser"]  # a fixture
 
 pytestmark = [
     pytest.mark.timeout(180),
@@ -61,12 +66,16 @@ class Worker:
         cmd = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--redis", self.redis, "--worker-id", self.name, "--bot-pace", "0"]
         cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # What it says goes to a file of its own, shown if it does not start.
+        self.log = open(f"{tempfile.gettempdir()}/durak-worker-{self.port}.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 60
         while True:
-            assert self.proc is not None and self.proc.poll() is None, f"{self.name} exited"
+            if self.proc is None or self.proc.poll() is not None:
+                self.log.flush()
+                raise AssertionError(f"{self.name} exited: " + Path(self.log.name).read_text())
             try:
                 if httpx.get(f"{self.url}/api/meta", timeout=2).status_code == 200:
                     return
@@ -81,6 +90,8 @@ class Worker:
         self.proc.wait(10)
 
     def stop(self) -> None:
+        self.log.close()
+        Path(self.log.name).unlink(missing_ok=True)
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -255,27 +266,6 @@ def test_kill_9_of_the_owner_mid_deal_five_times(cluster: list[Worker]) -> None:
             p1.close()
 
 
-def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
-    """Live tables per address, and wrong guesses, are one count for all workers."""
-    a, b, c = cluster
-    made = []
-    for w in (a, b, c, a, b, c):
-        with w.http() as http:
-            r = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
-        if r.status_code != 201:
-            break
-        made.append(r.json()["table"])
-    # Tables of the earlier tests are finished: only these are live (4 per address).
-    assert len(made) == 4 and r.status_code == 429, (len(made), r.text)
-    for w in (a, b, c):  # the 10 wrong guesses of the address, spread over workers
-        for i in range(4):
-            with w.http() as http:
-                http.post(f"/api/tables/{made[0]}/leave", json={"token": f"wrong{i}"})
-    with c.http() as http:
-        r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
-    assert r.status_code == 429, r.text  # a right invite is not checked any more
-
-
 def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worker]) -> None:
     """Five wrong passwords for one name, spread over the three workers, lock the name
     on all of them (the right password too), as on one process."""
@@ -291,3 +281,82 @@ def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worke
         with w.http() as http:
             r = http.post("/api/login", json={"name": "vera", "password": "correct horse 1"})
             assert r.status_code == 429 and r.json()["code"] == "locked", r.text
+
+
+def test_two_browsers_on_two_workers_play_through_the_owners_death(
+    cluster: list[Worker], browser: Any, tmp_path: Path
+) -> None:
+    """Two people in Chromium, each on a worker of their own: Anna's worker makes the
+    table and owns it. Mid-deal it is killed with SIGKILL and started again (as a load
+    balancer would send her elsewhere); her page reconnects by itself, Boris's socket
+    is handed to the new owner, and they click the deal to its end."""
+    _, b, c = cluster
+    anna = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-US")
+    boris = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+    pa, pb = anna.new_page(), boris.new_page()
+    errors: list[str] = []
+    for page in (pa, pb):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(b.url + "/")
+    open_custom(pa)
+    pa.fill("#name", "Anna")
+    pa.select_option("#players", "2")
+    pa.select_option("#deck", "24")
+    pa.select_option('.seat-kind[data-seat="1"]', "human")
+    pa.click("#create-btn")
+    invite = pa.locator("#invite-link").inner_text()
+    pb.goto(c.url + invite[invite.index("/#/") :])
+    pb.fill("#join-name", "Boris")
+    pb.click("#join-btn")
+    for page in (pa, pb):
+        page.wait_for_selector("#hand .card", timeout=10_000)
+    for _ in range(4):  # a few moves, then the owner dies
+        for page in (pa, pb):
+            move(page)
+    before = int(state_of(pa) or 0)
+    b.kill()
+    b.start()
+    b.wait_ready()
+    deadline = time.monotonic() + 30
+    while pa.locator("#hand .card").count() == 0 or int(state_of(pa) or 0) < before:
+        assert time.monotonic() < deadline, "Anna's page did not come back"
+        pa.wait_for_timeout(100)
+    pa.wait_for_function("() => !document.querySelector('.conn.lost')", timeout=20_000)
+    shot = tmp_path / "workers.png"
+    pa.screenshot(path=str(shot))
+    moves = 0
+    deadline = time.monotonic() + 90
+    while pa.locator("#result").count() == 0 or pb.locator("#result").count() == 0:
+        assert time.monotonic() < deadline, "the deal did not end in time"
+        acted = False
+        for page in (pa, pb):
+            if page.locator("#result").count() == 0 and move(page):
+                acted, moves = True, moves + 1
+        if not acted:
+            pa.wait_for_timeout(30)
+    assert moves > 0 and int(state_of(pa) or 0) > before
+    assert not errors, errors
+    anna.close()
+    boris.close()
+
+
+def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
+    """Live tables per address, and wrong guesses, are one count for all workers."""
+    a, b, c = cluster
+    made = []
+    for w in (a, b, c, a, b, c):
+        with w.http() as http:
+            r = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+        if r.status_code != 201:
+            break
+        made.append(r.json()["table"])
+    # Tables of the earlier tests are finished: only these are live (4 per address).
+    # (This test comes last: those four stay live.)
+    assert len(made) == 4 and r.status_code == 429, (len(made), r.text)
+    for w in (a, b, c):  # the 10 wrong guesses of the address, spread over workers
+        for i in range(4):
+            with w.http() as http:
+                http.post(f"/api/tables/{made[0]}/leave", json={"token": f"wrong{i}"})
+    with c.http() as http:
+        r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
+    assert r.status_code == 429, r.text  # a right invite is not checked any more

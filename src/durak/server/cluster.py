@@ -458,10 +458,18 @@ class RedisCluster:
     async def _live_entries(self) -> list[dict[str, Any]]:
         """The live tables every worker listed at its last beat, each once (a table just
         adopted from a worker that died may still be on the dead one's list)."""
-        out: dict[str, dict[str, Any]] = {}
+        seen: dict[str, dict[str, str]] = {}  # table -> worker -> its entry
         for w in self.live_workers:
             for table_id, text in (await self.redis.hgetall(f"durak:live:{w}")).items():
-                out[str(table_id)] = json.loads(text)
+                seen.setdefault(str(table_id), {})[w] = str(text)
+        out = {key: json.loads(next(iter(by.values()))) for key, by in seen.items()}
+        twice = sorted(key for key, by in seen.items() if len(by) > 1)
+        if twice:  # the lease holder's entry is the one that counts
+            owners = await self.redis.mget([self.lease_key(key) for key in twice])
+            for key, owner in zip(twice, owners, strict=True):
+                held = seen[key].get(str(owner))
+                if held is not None:
+                    out[key] = json.loads(held)
         return list(out.values())
 
     async def room(self, owner: str | None) -> tuple[int, int, int]:
@@ -548,7 +556,10 @@ class RedisCluster:
         if not ids:
             return
         ms = int(LEASE_SECONDS * 1000)
-        kept = [await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms]) for i in ids]
+        async with self.redis.pipeline(transaction=False) as p:
+            for i in ids:
+                await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms], client=p)
+            kept = await p.execute()
         for table_id, ok in zip(ids, kept, strict=True):
             if not ok:
                 # Another worker took it (this one stalled past its lease): let it go.

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -164,8 +165,12 @@ class Store:
     def __init__(self, url: str, busy_timeout: float = 2.0) -> None:
         self.url = url
         self.engine = make_engine(url, busy_timeout)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        with self.engine.begin() as c:
+            if self.engine.dialect.name == "postgresql":
+                # Workers of a cluster start together: one makes the tables at a time.
+                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
+            metadata.create_all(c)
+            _add_missing_columns(c)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if url.startswith("sqlite") and not _is_memory(url):
@@ -448,16 +453,15 @@ def _is_memory(url: str) -> bool:
     return url in ("sqlite://", "sqlite:///:memory:")
 
 
-def _add_missing_columns(engine: Engine) -> None:
+def _add_missing_columns(c: Connection) -> None:
     """Columns added since a database was made (ALTER TABLE ... ADD COLUMN, nullable)."""
-    have = inspect(engine)
+    have = inspect(c)
     for table in metadata.sorted_tables:
-        present = {c["name"] for c in have.get_columns(table.name)}
+        present = {col["name"] for col in have.get_columns(table.name)}
         for col in table.columns:
             if col.name not in present:
-                kind = col.type.compile(dialect=engine.dialect)
-                with engine.begin() as c:
-                    c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
+                kind = col.type.compile(dialect=c.dialect)
+                c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
 
 
 def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:
