@@ -11,7 +11,7 @@ ENGINE_MODULES := $(shell sed -n '/^ENGINE: Final = (/,/)/p' src/durak/build.py 
 ENGINE := $(VENV)/.engine-built
 ENGINE_SRC := setup.py src/durak/build.py src/durak/envs/_arrays.c $(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
 
-.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres clean engine mutate
+.PHONY: test play serve bench bench-bots bench-envs load lint typecheck browser postgres redis clean engine mutate
 
 # Every step says what it does and about how long, and prints a line at least every
 # 10 s while it runs (scripts/step.py).
@@ -74,7 +74,13 @@ postgres:
 	@$(STEP) "Looking for Debian's PostgreSQL, installing it if missing (1-2 min then)" -- \
 		sh scripts/ensure-postgres.sh
 
-test: $(STAMP) $(ENGINE) browser postgres
+# Debian's Redis for the tests of several server workers, which start a throwaway one of
+# their own; `make test` fails without it unless DURAK_SKIP_REDIS=1.
+redis:
+	@$(STEP) "Looking for Debian's Redis, installing it if missing (about 1 min then)" -- \
+		sh scripts/ensure-redis.sh
+
+test: $(STAMP) $(ENGINE) browser postgres redis
 	@echo "==> make test 1/5: ruff check (a few seconds)"
 	$(BIN)/ruff check src tests
 	@echo "==> make test 2/5: ruff format --check (a few seconds)"

@@ -1,16 +1,12 @@
 """The server's store on PostgreSQL, a supported database: a throwaway PostgreSQL is
-started for these tests (Debian's binaries, a temporary data directory, a socket of its
-own, no TCP port) and stopped after. Without PostgreSQL installed they fail, unless
-DURAK_SKIP_POSTGRES=1 opts out (`make test` installs it: scripts/ensure-postgres.sh).
-``DURAK_TEST_DATABASE_URL`` points them at a database of your own instead."""
+started for the session (tests/services.py: Debian's binaries, a temporary data
+directory, a socket of its own, no TCP port) and stopped after. Without PostgreSQL
+installed they fail, unless DURAK_SKIP_POSTGRES=1 opts out (`make test` installs it:
+scripts/ensure-postgres.sh). ``DURAK_TEST_DATABASE_URL`` points them at a database of
+your own instead."""
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
 import warnings
 from collections.abc import Iterator
 
@@ -28,81 +24,6 @@ from durak.server.store import Store, metadata
 from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
-
-
-def _as_postgres(cmd: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: as root, run it as the postgres user."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *cmd]
-    return cmd
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    given = os.environ.get("DURAK_TEST_DATABASE_URL")
-    if given:
-        yield given
-        return
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        if os.environ.get("DURAK_SKIP_POSTGRES") == "1":
-            pytest.skip("PostgreSQL not installed and DURAK_SKIP_POSTGRES=1")
-        pytest.fail(
-            "PostgreSQL is not installed (make test installs it; DURAK_SKIP_POSTGRES=1 to opt out)"
-        )
-    pytest.importorskip("psycopg")
-    bindir = os.path.dirname(found[-1])
-    root = tempfile.mkdtemp(prefix="durak-pg-")
-    data, sock = os.path.join(root, "data"), os.path.join(root, "sock")
-    os.mkdir(sock)
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-        shutil.chown(sock, "postgres")
-    port = "5499"
-    run = {"check": True, "capture_output": True, "timeout": 120}
-    subprocess.run(
-        _as_postgres(
-            [
-                f"{bindir}/initdb",
-                "-D",
-                data,
-                "-A",
-                "trust",
-                "-U",
-                "durak",
-                "--no-sync",
-                "-E",
-                "UTF8",
-            ]
-        ),
-        **run,
-    )  # type: ignore[call-overload]
-    opts = f"-p {port} -k {sock} -c listen_addresses='' -F"
-    subprocess.run(
-        _as_postgres(
-            [
-                f"{bindir}/pg_ctl",
-                "-D",
-                data,
-                "-o",
-                opts,
-                "-w",
-                "-l",
-                os.path.join(root, "log"),
-                "start",
-            ]
-        ),
-        **run,
-    )  # type: ignore[call-overload]
-    try:
-        yield f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
-    finally:
-        subprocess.run(
-            _as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]),
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 from collections.abc import AsyncIterator
@@ -28,9 +29,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
+from .cluster import Cluster, Local, RedisCluster, RemoteConnection
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
-from .logins import Logins
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import Store
 from .table import Connection, hash_token
@@ -68,6 +69,8 @@ def create_app(  # noqa: PLR0913
     limits: Limits | None = None,
     stats_token: str | None = None,
     busy_timeout: float = 2.0,
+    redis_url: str | None = None,
+    worker: str | None = None,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -76,8 +79,11 @@ def create_app(  # noqa: PLR0913
     ``forfeit_after``: seconds away after which the others may claim the win;
     ``limits``: rates and caps (``durak.server.limits.Limits``);
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
-    ``busy_timeout``: seconds a database write waits for a lock before it fails."""
+    ``busy_timeout``: seconds a database write waits for a lock before it fails;
+    ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
+    (an id; a random one by default); without it this process holds every table."""
     lim = limits or Limits()
+    cluster: Cluster = RedisCluster(redis_url, lim, worker) if redis_url else Local(lim)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -94,13 +100,11 @@ def create_app(  # noqa: PLR0913
             limits=lim,
         )
         app.state.lobby = lobby
-        n = await lobby.restore()
-        if n:
-            log.info("restored %d tables", n)
+        await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
         try:
             yield
         finally:
-            await lobby.close()
+            await cluster.stop()
             app.state.logins.close()
 
     routes = [
@@ -119,8 +123,9 @@ def create_app(  # noqa: PLR0913
         *people.ROUTES,
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.guard = Guard(lim)
-    app.state.logins = Logins(lim)
+    app.state.guard = cluster.guard()
+    app.state.cluster = cluster
+    app.state.logins = cluster.logins()
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
 
@@ -143,7 +148,7 @@ class Shield:
             await send(message)
 
         lim = self.guard.limits
-        refusal = self._refusal(scope, Headers(scope=scope))
+        refusal = await self._refusal(scope, Headers(scope=scope))
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
@@ -160,9 +165,9 @@ class Shield:
 
         await self.app(scope, counted, send_with_headers)
 
-    def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
+    async def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
         lim = self.guard.limits
-        if not self.guard.requests.take(address(scope)):
+        if not await self.guard.requests.acquire(address(scope)):
             return JSONResponse(
                 {"error": "too many requests; slow down"}, 429, headers={"Retry-After": "1"}
             )
@@ -222,8 +227,13 @@ def _error(e: LobbyError) -> Response:
     return JSONResponse({"error": str(e)}, status_code=e.status)
 
 
-def _limited(bucket: Bucket, request: Request, what: str) -> None:
-    if not bucket.take(address(request.scope)):
+def _cluster(request: Request | WebSocket) -> Cluster:
+    cluster: Cluster = request.app.state.cluster
+    return cluster
+
+
+async def _limited(bucket: Bucket, request: Request, what: str) -> None:
+    if not await bucket.acquire(address(request.scope)):
         raise LobbyError(f"too many {what} from your address; wait a little", 429)
 
 
@@ -272,7 +282,7 @@ def _int_param(request: Request, key: str, default: int, lo: int, hi: int) -> in
 async def list_tables(request: Request) -> Response:
     size = _guard(request).limits.page_size
     return _json(
-        _lobby(request).summaries(
+        await _cluster(request).summaries(
             _int_param(request, "offset", 0, 0, 10**9), _int_param(request, "limit", size, 1, 100)
         )
     )
@@ -288,7 +298,7 @@ async def _account_id(request: Request) -> int | None:
 
 async def create_table(request: Request) -> Response:
     try:
-        _limited(_guard(request).creates, request, "new tables")
+        await _limited(_guard(request).creates, request, "new tables")
         body = await _body(request)
         account_id = await _account_id(request)
         return _json(
@@ -302,49 +312,41 @@ async def create_table(request: Request) -> Response:
 async def get_table(request: Request) -> Response:
     try:
         invite = request.query_params.get("invite")
-        t = _lobby(request).table(request.path_params["table_id"], invite)
-        return _json(t.summary())
+        return _json(
+            await _cluster(request).table_op(
+                "summary", request.path_params["table_id"], {"invite": invite}, None, None, False
+            )
+        )
     except LobbyError as e:
         return _error(e)
 
 
 async def table_action(request: Request) -> Response:
-    """POST /api/tables/{id}/join | leave | again: the lobby method of that name."""
-    lobby, guard = _lobby(request), _guard(request)
+    """POST /api/tables/{id}/join | leave | again: the lobby method of that name, run by
+    the worker that holds the table."""
+    guard = _guard(request)
     action = request.path_params["action"]
-    method = {"join": lobby.join, "leave": lobby.leave, "again": lobby.again}.get(action)
-    if method is None:
+    if action not in ("join", "leave", "again"):
         return JSONResponse({"error": "no such action: join, leave or again"}, status_code=404)
+    addr = address(request.scope)
     try:
-        _limited(guard.joins if action == "join" else guard.requests, request, "seats taken")
+        await _limited(guard.joins if action == "join" else guard.requests, request, "seats taken")
         body = await _body(request)
-        if not guard.token_tries.peek(address(request.scope)) and not _holds_seat(
-            lobby, request.path_params["table_id"], body.get("token")
-        ):
-            # Over the limit only a right seat token is checked (see _hello).
-            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
+        # Over the limit only a right seat token is checked (see _hello).
+        guesser = not await guard.token_tries.available(addr)
+        account_id = await _account_id(request) if action == "join" else None
         try:
-            if action == "join":
-                return _json(
-                    await lobby.join(
-                        request.path_params["table_id"],
-                        body,
-                        await _account_id(request),
-                        address(request.scope),
-                    )
+            return _json(
+                await _cluster(request).table_op(
+                    action, request.path_params["table_id"], body, account_id, addr, guesser
                 )
-            return _json(await method(request.path_params["table_id"], body))
+            )
         except LobbyError as e:
             if e.status in (403, 404):  # a wrong token, invite or id: a guess, counted
-                guard.token_tries.take(address(request.scope))
+                await guard.token_tries.acquire(addr)
             raise
     except LobbyError as e:
         return _error(e)
-
-
-def _holds_seat(lobby: Lobby, table_id: str, token: object) -> bool:
-    t = lobby.tables.get(table_id)
-    return t is not None and isinstance(token, str) and t.seat_of_token(token) is not None
 
 
 async def list_games(request: Request) -> Response:
@@ -389,18 +391,20 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(code=1008)
         return
     # A new connection costs a handshake and a state message: counted as a request.
-    if not guard.requests.take(addr) or not guard.connect(addr):
+    if not await guard.requests.acquire(addr) or not await guard.connect(addr):
         await ws.close(code=1008)
         return
     try:
         await ws.accept()
-        await _serve(ws, _lobby(ws), guard, addr)
+        await _serve(ws, _lobby(ws), guard, _cluster(ws), addr)
     finally:
-        guard.disconnect(addr)
+        await guard.disconnect(addr)
 
 
-# C901: one connection's message loop: every message type and limit in one place
-async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None:  # noqa: C901
+# C901: one connection's message loop: every limit in one place
+async def _serve(  # noqa: C901
+    ws: WebSocket, lobby: Lobby, guard: Guard, cluster: Cluster, addr: str
+) -> None:
     lim = guard.limits
     conn = Connection(ws.send_text, ws.close, address=addr)
     writer = asyncio.create_task(conn.writer())
@@ -426,7 +430,7 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None: 
             data = msg.get("text")
             if data is None:
                 data = msg.get("bytes") or b""
-            if not mine.take(0) or not guard.messages.take(addr):
+            if not mine.take(0) or not await guard.messages.acquire(addr):
                 # Over the rate the message is dropped unread: a flood costs the server
                 # as little as can be. The client is told at most once a second, and a
                 # connection that keeps on is closed.
@@ -440,41 +444,65 @@ async def _serve(ws: WebSocket, lobby: Lobby, guard: Guard, addr: str) -> None: 
                     conn.push(protocol.error("rate_limited", "too many messages; slow down"))
                 continue
             refused = 0
-            try:
-                m = protocol.parse_client(data)
-                if isinstance(m, Hello):
-                    _hello(lobby, guard, conn, m)
-                    greeted = True
-                elif isinstance(m, Act | Claim):
-                    if conn.table is None:
-                        raise ProtocolError("hello_first", "say hello to a table first")
-                    if isinstance(m, Act):
-                        await conn.table.act(conn, m.state, m.action)
-                    else:
-                        await conn.table.claim(conn)
-                elif isinstance(m, Ping):
-                    conn.push(protocol.dumps({"type": "pong", "id": m.id}))
-                else:
-                    await assist.handle(conn, m)
-            except ProtocolError as e:
-                state = conn.table.state if conn.table is not None else None
-                conn.push(protocol.error(e.code, e.message, state))
+            greeted = await handle_frame(lobby, guard, cluster, conn, data) or greeted
     except WebSocketDisconnect:
         pass
     finally:
         if conn.table is not None:
             conn.table.detach(conn)
+        await cluster.unrelay(conn)
         conn.stop()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(writer, 1.0)
 
 
-def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
+async def handle_frame(
+    lobby: Lobby, guard: Guard, cluster: Cluster, conn: Connection, data: str | bytes
+) -> bool:
+    """One frame a client sent (past the rate limits), on the worker its socket is on
+    or, relayed, on the worker that owns its table (``cluster``); True if it was a
+    hello. A refused frame gets an ``error`` and changes nothing."""
+    try:
+        m = protocol.parse_client(data)
+        if isinstance(m, Hello):
+            owner = await cluster.where(m.table)
+            if owner is not None:
+                if isinstance(conn, RemoteConnection):
+                    # Relayed here, but the table is elsewhere now: the edge asks again.
+                    conn.moved = True
+                    conn.stop()
+                else:
+                    text = data if isinstance(data, str) else data.decode()
+                    await cluster.relay(conn, owner, m.table, text)
+                return True
+            await cluster.unrelay(conn)
+            await _hello(lobby, guard, conn, m)
+            return True
+        if isinstance(m, Ping):
+            conn.push(protocol.dumps({"type": "pong", "id": m.id}))
+        elif cluster.relayed(conn):
+            await cluster.forward(conn, data if isinstance(data, str) else data.decode())
+        elif isinstance(m, Act | Claim):
+            if conn.table is None:
+                raise ProtocolError("hello_first", "say hello to a table first")
+            if isinstance(m, Act):
+                await conn.table.act(conn, m.state, m.action)
+            else:
+                await conn.table.claim(conn)
+        else:
+            await assist.handle(conn, m)
+    except ProtocolError as e:
+        state = conn.table.state if conn.table is not None else None
+        conn.push(protocol.error(e.code, e.message, state))
+    return False
+
+
+async def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
     # While an address is over its limit of wrong guesses, no table id or invite it shows
     # is checked: a right guess among the refused ones would otherwise still get through.
     # A seat's token is still honoured when it is right: 24 random bytes are not guessed,
     # and a guesser behind a NAT must not lock its neighbours out of their own seats.
-    if not guard.token_tries.peek(conn.address):
+    if not await guard.token_tries.available(conn.address):
         t = lobby.tables.get(m.table)
         if m.token is None or t is None or t.seat_of_token(m.token) is None:
             raise ProtocolError("rate_limited", "too many wrong tables, tokens or invites")
@@ -482,7 +510,7 @@ def _hello(lobby: Lobby, guard: Guard, conn: Connection, m: Hello) -> None:
         _check_hello(lobby, conn, m)
     except ProtocolError as e:
         if e.code in ("no_table", "bad_token"):
-            guard.token_tries.take(conn.address)
+            await guard.token_tries.acquire(conn.address)
         raise
 
 

@@ -2,16 +2,21 @@
 
 durak serve                         # http://127.0.0.1:8000, SQLite file durak.db
 durak serve --host 0.0.0.0 --port 8080 --db postgresql+psycopg://u:p@host/durak
+durak serve --workers 4 --redis redis://localhost:6379/0 --db postgresql+psycopg://...
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import logging
 import os
+import signal
 import socket
 import sys
+import time
+from collections.abc import Callable
 
 from ..argtypes import port
 
@@ -72,6 +77,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="change one of the limits (docs/web.md), e.g. --limit tables_per_address=8",
     )
     parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="join the workers of a cluster through this Redis (docs/scale.md); "
+        "the database must then be one they share (PostgreSQL)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes on this address (more than 1 needs --redis)",
+    )
+    parser.add_argument(
+        "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -82,6 +103,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    if args.workers < 1 or (args.workers > 1 and not args.redis):
+        print("durak serve: --workers N needs N >= 1, and --redis URL when N > 1", file=sys.stderr)
+        return 2
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
     except OSError as e:
@@ -104,16 +128,6 @@ def run(args: argparse.Namespace) -> int:
             return 2
         changes[name] = (float if kinds[name] in (float, "float") else int)(value)
     limits = Limits(**changes)  # type: ignore[arg-type]
-    app = create_app(
-        args.db,
-        bot_pace=args.bot_pace,
-        deal_pause=args.deal_pause,
-        bot_threads=args.bot_threads,
-        grace=args.grace,
-        forfeit_after=args.forfeit_after,
-        stats_token=args.stats_token,
-        limits=limits,
-    )
     # Said only now that the address is ours.
     print(
         f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
@@ -127,10 +141,80 @@ def run(args: argparse.Namespace) -> int:
     # keeps other tables' moves quick while bots think (benchmarks/load/flood.py).
     sys.setswitchinterval(0.001)
 
-    config = uvicorn.Config(
-        app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+    def serve(slot: int | None) -> None:
+        """One worker; made in the worker's own process, so each has its own id."""
+        worker = args.worker_id
+        if worker is not None and slot is not None:
+            worker = f"{worker}-{slot}"
+        app = create_app(
+            args.db,
+            bot_pace=args.bot_pace,
+            deal_pause=args.deal_pause,
+            bot_threads=args.bot_threads,
+            grace=args.grace,
+            forfeit_after=args.forfeit_after,
+            stats_token=args.stats_token,
+            limits=limits,
+            redis_url=args.redis,
+            worker=worker,
+        )
+        config = uvicorn.Config(
+            app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+
+    if args.workers == 1:
+        serve(None)
+        return 0
+    return supervise(args.workers, serve)
+
+
+def supervise(n: int, serve: Callable[[int], None]) -> int:
+    """Run ``serve`` in ``n`` forked worker processes sharing the listening socket (the
+    kernel hands each new connection to one of them); a worker that dies is started
+    again after a second. Returns when interrupted (SIGINT, SIGTERM), the workers
+    stopped first."""
+    children: dict[int, int] = {}  # pid -> slot
+
+    def start(slot: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker: serves until told to stop, then leaves at once
+            signal.signal(signal.SIGTERM, signal.default_int_handler)
+            code = 0
+            try:
+                serve(slot)
+            except KeyboardInterrupt:
+                pass
+            except BaseException:
+                code = 1
+            os._exit(code)
+        children[pid] = slot
+
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    for slot in range(n):
+        start(slot)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        slot = children.pop(pid, -1)
+        if not stopping and slot >= 0:
+            print(f"durak serve: worker {pid} ended ({status}); starting another", flush=True)
+            time.sleep(1.0)
+            start(slot)
     return 0
 
 

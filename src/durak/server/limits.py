@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,6 +125,15 @@ class Bucket:
         self._state[key] = (tokens - 1.0, t)
         return True
 
+    async def acquire(self, key: str) -> bool:
+        """``take`` as the server calls it: a bucket shared by several workers
+        (``cluster.SharedBucket``) asks Redis instead."""
+        return self.take(key)
+
+    async def available(self, key: str) -> bool:
+        """``peek`` as the server calls it (see ``acquire``)."""
+        return self.peek(key)
+
     def peek(self, key: object, now: float | None = None) -> bool:
         """True if ``key`` has a token to spend (spends none)."""
         t = time.monotonic() if now is None else now
@@ -169,23 +178,37 @@ class Tally:
             self.count.pop(key, None)
 
 
-class Guard:
-    """Every limit of one server, keyed by the client's address."""
+BucketMaker = Callable[[str, float, int], Bucket]
 
-    def __init__(self, limits: Limits) -> None:
+
+def local_bucket(name: str, rate: float, burst: int) -> Bucket:
+    """A bucket of this process alone (``name`` unused: it tells shared buckets apart)."""
+    return Bucket(rate, burst)
+
+
+class Guard:
+    """Every limit of one server, keyed by the client's address. ``bucket`` makes its
+    buckets: this process's own by default, shared through Redis by the workers of a
+    cluster (``cluster.RedisCluster.guard``), where ``connect`` is counted there too."""
+
+    def __init__(self, limits: Limits, bucket: BucketMaker = local_bucket) -> None:
         self.limits = lim = limits
-        self.requests = Bucket(lim.requests_per_second, lim.requests_burst)
-        self.creates = Bucket(lim.creates_per_minute / 60, lim.creates_burst)
-        self.joins = Bucket(lim.joins_per_minute / 60, lim.joins_burst)
-        self.token_tries = Bucket(lim.token_tries_per_minute / 60, lim.token_tries_burst)
-        self.messages = Bucket(lim.address_messages_per_second, lim.address_messages_burst)
+        self.requests = bucket("requests", lim.requests_per_second, lim.requests_burst)
+        self.creates = bucket("creates", lim.creates_per_minute / 60, lim.creates_burst)
+        self.joins = bucket("joins", lim.joins_per_minute / 60, lim.joins_burst)
+        self.token_tries = bucket(
+            "token_tries", lim.token_tries_per_minute / 60, lim.token_tries_burst
+        )
+        self.messages = bucket(
+            "messages", lim.address_messages_per_second, lim.address_messages_burst
+        )
         self.sockets = Tally(lim.connections_per_address)
 
-    def connect(self, address: str) -> bool:
+    async def connect(self, address: str) -> bool:
         """Count a new WebSocket of ``address``; False when it has too many open."""
         return self.sockets.open(address)
 
-    def disconnect(self, address: str) -> None:
+    async def disconnect(self, address: str) -> None:
         self.sockets.close(address)
 
 

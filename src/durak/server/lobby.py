@@ -16,7 +16,7 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
-from typing import Any
+from typing import Any, Protocol
 
 from ..game import Game
 from ..rules import Rules, RulesError
@@ -25,7 +25,7 @@ from .limits import Limits, net_key, wide_key
 from .protocol import ProtocolError, clean_name
 from .ratings import address_key
 from .seatbots import public_spec
-from .store import AsyncStore, Store, StoreUnavailable
+from .store import AsyncStore, Store, StoreUnavailable, TableRow
 from .table import LiveTable, Seat, commitment, hash_token
 
 log = logging.getLogger("durak.server")
@@ -42,6 +42,41 @@ class LobbyError(ValueError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class Registry(Protocol):
+    """Where the live tables are counted: this process alone (``LocalRegistry``), or
+    every worker of a cluster (``cluster.RedisCluster``, docs/scale.md)."""
+
+    async def room(self, owner: str | None) -> tuple[int, int, int]:
+        """Live tables: all of them, those made from ``owner``'s address key, and those
+        from its network (0, 0 without an owner)."""
+        ...
+
+    async def created(self, t: LiveTable) -> None:
+        """A new table, held here."""
+        ...
+
+    async def closed(self, table_id: str) -> None:
+        """A table closed for good."""
+        ...
+
+
+class LocalRegistry:
+    """The tables of one process: the lobby's own."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    async def room(self, owner: str | None) -> tuple[int, int, int]:
+        mine, near = self.lobby.live_tables_of(owner) if owner is not None else (0, 0)
+        return len(self.lobby.tables), mine, near
+
+    async def created(self, t: LiveTable) -> None:
+        pass
+
+    async def closed(self, table_id: str) -> None:
+        pass
 
 
 class Lobby:
@@ -87,6 +122,7 @@ class Lobby:
         # How late the event loop wakes up for a timer: a busy or starved loop shows here.
         self.lags: deque[float] = deque(maxlen=10_000)
         self._watch: asyncio.Task[None] | None = None
+        self.registry: Registry = LocalRegistry(self)
 
     async def _watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -117,43 +153,67 @@ class Lobby:
                     continue  # the next sweep tries again
                 await t.close()
                 del self.tables[t.id]
+                await self.registry.closed(t.id)
                 closed.append(t.id)
         return closed
 
     async def restore(self) -> int:
         """Bring back every table the database holds that is not closed."""
-        self._watch = asyncio.create_task(self._watch_loop())
+        self.start_watch()
         rows = await self.store.run(self.store.store.load_tables)
         for row in rows:
-            try:
-                rules = Rules.parse(row.rules)
-                seats = [
-                    Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"])
-                    for s in row.seats
-                ]
-                for held, stored in zip(seats, row.seats, strict=True):
-                    held.address = stored.get("address")
-                t = LiveTable(
-                    self,
-                    row.id,
-                    rules,
-                    seats,
-                    row.deals,
-                    row.target,
-                    row.turn_timer,
-                    invite_hash=row.invite_hash,
-                )
-                end = t.restore(row)
-                links = await self.store.run(accounts.linked_seats, self.store.store, row.id)
-                for seat, account_id in links.items():
-                    if 0 <= seat < len(t.seats) and t.seats[seat].token_hash is not None:
-                        t.seats[seat].account_id = account_id
-            except Exception:
-                log.exception("table %s could not be restored; left in the database", row.id)
-                continue
-            self.tables[t.id] = t
-            await t.resume(end)
+            await self._revive(row)
         return len(rows)
+
+    def start_watch(self) -> None:
+        """The janitor and the loop-lag probe (once)."""
+        if self._watch is None:
+            self._watch = asyncio.create_task(self._watch_loop())
+
+    async def adopt(self, table_id: str) -> LiveTable | None:
+        """Take over ``table_id`` from the database (its owner is gone: docs/scale.md),
+        its turn clock running from the stored time of its last change; None if the
+        database has no live table of that id."""
+        rows = await self.store.run(self.store.store.load_tables, ids=[table_id])
+        if not rows:
+            return None
+        return await self._revive(rows[0], keep_clock=True)
+
+    async def _revive(self, row: TableRow, keep_clock: bool = False) -> LiveTable | None:
+        try:
+            rules = Rules.parse(row.rules)
+            seats = [
+                Seat(s["seat"], s["kind"], s["bot"], s["name"], s["token_hash"]) for s in row.seats
+            ]
+            for held, stored in zip(seats, row.seats, strict=True):
+                held.address = stored.get("address")
+            t = LiveTable(
+                self,
+                row.id,
+                rules,
+                seats,
+                row.deals,
+                row.target,
+                row.turn_timer,
+                invite_hash=row.invite_hash,
+            )
+            end = t.restore(row, keep_clock)
+            links = await self.store.run(accounts.linked_seats, self.store.store, row.id)
+            for seat, account_id in links.items():
+                if 0 <= seat < len(t.seats) and t.seats[seat].token_hash is not None:
+                    t.seats[seat].account_id = account_id
+        except Exception:
+            log.exception("table %s could not be restored; left in the database", row.id)
+            return None
+        self.tables[t.id] = t
+        await t.resume(end)
+        return t
+
+    async def drop(self, table_id: str) -> None:
+        """Let go of a table another worker now owns: out of memory, nothing written."""
+        t = self.tables.pop(table_id, None)
+        if t is not None:
+            await t.close()
 
     async def close(self) -> None:
         if self._watch is not None:
@@ -211,14 +271,14 @@ class Lobby:
         return mine, near
 
     # -- requests --------------------------------------------------------------------
-    def _check_room(self, owner: str | None) -> None:
+    async def _check_room(self, owner: str | None) -> None:
         """LobbyError unless the server, and the creator's address and network, may have
-        one more live table."""
-        if len(self.tables) >= self.limits.max_tables:
+        one more live table (counted over every worker: ``registry``)."""
+        total, mine, near = await self.registry.room(owner)
+        if total >= self.limits.max_tables:
             raise LobbyError("the server has as many tables as it can hold", 503)
         if owner is None:
             return
-        mine, near = self.live_tables_of(owner)
         if mine >= self.limits.tables_per_address:
             raise LobbyError(
                 f"at most {self.limits.tables_per_address} live tables from one address", 429
@@ -233,7 +293,7 @@ class Lobby:
     ) -> dict[str, Any]:
         """A new table from a request body (see docs/protocol.md); the creator takes the
         first person's seat, if there is one, playing as ``account_id``."""
-        self._check_room(owner)
+        await self._check_room(owner)
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -297,6 +357,7 @@ class Lobby:
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         self.tables[table_id] = t
+        await self.registry.created(t)
         try:
             await t.start_if_ready()
         except StoreUnavailable:
@@ -374,6 +435,43 @@ class Lobby:
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         return {"table": table_id, "summary": t.summary()}
+
+    async def op(  # noqa: PLR0913 - one request's parts, as they cross between workers
+        self,
+        name: str,
+        table_id: str,
+        body: dict[str, Any],
+        account_id: int | None = None,
+        address: str | None = None,
+        guesser: bool = False,
+    ) -> dict[str, Any]:
+        """One request about a table held here (``summary``, ``join``, ``leave``,
+        ``again``, ``link``), from this worker or relayed from another (docs/scale.md).
+        ``guesser``: the address is over its limit of wrong guesses, so only a right seat
+        token is honoured."""
+        t = self.tables.get(table_id)
+        token = body.get("token")
+        holds = t is not None and isinstance(token, str) and t.seat_of_token(token) is not None
+        if guesser and not holds:
+            raise LobbyError("too many wrong tokens from your address; wait a little", 429)
+        if name == "summary":
+            return self.table(table_id, body.get("invite")).summary()
+        if name == "join":
+            return await self.join(table_id, body, account_id, address)
+        if name == "leave":
+            return await self.leave(table_id, body)
+        if name == "again":
+            return await self.again(table_id, body)
+        if name == "link" and account_id is not None:
+            t, seat = self.seat_of(table_id, token)
+            try:
+                await t.link_account(seat, account_id)
+            except ProtocolError as e:
+                raise LobbyError(e.message, 409) from None
+            except StoreUnavailable as e:
+                raise LobbyError(str(e), 503) from None
+            return {"table": t.id, "seat": seat, "account": account_id}
+        raise LobbyError(f"no such request: {name[:32]}", 404)
 
     # -- finished games ----------------------------------------------------------------
     async def games(self, limit: int = 50) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import accounts
 from .accounts import AccountError
-from .limits import Bucket, Limits
+from .limits import BucketMaker, Limits, local_bucket
 
 
 class Lockout:
@@ -63,27 +63,44 @@ class Lockout:
     def succeed(self, key: str) -> None:
         self._state.pop(key, None)
 
+    # As the server calls them: a lockout shared by several workers
+    # (``cluster.SharedLockout``) keeps its counts in Redis instead.
+    async def locked_for(self, key: str) -> float:
+        return self.wait(key)
+
+    async def missed(self, key: str) -> float:
+        return self.fail(key)
+
+    async def passed(self, key: str) -> None:
+        self.succeed(key)
+
 
 class Logins:
     """The hashing pool and the limits in front of it (one per server)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(
+        self, limits: Limits, bucket: BucketMaker = local_bucket, lockout: Lockout | None = None
+    ) -> None:
+        """``bucket`` and ``lockout``: this process's own by default, shared through
+        Redis by the workers of a cluster (``cluster.RedisCluster.logins``)."""
         lim = limits
         self.pool = ThreadPoolExecutor(
             max_workers=lim.hash_threads, thread_name_prefix="durak-hash"
         )
         self.queue = lim.hash_queue
         self.waiting = 0
-        self.by_address = Bucket(lim.logins_per_minute / 60, lim.logins_burst)
-        self.by_account = Bucket(lim.account_logins_per_minute / 60, lim.account_logins_burst)
-        self.lockout = Lockout(lim.lock_after, lim.lock_first, lim.lock_max)
+        self.by_address = bucket("logins", lim.logins_per_minute / 60, lim.logins_burst)
+        self.by_account = bucket(
+            "account_logins", lim.account_logins_per_minute / 60, lim.account_logins_burst
+        )
+        self.lockout = lockout or Lockout(lim.lock_after, lim.lock_first, lim.lock_max)
         self._dummy: str | None = None
 
-    def admit(self, address_key: str, name_key: str | None) -> None:
+    async def admit(self, address_key: str, name_key: str | None) -> None:
         """Refuse (AccountError 429) an address or a name over its limit, or a locked
         name; spends the tokens of an attempt."""
         if name_key is not None:
-            wait = self.lockout.wait(name_key)
+            wait = await self.lockout.locked_for(name_key)
             if wait > 0:
                 raise AccountError(
                     "locked",
@@ -91,11 +108,11 @@ class Logins:
                     "password",
                     429,
                 )
-        if not self.by_address.take(address_key):
+        if not await self.by_address.acquire(address_key):
             raise AccountError(
                 "too_many", "too many sign-ins from your address; wait a little", None, 429
             )
-        if name_key is not None and not self.by_account.take(name_key):
+        if name_key is not None and not await self.by_account.acquire(name_key):
             raise AccountError(
                 "too_many", "too many sign-ins for this name; wait a little", "password", 429
             )

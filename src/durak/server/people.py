@@ -15,8 +15,8 @@ from starlette.routing import Route
 from . import accounts, protocol, ratings
 from .accounts import AccountError
 from .limits import BodyTooLarge, peer_key
+from .lobby import LobbyError
 from .logins import Logins
-from .protocol import ProtocolError
 from .store import AsyncStore
 
 MAX_BODY = 4096
@@ -80,7 +80,7 @@ async def register(request: Request) -> Response:
     s, logins = _store(request), _logins(request)
     try:
         body = await _body(request)
-        logins.admit(_address(request), None)
+        await logins.admit(_address(request), None)
         name = accounts.clean_account_name(body.get("name"))
         pw = await logins.hash(accounts.check_password(body.get("password")))
         account, token = await s.run(accounts.create, s.store, name, pw)
@@ -98,13 +98,13 @@ async def login(request: Request) -> Response:
         name, password = body.get("name"), body.get("password")
         keys = accounts.name_keys(name)
         key = keys[0] if keys else ""
-        logins.admit(_address(request), key)
+        await logins.admit(_address(request), key)
         found = await s.run(accounts.credentials, s.store, name)
         if not await logins.verify(password, found[1] if found else None):
-            logins.lockout.fail(key)
+            await logins.lockout.missed(key)
             raise AccountError("bad_login", "wrong name or password", "password", 401)
         assert found is not None and isinstance(password, str)
-        logins.lockout.succeed(key)
+        await logins.lockout.passed(key)
         rehash = await logins.hash(password) if accounts.outdated(found[1]) else None
         account, token = await s.run(accounts.open_session, s.store, found[0], rehash)
     except AccountError as e:
@@ -134,7 +134,7 @@ async def change_password(request: Request) -> Response:
         if account is None:
             raise AccountError("not_signed_in", "sign in first", None, 401)
         body = await _body(request)
-        logins.admit(_address(request), None)
+        await logins.admit(_address(request), None)
         new = accounts.check_password(body.get("new_password"))
         found = await s.run(accounts.credentials, s.store, account.name)
         if found is None or found[0] != account.id:
@@ -182,19 +182,20 @@ async def seat_account(request: Request) -> Response:
         body = await _body(request)
     except AccountError as e:
         return _refused(e)
-    lobby = request.app.state.lobby
-    table = lobby.tables.get(body.get("table")) if isinstance(body.get("table"), str) else None
-    token = body.get("token")
-    seat = table.seat_of_token(token) if table is not None and isinstance(token, str) else None
-    if table is None or seat is None:
+    table_id, token = body.get("table"), body.get("token")
+    if not isinstance(table_id, str) or not isinstance(token, str):
         return _refused(
             AccountError("bad_token", "that token holds no seat at this table", None, 403)
         )
+    # The worker that holds the table links it (here, or another: docs/scale.md).
     try:
-        await table.link_account(seat, account.id)
-    except ProtocolError as e:
-        return _refused(AccountError(e.code, e.message, None, 409))
-    return JSONResponse({"table": table.id, "seat": seat, "account": account.id})
+        answer = await request.app.state.cluster.table_op(
+            "link", table_id, {"token": token}, account.id, None, False
+        )
+    except LobbyError as e:
+        code = {403: "bad_token", 404: "bad_token", 409: "deal_in_play"}.get(e.status, "busy")
+        return _refused(AccountError(code, str(e), None, 403 if e.status == 404 else e.status))
+    return JSONResponse(answer)
 
 
 ROUTES = [

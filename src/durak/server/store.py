@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -134,6 +135,7 @@ class DealRow:
     assisted: bool = False
     server_seed: int | None = None
     nonces: list[str] | None = None
+    started_at: datetime | None = None
 
 
 @dataclass
@@ -151,6 +153,10 @@ class TableRow:
     deal_count: int  # deals ever started at this table
     action_count: int  # actions ever played at this table
     invite_hash: str | None = None
+    # When the last change of the current deal was stored (its last action, or its
+    # start), UTC: the turn clock of the seat to act runs from here, so a table taken
+    # over by another worker keeps its clocks (docs/scale.md).
+    turn_since: datetime | None = None
 
 
 class Store:
@@ -159,8 +165,12 @@ class Store:
     def __init__(self, url: str, busy_timeout: float = 2.0) -> None:
         self.url = url
         self.engine = make_engine(url, busy_timeout)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        with self.engine.begin() as c:
+            if self.engine.dialect.name == "postgresql":
+                # Workers of a cluster start together: one makes the tables at a time.
+                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
+            metadata.create_all(c)
+            _add_missing_columns(c)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if url.startswith("sqlite") and not _is_memory(url):
@@ -288,21 +298,27 @@ class Store:
                 then(c)
 
     # -- reads -----------------------------------------------------------------------
-    def load_tables(
+    def live_table_ids(
         self, statuses: tuple[str, ...] = ("waiting", "playing", "finished")
+    ) -> list[str]:
+        """The ids of the tables in one of ``statuses`` (those a restart brings back)."""
+        with self.engine.connect() as c:
+            q = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+            return [str(r[0]) for r in c.execute(q.order_by(tables_t.c.created_at))]
+
+    def load_tables(
+        self,
+        statuses: tuple[str, ...] = ("waiting", "playing", "finished"),
+        ids: list[str] | None = None,
     ) -> list[TableRow]:
-        """Every table in one of ``statuses``, with the deals of its current match."""
+        """Every table in one of ``statuses`` (of ``ids`` only, if given), with the deals
+        of its current match."""
         out: list[TableRow] = []
         with self.engine.connect() as c:
-            rows = (
-                c.execute(
-                    select(tables_t)
-                    .where(tables_t.c.status.in_(statuses))
-                    .order_by(tables_t.c.created_at)
-                )
-                .mappings()
-                .all()
-            )
+            q = select(tables_t).where(tables_t.c.status.in_(statuses))
+            if ids is not None:
+                q = q.where(tables_t.c.id.in_(ids))
+            rows = c.execute(q.order_by(tables_t.c.created_at)).mappings().all()
             for t in rows:
                 seats = [
                     dict(s)
@@ -325,6 +341,7 @@ class Store:
                         assisted=bool(d["assisted"]),
                         server_seed=d["server_seed"],
                         nonces=json.loads(d["nonces"]) if d["nonces"] else None,
+                        started_at=d["started_at"],
                     )
                     for d in c.execute(
                         select(deals_t)
@@ -332,15 +349,20 @@ class Store:
                         .order_by(deals_t.c.deal_no)
                     ).mappings()
                 ]
+                turn_since = None
                 for d in deals:
-                    d.actions = [
-                        (a.seat, a.action, a.moved_by)
-                        for a in c.execute(
-                            select(actions_t.c.seat, actions_t.c.action, actions_t.c.moved_by)
-                            .where(actions_t.c.deal_id == d.id)
-                            .order_by(actions_t.c.ply)
+                    rows_a = c.execute(
+                        select(
+                            actions_t.c.seat,
+                            actions_t.c.action,
+                            actions_t.c.moved_by,
+                            actions_t.c.at,
                         )
-                    ]
+                        .where(actions_t.c.deal_id == d.id)
+                        .order_by(actions_t.c.ply)
+                    ).all()
+                    d.actions = [(a.seat, a.action, a.moved_by) for a in rows_a]
+                    turn_since = rows_a[-1].at if rows_a else d.started_at
                 n_deals = c.execute(
                     select(func.count()).select_from(deals_t).where(deals_t.c.table_id == t["id"])
                 ).scalar_one()
@@ -364,6 +386,7 @@ class Store:
                         deal_count=int(n_deals),
                         action_count=int(n_actions),
                         invite_hash=t["invite_hash"],
+                        turn_since=turn_since,
                     )
                 )
         return out
@@ -430,16 +453,15 @@ def _is_memory(url: str) -> bool:
     return url in ("sqlite://", "sqlite:///:memory:")
 
 
-def _add_missing_columns(engine: Engine) -> None:
+def _add_missing_columns(c: Connection) -> None:
     """Columns added since a database was made (ALTER TABLE ... ADD COLUMN, nullable)."""
-    have = inspect(engine)
+    have = inspect(c)
     for table in metadata.sorted_tables:
-        present = {c["name"] for c in have.get_columns(table.name)}
+        present = {col["name"] for col in have.get_columns(table.name)}
         for col in table.columns:
             if col.name not in present:
-                kind = col.type.compile(dialect=engine.dialect)
-                with engine.begin() as c:
-                    c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
+                kind = col.type.compile(dialect=c.dialect)
+                c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
 
 
 def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:

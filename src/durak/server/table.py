@@ -39,6 +39,7 @@ from .limits import Limits
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
+from .store import now as now_utc
 
 
 class Host(Protocol):
@@ -1037,12 +1038,17 @@ class LiveTable:
             c.stop()
 
     # -- restoring ---------------------------------------------------------------------
-    def restore(self, row: TableRow) -> bool:
+    def restore(self, row: TableRow, keep_clock: bool = False) -> bool:
         """Rebuild from the database: replay the current match. True if the last deal's
-        end was played but not recorded as such (the caller stores it)."""
+        end was played but not recorded as such (the caller stores it). ``keep_clock``
+        (a table taken over from another worker): the turn clock runs from the stored
+        time of the last change, not from now."""
         self.status = row.status
         self.match_no = row.match_no
         self.state = row.deal_count + row.action_count
+        if keep_clock and row.turn_since is not None:
+            since = (now_utc() - row.turn_since).total_seconds()
+            self.turn_state, self.turn_started = self.state, time.monotonic() - max(0.0, since)
         unrecorded_end = False
         if row.match_seed is None or not row.current:
             return False

@@ -1,0 +1,805 @@
+"""Several workers behind one address: tables owned by leases in Redis, sockets relayed
+over Redis pub/sub, limits counted in Redis, everything else in the shared database
+(docs/scale.md has the picture).
+
+Two implementations of one interface, chosen once in ``app.create_app``:
+
+- ``Local``: one process holds every table (``durak serve``, the default). Nothing
+  crosses a process; this is the path the server always had.
+- ``RedisCluster``: one of several workers (``durak serve --redis URL --db
+  postgresql://...``, or ``--workers N`` on one machine). Each table is *owned* by one
+  worker at a time: a lease ``durak:lease:<table>`` (the owner's id, a few seconds
+  long, renewed every second). A browser may connect to any worker (the *edge*): its
+  frames go to the owner on the owner's channel ``durak:w:<worker>``, and what the owner
+  sends that socket comes back on the edge's channel, tagged with the seat the owner
+  built it for. The edge forwards a frame tagged with a seat only to the socket the
+  owner welcomed as that seat, so a seat's private view never reaches another socket.
+  When an owner dies its leases run out; any worker then adopts the table from the
+  database (every confirmed action was stored before anyone was told of it, so a replay
+  gives back the game, its seats and tokens, and its turn clock from the stored time of
+  the last move), and the edges send their sockets' hellos to the new owner.
+
+Frames on a worker's channel are ``kind``, then fields, separated by NUL (no JSON
+around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: the
+socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
+(owner -> edge: close the socket), ``moved`` (owner -> edge: the table left this
+worker; ask again), ``rpc``/``ret`` (an HTTP request about a table, run by its owner).
+
+>>> split_frame(frame("out", "7", "", '{"type": "pong"}'), 4)
+['out', '7', '', '{"type": "pong"}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .limits import Bucket, Guard, Limits, net_key, wide_key
+from .lobby import Lobby, LobbyError
+from .logins import Lockout, Logins
+from .table import Connection, LiveTable
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger("durak.server")
+
+# What a client's frame is handed to on the worker that owns its table (app.py's
+# message handling: hello, act, claim, chat...). Written out here so that this module
+# does not import the app, which imports it.
+Handler = Callable[[Connection, str], Awaitable[object]]
+
+LEASE_SECONDS = 3.0  # how long a table's lease lasts unless renewed
+BEAT_SECONDS = 0.5  # how often leases are renewed and free tables looked for
+WORKER_SECONDS = 5.0  # a worker that has not beaten for this long is gone
+CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
+SEP = "\x00"
+
+
+def frame(kind: str, *parts: str) -> str:
+    """One message on a worker's channel."""
+    return SEP.join((kind, *parts))
+
+
+def split_frame(text: str, n: int) -> list[str]:
+    """A frame's ``n`` parts (the last may hold NULs of its own: it is a client's text)."""
+    return text.split(SEP, n - 1)
+
+
+class Local:
+    """One process: every table is held here. ``where`` always answers here (None)."""
+
+    worker = "local"
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.lobby: Lobby | None = None
+
+    def guard(self) -> Guard:
+        return Guard(self.limits)
+
+    def logins(self) -> Logins:
+        return Logins(self.limits)
+
+    async def start(self, lobby: Lobby, handle: Handler) -> None:
+        self.lobby = lobby
+        n = await lobby.restore()
+        if n:
+            log.info("restored %d tables", n)
+
+    async def stop(self) -> None:
+        if self.lobby is not None:
+            await self.lobby.close()
+
+    async def where(self, table_id: str) -> str | None:
+        """The worker that owns ``table_id``; None: this one (or no such table)."""
+        return None
+
+    def relayed(self, conn: Connection) -> bool:
+        return False
+
+    async def relay(self, conn: Connection, owner: str, table_id: str, hello: str) -> None:
+        raise RuntimeError("one process relays nothing")
+
+    async def forward(self, conn: Connection, text: str) -> None:
+        raise RuntimeError("one process relays nothing")
+
+    async def unrelay(self, conn: Connection) -> None:
+        pass
+
+    async def table_op(  # noqa: PLR0913 - one request's parts, as Lobby.op takes them
+        self,
+        name: str,
+        table_id: str,
+        body: dict[str, Any],
+        account_id: int | None,
+        address: str | None,
+        guesser: bool,
+    ) -> dict[str, Any]:
+        assert self.lobby is not None
+        return await self.lobby.op(name, table_id, body, account_id, address, guesser)
+
+    async def summaries(self, offset: int, limit: int) -> dict[str, Any]:
+        assert self.lobby is not None
+        return self.lobby.summaries(offset, limit)
+
+
+# -- Redis ---------------------------------------------------------------------------
+
+# A token bucket per key, on Redis's clock (workers' clocks may differ): ARGV rate,
+# burst, cost (1: take a token, 0: only look). Returns 1 when a token was there.
+BUCKET_LUA = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local b = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(b[1]) or burst
+local at = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+if tokens < 1 then return 0 end
+if cost > 0 then
+  redis.call('hset', KEYS[1], 'tokens', tostring(tokens - cost), 'at', tostring(now))
+  redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+end
+return 1
+"""
+
+# Renew a lease only if it is still ours: ARGV worker, milliseconds.
+RENEW_LUA = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+RELEASE_LUA = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+# Open one more socket of an address if the live workers' counts leave room: KEYS[1]
+# the address's hash (worker -> open sockets), ARGV limit, this worker, live workers.
+OPEN_LUA = """
+local n = 0
+for i = 3, #ARGV do n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0) end
+if n >= tonumber(ARGV[1]) then return 0 end
+redis.call('hincrby', KEYS[1], ARGV[2], 1)
+redis.call('expire', KEYS[1], 86400)
+return 1
+"""
+
+
+class SharedBucket(Bucket):
+    """A token bucket every worker spends from: its state is a Redis hash per key."""
+
+    def __init__(self, redis: Redis, name: str, rate: float, burst: int) -> None:
+        super().__init__(rate, burst)
+        self.redis, self.name = redis, name
+        self._script = redis.register_script(BUCKET_LUA)
+
+    async def _ask(self, key: str, cost: int) -> bool:
+        got = await self._script(
+            keys=[f"durak:rate:{self.name}:{key}"], args=[self.rate, self.burst, cost]
+        )
+        return bool(got)
+
+    async def acquire(self, key: str) -> bool:
+        return await self._ask(key, 1)
+
+    async def available(self, key: str) -> bool:
+        return await self._ask(key, 0)
+
+
+# A wrong password for KEYS[1]: ARGV after, first, most; returns the lock's seconds.
+MISS_LUA = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local after, first, most = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local misses = (tonumber(redis.call('hget', KEYS[1], 'misses')) or 0) + 1
+local lock = 0
+if misses >= after then lock = math.min(most, first * 2 ^ (misses - after)) end
+redis.call('hset', KEYS[1], 'misses', misses, 'until', tostring(now + lock))
+redis.call('expire', KEYS[1], 86400)
+return tostring(lock)
+"""
+
+LOCKED_LUA = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local til = tonumber(redis.call('hget', KEYS[1], 'until')) or 0
+return tostring(math.max(0, til - now))
+"""
+
+
+class SharedLockout(Lockout):
+    """Wrong passwords in a row per account name, counted over every worker."""
+
+    def __init__(self, redis: Redis, after: int, first: float, most: float) -> None:
+        super().__init__(after, first, most)
+        self.redis = redis
+        self._miss = redis.register_script(MISS_LUA)
+        self._locked = redis.register_script(LOCKED_LUA)
+
+    async def locked_for(self, key: str) -> float:
+        return float(await self._locked(keys=[f"durak:lock:{key}"]))
+
+    async def missed(self, key: str) -> float:
+        args = [self.after, self.first, self.most]
+        return float(await self._miss(keys=[f"durak:lock:{key}"], args=args))
+
+    async def passed(self, key: str) -> None:
+        await self.redis.delete(f"durak:lock:{key}")
+
+
+class SharedGuard(Guard):
+    """The limits of one address over every worker: buckets and open sockets in Redis."""
+
+    def __init__(self, limits: Limits, cluster: RedisCluster) -> None:
+        redis = cluster.redis
+        super().__init__(limits, lambda name, rate, burst: SharedBucket(redis, name, rate, burst))
+        self.cluster = cluster
+        self._open = redis.register_script(OPEN_LUA)
+
+    async def connect(self, address: str) -> bool:
+        c = self.cluster
+        got = await self._open(
+            keys=[f"durak:sockets:{address}"],
+            args=[self.limits.connections_per_address, c.worker, *c.live_workers],
+        )
+        return bool(got)
+
+    async def disconnect(self, address: str) -> None:
+        key = f"durak:sockets:{address}"
+        if await self.cluster.redis.hincrby(key, self.cluster.worker, -1) <= 0:
+            await self.cluster.redis.hdel(key, self.cluster.worker)
+
+
+class RemoteConnection(Connection):
+    """On the owner: a socket held by another worker (the edge). What the table pushes to
+    it is tagged with the seat it was made for, at the moment it is pushed, and goes out
+    on the edge's channel in order; the frames the client sends arrive in ``inbox``."""
+
+    def __init__(self, cluster: RedisCluster, edge: str, cid: str, address: str) -> None:
+        super().__init__(self._publish, self._closed, address)
+        self.cluster, self.edge, self.cid = cluster, edge, cid
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.moved = False  # the table left this worker: the edge is to ask again
+        self.silent = False  # the edge said bye: nothing more to tell it
+
+    def push(self, text: str) -> None:
+        seat = "" if self.seat is None else str(self.seat)
+        super().push(frame("out", self.cid, seat, text))
+
+    async def _publish(self, text: str) -> None:
+        await self.cluster.publish(self.edge, text)
+
+    async def _closed(self) -> None:
+        if not self.silent:
+            await self.cluster.publish(
+                self.edge, frame("moved" if self.moved else "drop", self.cid)
+            )
+
+
+@dataclass
+class Relay:
+    """On the edge: a local socket whose table another worker owns."""
+
+    cid: str
+    conn: Connection
+    table: str
+    owner: str
+    hello: str  # the client's hello, said again to a new owner after a failover
+    seat: int | None = None  # as the owner's welcome named it
+
+
+class RedisCluster:
+    """One worker of several (see the module's docstring)."""
+
+    def __init__(self, url: str, limits: Limits, worker: str | None = None) -> None:
+        from redis.asyncio import Redis
+
+        self.url = url
+        self.limits = limits
+        # Each process its own id, even restarted under the same name: an edge must see
+        # that the owner of its sockets' table changed.
+        self.worker = f"{worker or 'w'}.{secrets.token_hex(3)}"
+        self.redis: Redis = Redis.from_url(url, decode_responses=True)
+        self._renew = self.redis.register_script(RENEW_LUA)
+        self._release = self.redis.register_script(RELEASE_LUA)
+        self.lobby: Lobby | None = None
+        self.handle: Handler | None = None
+        self.live_workers: list[str] = [self.worker]
+        self.remote: dict[tuple[str, str], RemoteConnection] = {}
+        self.relays: dict[Connection, Relay] = {}
+        self.by_cid: dict[str, Relay] = {}
+        self.calls: dict[str, asyncio.Future[tuple[int, Any]]] = {}
+        self.adopting: dict[str, asyncio.Future[bool]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._spawned: set[asyncio.Task[Any]] = set()
+        self.since: dict[str, float] = {}  # table -> when this worker first held it
+
+    def guard(self) -> Guard:
+        return SharedGuard(self.limits, self)
+
+    def logins(self) -> Logins:
+        lim, redis = self.limits, self.redis
+        return Logins(
+            lim,
+            lambda name, rate, burst: SharedBucket(redis, name, rate, burst),
+            SharedLockout(redis, lim.lock_after, lim.lock_first, lim.lock_max),
+        )
+
+    # -- keys ----------------------------------------------------------------------
+    @staticmethod
+    def lease_key(table_id: str) -> str:
+        return f"durak:lease:{table_id}"
+
+    def channel(self, worker: str) -> str:
+        return f"durak:w:{worker}"
+
+    async def publish(self, worker: str, text: str) -> None:
+        await self.redis.publish(self.channel(worker), text)
+
+    # -- life ----------------------------------------------------------------------
+    async def start(self, lobby: Lobby, handle: Handler) -> None:
+        """Join the cluster: listen on this worker's channel, beat, and adopt the tables
+        nobody holds (those the database has, too: the first worker after a full stop
+        brings them back)."""
+        self.lobby, self.handle = lobby, handle
+        lobby.registry = self
+        lobby.start_watch()
+        await self._beat_once()
+        ids = await lobby.store.run(lobby.store.store.live_table_ids)
+        if ids:
+            await self.redis.sadd("durak:tables", *ids)
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(self.channel(self.worker))
+        self._tasks = [
+            asyncio.create_task(self._listen(pubsub)),
+            asyncio.create_task(self._beats()),
+        ]
+        log.info("worker %s joined the cluster at %s", self.worker, self.url)
+
+    async def stop(self) -> None:
+        """Leave: the tables held here are let go at once (their leases deleted), so
+        other workers adopt them without waiting for the leases to run out."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        lobby = self.lobby
+        if lobby is not None:
+            ids = list(lobby.tables)
+            for rc in self.remote.values():
+                rc.moved = True
+            with contextlib.suppress(Exception):
+                for table_id in ids:
+                    await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
+            await lobby.close()
+        with contextlib.suppress(Exception):
+            await self.redis.delete(f"durak:worker:{self.worker}", f"durak:live:{self.worker}")
+            await self.redis.srem("durak:workers", self.worker)
+        await self.redis.aclose()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
+
+    # -- ownership -------------------------------------------------------------------
+    async def where(self, table_id: str) -> str | None:
+        """The worker that owns ``table_id``, or None when this one does (adopting it
+        if nobody does) or no live table has that id."""
+        lobby = self.lobby
+        assert lobby is not None
+        if table_id in lobby.tables or len(table_id) > 64:
+            return None
+        owner = await self.redis.get(self.lease_key(table_id))
+        if owner is not None and owner != self.worker:
+            return str(owner)
+        await self.adopt(table_id)
+        return None
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take ``table_id`` if nobody holds it and the database has it live."""
+        lobby = self.lobby
+        assert lobby is not None
+        if table_id in lobby.tables:
+            return True
+        waiting = self.adopting.get(table_id)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.adopting[table_id] = done
+        ok = False
+        try:
+            if not await self.redis.sismember("durak:tables", table_id):
+                return False
+            key = self.lease_key(table_id)
+            if not await self.redis.set(key, self.worker, nx=True, px=int(LEASE_SECONDS * 1000)):
+                return False
+            t = await lobby.adopt(table_id)
+            if t is None:
+                await self.redis.srem("durak:tables", table_id)
+                await self._release(keys=[key], args=[self.worker])
+                return False
+            self.since[table_id] = time.time()
+            await self._publish_live([t])
+            log.info("worker %s adopted table %s", self.worker, table_id)
+            ok = True
+            return True
+        finally:
+            done.set_result(ok)
+            del self.adopting[table_id]
+
+    # Registry (lobby.Registry): live tables counted over every worker.
+    async def created(self, t: LiveTable) -> None:
+        await self.redis.set(self.lease_key(t.id), self.worker, px=int(LEASE_SECONDS * 1000))
+        await self.redis.sadd("durak:tables", t.id)
+        self.since[t.id] = time.time()
+        await self._publish_live([t])
+
+    async def closed(self, table_id: str) -> None:
+        await self.redis.srem("durak:tables", table_id)
+        await self.redis.hdel(f"durak:live:{self.worker}", table_id)
+        await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
+        self.since.pop(table_id, None)
+
+    async def _live_entries(self) -> list[dict[str, Any]]:
+        """The live tables every worker listed at its last beat, each once (a table just
+        adopted from a worker that died may still be on the dead one's list)."""
+        seen: dict[str, dict[str, str]] = {}  # table -> worker -> its entry
+        for w in self.live_workers:
+            for table_id, text in (await self.redis.hgetall(f"durak:live:{w}")).items():
+                seen.setdefault(str(table_id), {})[w] = str(text)
+        out = {key: json.loads(next(iter(by.values()))) for key, by in seen.items()}
+        twice = sorted(key for key, by in seen.items() if len(by) > 1)
+        if twice:  # the lease holder's entry is the one that counts
+            owners = await self.redis.mget([self.lease_key(key) for key in twice])
+            for key, owner in zip(twice, owners, strict=True):
+                held = seen[key].get(str(owner))
+                if held is not None:
+                    out[key] = json.loads(held)
+        return list(out.values())
+
+    async def room(self, owner: str | None) -> tuple[int, int, int]:
+        entries = await self._live_entries()
+        mine = near = 0
+        if owner is not None:
+            key, wide = net_key(owner), wide_key(owner)
+            for e in entries:
+                if e["owner"] is not None and e["status"] in ("waiting", "playing"):
+                    mine += net_key(e["owner"]) == key
+                    near += wide_key(e["owner"]) == wide
+        return len(entries), mine, near
+
+    async def summaries(self, offset: int, limit: int) -> dict[str, Any]:
+        """The public tables of every worker, newest first (each worker's list is at
+        most a beat old; this worker's own is fresh)."""
+        lobby = self.lobby
+        assert lobby is not None
+        entries = [e for e in await self._live_entries() if e["summary"] is not None]
+        fresh = {t.id: t for t in lobby.tables.values()}
+        listed = []
+        for e in entries:
+            t = fresh.get(e["summary"]["id"])
+            listed.append((e["since"], t.summary() if t is not None else e["summary"]))
+        listed.sort(key=lambda x: -float(x[0]))
+        page = [s for _, s in listed[offset : offset + limit]]
+        return {"tables": page, "total": len(listed), "offset": offset, "limit": limit}
+
+    def _entry(self, t: LiveTable) -> str:
+        return json.dumps(
+            {
+                "owner": t.owner,
+                "status": t.status,
+                "since": self.since.get(t.id, 0.0),
+                "summary": t.summary() if t.invite_hash is None else None,
+            }
+        )
+
+    async def _publish_live(self, tables: list[LiveTable]) -> None:
+        if tables:
+            key = f"durak:live:{self.worker}"
+            await self.redis.hset(key, mapping={t.id: self._entry(t) for t in tables})
+            await self.redis.expire(key, int(WORKER_SECONDS) + 1)
+
+    # -- the beat ------------------------------------------------------------------------
+    async def _beats(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            try:
+                await self._beat_once()
+                await self._renew_leases()
+                await self._adopt_free()
+                await self._check_relays()
+                await self._check_edges()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: the beat failed; trying again", self.worker)
+
+    async def _beat_once(self) -> None:
+        r = self.redis
+        lobby = self.lobby
+        assert lobby is not None
+        async with r.pipeline(transaction=True) as p:
+            p.set(f"durak:worker:{self.worker}", "1", ex=int(WORKER_SECONDS))
+            p.sadd("durak:workers", self.worker)
+            key = f"durak:live:{self.worker}"
+            p.delete(key)
+            if lobby.tables:
+                p.hset(key, mapping={t.id: self._entry(t) for t in lobby.tables.values()})
+                p.expire(key, int(WORKER_SECONDS) + 1)
+            await p.execute()
+        workers = sorted(str(w) for w in await r.smembers("durak:workers"))
+        alive = await r.mget([f"durak:worker:{w}" for w in workers]) if workers else []
+        self.live_workers = [w for w, a in zip(workers, alive, strict=True) if a is not None]
+        gone = [w for w, a in zip(workers, alive, strict=True) if a is None]
+        if gone:
+            await r.srem("durak:workers", *gone)
+
+    async def _renew_leases(self) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        ids = list(lobby.tables)
+        if not ids:
+            return
+        ms = int(LEASE_SECONDS * 1000)
+        async with self.redis.pipeline(transaction=False) as p:
+            for i in ids:
+                await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms], client=p)
+            kept = await p.execute()
+        for table_id, ok in zip(ids, kept, strict=True):
+            if not ok:
+                # Another worker took it (this one stalled past its lease): let it go.
+                log.warning("worker %s lost the lease of table %s", self.worker, table_id)
+                t = lobby.tables.get(table_id)
+                if t is not None:
+                    for c in t.conns:
+                        if isinstance(c, RemoteConnection):
+                            c.moved = True
+                await lobby.drop(table_id)
+                self.since.pop(table_id, None)
+
+    async def _adopt_free(self) -> None:
+        ids = sorted(str(i) for i in await self.redis.smembers("durak:tables"))
+        if not ids:
+            return
+        owners = await self.redis.mget([self.lease_key(i) for i in ids])
+        for table_id, owner in zip(ids, owners, strict=True):
+            if owner is None:
+                try:
+                    await self.adopt(table_id)
+                except Exception:
+                    log.exception("worker %s: adopting table %s failed", self.worker, table_id)
+
+    async def _check_relays(self) -> None:
+        """Sockets here whose table changed owner (its owner died): said hello again."""
+        if not self.relays:
+            return
+        tables = sorted({r.table for r in self.relays.values()})
+        owners = dict(
+            zip(tables, await self.redis.mget([self.lease_key(t) for t in tables]), strict=True)
+        )
+        for relay in list(self.relays.values()):
+            owner = owners.get(relay.table)
+            if owner != relay.owner and owner is not None:
+                await self._reroute(relay)
+
+    async def _check_edges(self) -> None:
+        """Sockets relayed from a worker that is gone: they left with it."""
+        alive = set(self.live_workers)
+        for key, rc in list(self.remote.items()):
+            if rc.edge not in alive:
+                self._bye(key)
+
+    # -- the channel ---------------------------------------------------------------------
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("worker %s: reading its channel failed", self.worker)
+                await asyncio.sleep(0.5)
+                continue
+            if msg is None or msg.get("type") != "message":
+                continue
+            try:
+                self._on_frame(str(msg["data"]))
+            except Exception:
+                log.exception("worker %s: a bad frame on its channel", self.worker)
+
+    def _on_frame(self, text: str) -> None:
+        kind = text.split(SEP, 1)[0]
+        if kind == "in":
+            _, edge, cid, address, raw = split_frame(text, 5)
+            self._inbound(edge, cid, address, raw)
+        elif kind == "bye":
+            _, edge, cid = split_frame(text, 3)
+            self._bye((edge, cid))
+        elif kind == "out":
+            _, cid, seat, raw = split_frame(text, 4)
+            self._outbound(cid, seat, raw)
+        elif kind in ("drop", "moved"):
+            _, cid = split_frame(text, 2)
+            relay = self.by_cid.get(cid)
+            if relay is not None:
+                if kind == "drop":
+                    self._forget(relay)
+                    relay.conn.stop()
+                else:
+                    self._spawn(self._reroute(relay, wait=True))
+        elif kind == "rpc":
+            _, caller, rid, body = split_frame(text, 4)
+            self._spawn(self._serve_call(caller, rid, json.loads(body)))
+        elif kind == "ret":
+            _, rid, status, body = split_frame(text, 4)
+            fut = self.calls.pop(rid, None)
+            if fut is not None and not fut.done():
+                fut.set_result((int(status), json.loads(body)))
+
+    # Owner side ----------------------------------------------------------------------
+    def _inbound(self, edge: str, cid: str, address: str, raw: str) -> None:
+        key = (edge, cid)
+        rc = self.remote.get(key)
+        if rc is not None and rc.closed:  # its table closed or left: a fresh start
+            self._bye(key)
+            rc = None
+        if rc is None:
+            rc = self.remote[key] = RemoteConnection(self, edge, cid, address)
+            self._spawn(rc.writer())
+            self._spawn(self._read(key, rc))
+        rc.inbox.put_nowait(raw)
+
+    async def _read(self, key: tuple[str, str], rc: RemoteConnection) -> None:
+        handle = self.handle
+        assert handle is not None
+        while not rc.closed:
+            raw = await rc.inbox.get()
+            if raw is None:
+                break
+            try:
+                await handle(rc, raw)
+            except Exception:
+                log.exception("worker %s: a relayed frame failed", self.worker)
+        if self.remote.get(key) is rc:
+            del self.remote[key]
+        if rc.table is not None:
+            rc.table.detach(rc)
+
+    def _bye(self, key: tuple[str, str]) -> None:
+        rc = self.remote.pop(key, None)
+        if rc is not None:
+            rc.silent = True
+            if rc.table is not None:
+                rc.table.detach(rc)
+            rc.inbox.put_nowait(None)
+            rc.stop()
+
+    # Edge side -----------------------------------------------------------------------
+    def relayed(self, conn: Connection) -> bool:
+        return conn in self.relays
+
+    async def relay(self, conn: Connection, owner: str, table_id: str, hello: str) -> None:
+        """From now on ``conn`` talks to ``table_id`` on ``owner``, starting with its
+        hello."""
+        await self.unrelay(conn)
+        if conn.table is not None:
+            conn.table.detach(conn)
+        relay = Relay(str(next(self._ids)), conn, table_id, owner, hello)
+        self.relays[conn] = relay
+        self.by_cid[relay.cid] = relay
+        await self.publish(owner, frame("in", self.worker, relay.cid, conn.address, hello))
+
+    async def forward(self, conn: Connection, text: str) -> None:
+        relay = self.relays.get(conn)
+        if relay is not None:
+            await self.publish(relay.owner, frame("in", self.worker, relay.cid, conn.address, text))
+
+    async def unrelay(self, conn: Connection) -> None:
+        relay = self.relays.get(conn)
+        if relay is not None:
+            self._forget(relay)
+            with contextlib.suppress(Exception):
+                await self.publish(relay.owner, frame("bye", self.worker, relay.cid))
+
+    def _forget(self, relay: Relay) -> None:
+        self.relays.pop(relay.conn, None)
+        self.by_cid.pop(relay.cid, None)
+
+    def _outbound(self, cid: str, seat: str, raw: str) -> None:
+        relay = self.by_cid.get(cid)
+        if relay is None:
+            return
+        if raw.startswith('{"type":"welcome"'):
+            said = json.loads(raw).get("seat")
+            relay.seat = said if isinstance(said, int) else None
+        # A frame the owner made for a seat goes only to a socket welcomed as that seat.
+        if seat == "" or (relay.seat is not None and seat == str(relay.seat)):
+            relay.conn.push(raw)
+
+    async def _reroute(self, relay: Relay, wait: bool = False) -> None:
+        """Say the relay's hello again, to whichever worker owns its table now (this one,
+        adopting it, when nobody does)."""
+        if self.by_cid.get(relay.cid) is not relay:
+            return
+        if wait:
+            await asyncio.sleep(0.05)
+        owner = await self.where(relay.table)
+        if self.by_cid.get(relay.cid) is not relay:
+            return
+        if owner is None:
+            self._forget(relay)
+            handle = self.handle
+            assert handle is not None
+            await handle(relay.conn, relay.hello)
+        elif owner != relay.owner or wait:
+            relay.owner = owner
+            await self.publish(
+                owner, frame("in", self.worker, relay.cid, relay.conn.address, relay.hello)
+            )
+
+    # Requests about a table (HTTP) ------------------------------------------------------
+    async def table_op(  # noqa: PLR0913 - one request's parts, as Lobby.op takes them
+        self,
+        name: str,
+        table_id: str,
+        body: dict[str, Any],
+        account_id: int | None,
+        address: str | None,
+        guesser: bool,
+    ) -> dict[str, Any]:
+        """Run a request about ``table_id`` on its owner (here, or over Redis)."""
+        lobby = self.lobby
+        assert lobby is not None
+        for _ in range(3):
+            owner = await self.where(table_id)
+            if owner is None:
+                return await lobby.op(name, table_id, body, account_id, address, guesser)
+            rid = f"{self.worker}:{next(self._ids)}"
+            fut: asyncio.Future[tuple[int, Any]] = asyncio.get_running_loop().create_future()
+            self.calls[rid] = fut
+            args = [name, table_id, body, account_id, address, guesser]
+            await self.publish(owner, frame("rpc", self.worker, rid, json.dumps(args)))
+            try:
+                status, answer = await asyncio.wait_for(fut, CALL_SECONDS)
+            except TimeoutError:
+                self.calls.pop(rid, None)
+                raise LobbyError("the table's worker did not answer; try again", 503) from None
+            if status == 0:
+                continue  # it moved on the way: ask again
+            if status >= 400:
+                raise LobbyError(str(answer.get("error", "refused")), status)
+            result: dict[str, Any] = answer
+            return result
+        raise LobbyError("the table is moving between workers; try again", 503)
+
+    async def _serve_call(self, caller: str, rid: str, args: list[Any]) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        name, table_id, body, account_id, address, guesser = args
+        status, answer = 200, {}
+        if table_id not in lobby.tables:
+            status = 0
+        else:
+            try:
+                answer = await lobby.op(name, table_id, body, account_id, address, guesser)
+            except LobbyError as e:
+                status, answer = e.status, {"error": str(e)}
+        await self.publish(caller, frame("ret", rid, str(status), json.dumps(answer)))
+
+
+Cluster = Local | RedisCluster

@@ -1,0 +1,115 @@
+"""Throwaway PostgreSQL and Redis servers for the tests (Debian's binaries, temporary
+directories, nothing left behind). ``tests/conftest.py`` starts each once per session.
+
+Without the binaries they fail, unless ``DURAK_SKIP_POSTGRES=1`` / ``DURAK_SKIP_REDIS=1``
+opts out on purpose (``make test`` installs both: scripts/ensure-postgres.sh and
+scripts/ensure-redis.sh). ``DURAK_TEST_DATABASE_URL`` / ``DURAK_TEST_REDIS_URL`` point
+the tests at servers of your own instead.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: as root, run it as the postgres user."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return cmd
+
+
+def postgres() -> Iterator[str]:
+    """A PostgreSQL on a temporary data directory and socket (no TCP port): its URL."""
+    given = os.environ.get("DURAK_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        if os.environ.get("DURAK_SKIP_POSTGRES") == "1":
+            pytest.skip("PostgreSQL not installed and DURAK_SKIP_POSTGRES=1")
+        pytest.fail(
+            "PostgreSQL is not installed (make test installs it; DURAK_SKIP_POSTGRES=1 to opt out)"
+        )
+    pytest.importorskip("psycopg")
+    bindir = os.path.dirname(found[-1])
+    root = tempfile.mkdtemp(prefix="durak-pg-")
+    data, sock = os.path.join(root, "data"), os.path.join(root, "sock")
+    os.mkdir(sock)
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        shutil.chown(sock, "postgres")
+    port = "5499"
+    initdb = [f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "durak", "--no-sync"]
+    subprocess.run(
+        _as_postgres([*initdb, "-E", "UTF8"]), check=True, capture_output=True, timeout=120
+    )
+    opts = f"-p {port} -k {sock} -c listen_addresses='' -F -c max_connections=200"
+    start = [f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w", "-l", f"{root}/log", "start"]
+    subprocess.run(_as_postgres(start), check=True, capture_output=True, timeout=120)
+    try:
+        yield f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
+    finally:
+        subprocess.run(
+            _as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]),
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def redis() -> Iterator[str]:
+    """A Redis on a free local port, in memory only: its URL."""
+    given = os.environ.get("DURAK_TEST_REDIS_URL")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.path.exists(binary):
+        if os.environ.get("DURAK_SKIP_REDIS") == "1":
+            pytest.skip("Redis not installed and DURAK_SKIP_REDIS=1")
+        pytest.fail("redis-server is not installed (make test installs it; DURAK_SKIP_REDIS=1)")
+    pytest.importorskip("redis")
+    root = tempfile.mkdtemp(prefix="durak-redis-")
+    port = free_port()
+    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    proc = subprocess.Popen(
+        [binary, *args, "--dir", root, "--logfile", f"{root}/log"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None, "redis-server exited at start"
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait(10)
+        shutil.rmtree(root, ignore_errors=True)

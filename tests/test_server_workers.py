@@ -1,0 +1,362 @@
+"""The web table on three workers (``durak serve --redis``) sharing one PostgreSQL and
+one Redis (throwaway servers: tests/services.py): two players on two workers play one
+table to its end with spectators on the third, nothing secret crosses Redis to the
+wrong socket, a table's owner killed with SIGKILL mid-deal is taken over by another
+worker with every confirmed action kept, and the limits hold over all the workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("redis")
+pytest.importorskip("websockets")
+
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from durak.server.messages import SERVER_DECODER  # noqa: E402
+from durak.server.store import Store, metadata  # noqa: E402
+
+from .browser import browser, move, open_custom, state_of  # noqa: E402
+from .services import free_port  # noqa: E402
+from .test_server import hello, next_of, play_out, sync  # noqa: E402
+from .test_web_secrets import cards_in, hidden_from, true_games  # noqa: E402
+
+__all__ = ["browser"]  # a fixture
+
+pytestmark = [
+    pytest.mark.timeout(180),
+    pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
+]
+
+FAST = [
+    "messages_per_second=10000",
+    "messages_burst=10000",
+    "address_messages_per_second=10000",
+    "address_messages_burst=10000",
+    "creates_burst=100",
+    "joins_burst=100",
+    "requests_burst=1000",
+]
+SERVE = "import sys; from durak.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+class Worker:
+    """One ``durak serve`` process of the cluster."""
+
+    def __init__(self, name: str, db: str, redis: str) -> None:
+        self.name, self.db, self.redis = name, db, redis
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        limits = [x for lim in FAST for x in ("--limit", lim)]
+        cmd = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db]
+        cmd += ["--redis", self.redis, "--worker-id", self.name, "--bot-pace", "0"]
+        cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
+        # What it says goes to a file of its own, shown if it does not start.
+        self.log = open(f"{tempfile.gettempdir()}/durak-worker-{self.port}.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc is None or self.proc.poll() is not None:
+                self.log.flush()
+                raise AssertionError(f"{self.name} exited: " + Path(self.log.name).read_text())
+            try:
+                if httpx.get(f"{self.url}/api/meta", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, f"worker {self.name} did not start"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        self.log.close()
+        Path(self.log.name).unlink(missing_ok=True)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=10)
+
+    def ws(self, seen: list[str] | None = None) -> Socket:
+        return Socket(connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=10), seen)
+
+
+class Socket:
+    """A WebSocket client with the few calls the shared helpers make (``send_json``,
+    ``receive_json``); every text received is kept in ``seen`` if given."""
+
+    def __init__(self, ws: ClientConnection, seen: list[str] | None) -> None:
+        self.ws, self.seen = ws, seen
+
+    def send_json(self, data: Any) -> None:
+        self.ws.send(json.dumps(data))
+
+    def receive_json(self, timeout: float = 20) -> Any:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        if self.seen is not None:
+            self.seen.append(text)
+        return json.loads(text)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
+    s = Store(pg_url)
+    metadata.drop_all(s.engine)
+    s.engine.dispose()
+    import redis
+
+    redis.Redis.from_url(redis_url).flushall()
+    workers = [Worker(name, pg_url, redis_url) for name in "abc"]
+    for w in workers:
+        w.start()
+    try:
+        for w in workers:
+            w.wait_ready()
+        yield workers
+    finally:
+        for w in workers:
+            w.stop()
+
+
+def two_player_table(owner: Worker, joiner: Worker) -> tuple[str, str, str]:
+    """A table of two people made on ``owner``, the second seat taken through
+    ``joiner`` (which asks the owner): its id and the two seats' tokens."""
+    with owner.http() as c:
+        t = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 0}).json()
+    with joiner.http() as c:
+        j = c.post(f"/api/tables/{t['table']}/join", json={"name": "Boris"}).json()
+    assert j["seat"] == 1, j
+    return t["table"], t["token"], j["token"]
+
+
+def test_players_on_two_workers_spectators_on_a_third_and_no_secret_leaks(
+    cluster: list[Worker],
+) -> None:
+    """The owner (a) holds the table; the players are on b and c, spectators on a and c.
+    Every message each socket got is checked against the true game afterwards: no
+    card a seat could not know, no token."""
+    a, b, c = cluster
+    tid, tok0, tok1 = two_player_table(a, b)
+    seen: dict[str, list[str]] = {k: [] for k in ("p0", "p1", "sa", "sc")}
+    p0, p1 = b.ws(seen["p0"]), c.ws(seen["p1"])
+    sa, sc = a.ws(seen["sa"]), c.ws(seen["sc"])
+    try:
+        states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        assert [m["seat"] for m in states] == [0, 1]
+        watch = [hello(sa, tid), hello(sc, tid)]
+        assert [m["seat"] for m in watch] == [None, None]
+        end = play_out([p0, p1], states)
+        assert end[0]["status"] == "finished" and end[0]["result"] is not None
+        last = end[0]["state"]
+        for s in (sa, sc):  # the spectators saw the end too, on both workers
+            m = next_of(s)
+            while m["state"] < last:
+                m = next_of(s)
+            assert m["status"] == "finished"
+    finally:
+        for s in (p0, p1, sa, sc):
+            s.close()
+    with a.http() as http:
+        by_state = true_games(http, tid)  # type: ignore[arg-type]
+    checked = 0
+    for who, texts in seen.items():
+        seat = {"p0": 0, "p1": 1}.get(who)
+        for text in texts:
+            SERVER_DECODER.decode(text)
+            assert tok0 not in text and tok1 not in text
+            m = json.loads(text)
+            if m.get("type") != "state" or m["state"] not in by_state:
+                assert not cards_in(text) or m["type"] not in ("state", "seats", "clock"), m
+                continue
+            g = by_state[m["state"]]
+            leaked = cards_in(text) & hidden_from(g, seat)
+            assert not leaked, (who, m["state"], sorted(map(str, leaked)))
+            if seat is not None:
+                assert m["obs"]["hand"] == [str(x) for x in g.hand(seat)]
+                checked += 1
+    assert checked > 20
+
+
+def test_kill_9_of_the_owner_mid_deal_five_times(cluster: list[Worker]) -> None:
+    """Five times: a table made on worker a, its players on b and c; a few moves, then
+    a move sent and a killed at once. Within a few seconds both players are told the
+    table's state by its new owner: every action they had seen confirmed is in it (and
+    the one in flight at most once), and they play the deal to its end."""
+    a, b, c = cluster
+    for round_no in range(5):
+        tid, tok0, tok1 = two_player_table(a, b)
+        p0, p1 = b.ws(), c.ws()
+        try:
+            states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+            for _ in range(3 + round_no):
+                mover = next(i for i, m in enumerate(states) if m["obs"]["legal"])
+                ws = (p0, p1)[mover]
+                ws.send_json(
+                    {"type": "act", "state": states[mover]["state"], "action": "take"}
+                    if "take" in states[mover]["obs"]["legal"] and round_no % 2
+                    else {
+                        "type": "act",
+                        "state": states[mover]["state"],
+                        "action": states[mover]["obs"]["legal"][0],
+                    }
+                )
+                states = [next_of(p0), next_of(p1)]
+            confirmed = states[0]["log_start"], states[0]["log"]
+            # One more move in flight as the owner dies.
+            mover = next(i for i, m in enumerate(states) if m["obs"]["legal"])
+            (p0, p1)[mover].send_json(
+                {
+                    "type": "act",
+                    "state": states[mover]["state"],
+                    "action": states[mover]["obs"]["legal"][0],
+                }
+            )
+            t0 = time.monotonic()
+            a.kill()
+            a.start()  # back for the next round (a new process: a new worker id)
+            after = [next_of(p0), next_of(p1)]
+            while after[0]["state"] != after[1]["state"]:
+                after = sync([p0, p1], after)
+            took = time.monotonic() - t0
+            assert took < 10, f"round {round_no}: the table came back after {took:.1f} s"
+            start, log = confirmed
+            assert after[0]["log_start"] == start
+            assert after[0]["log"][: len(log)] == log, round_no  # nothing confirmed lost
+            assert len(after[0]["log"]) - len(log) in (0, 1)  # the move in flight: once
+            end = play_out([p0, p1], after)
+            assert end[0]["status"] == "finished"
+            a.wait_ready()
+            with b.http() as http:
+                games = [g for g in http.get("/api/games").json()["games"] if g["table_id"] == tid]
+                record = http.get(f"/api/games/{games[0]['id']}").json()
+            played = [f["action"] for f in record["frames"][1:]]
+            assert [e["action"] for e in log] == played[: len(log)]
+        finally:
+            p0.close()
+            p1.close()
+
+
+def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worker]) -> None:
+    """Five wrong passwords for one name, spread over the three workers, lock the name
+    on all of them (the right password too), as on one process."""
+    a, b, c = cluster
+    with a.http() as http:
+        r = http.post("/api/accounts", json={"name": "Vera", "password": "correct horse 1"})
+        assert r.status_code == 201, r.text
+    for w in (a, b, c, a, b):
+        with w.http() as http:
+            r = http.post("/api/login", json={"name": "Vera", "password": "wrong password"})
+            assert r.status_code == 401, r.text
+    for w in (c, a):
+        with w.http() as http:
+            r = http.post("/api/login", json={"name": "vera", "password": "correct horse 1"})
+            assert r.status_code == 429 and r.json()["code"] == "locked", r.text
+
+
+def test_two_browsers_on_two_workers_play_through_the_owners_death(
+    cluster: list[Worker], browser: Any, tmp_path: Path
+) -> None:
+    """Two people in Chromium, each on a worker of their own: Anna's worker makes the
+    table and owns it. Mid-deal it is killed with SIGKILL and started again (as a load
+    balancer would send her elsewhere); her page reconnects by itself, Boris's socket
+    is handed to the new owner, and they click the deal to its end."""
+    _, b, c = cluster
+    anna = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-US")
+    boris = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+    pa, pb = anna.new_page(), boris.new_page()
+    errors: list[str] = []
+    for page in (pa, pb):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(b.url + "/")
+    open_custom(pa)
+    pa.fill("#name", "Anna")
+    pa.select_option("#players", "2")
+    pa.select_option("#deck", "24")
+    pa.select_option('.seat-kind[data-seat="1"]', "human")
+    pa.click("#create-btn")
+    invite = pa.locator("#invite-link").inner_text()
+    pb.goto(c.url + invite[invite.index("/#/") :])
+    pb.fill("#join-name", "Boris")
+    pb.click("#join-btn")
+    for page in (pa, pb):
+        page.wait_for_selector("#hand .card", timeout=10_000)
+    for _ in range(4):  # a few moves, then the owner dies
+        for page in (pa, pb):
+            move(page)
+    before = int(state_of(pa) or 0)
+    b.kill()
+    b.start()
+    b.wait_ready()
+    deadline = time.monotonic() + 30
+    while pa.locator("#hand .card").count() == 0 or int(state_of(pa) or 0) < before:
+        assert time.monotonic() < deadline, "Anna's page did not come back"
+        pa.wait_for_timeout(100)
+    pa.wait_for_function("() => !document.querySelector('.conn.lost')", timeout=20_000)
+    shot = tmp_path / "workers.png"
+    pa.screenshot(path=str(shot))
+    moves = 0
+    deadline = time.monotonic() + 90
+    while pa.locator("#result").count() == 0 or pb.locator("#result").count() == 0:
+        assert time.monotonic() < deadline, "the deal did not end in time"
+        acted = False
+        for page in (pa, pb):
+            if page.locator("#result").count() == 0 and move(page):
+                acted, moves = True, moves + 1
+        if not acted:
+            pa.wait_for_timeout(30)
+    assert moves > 0 and int(state_of(pa) or 0) > before
+    assert not errors, errors
+    anna.close()
+    boris.close()
+
+
+def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
+    """Live tables per address, and wrong guesses, are one count for all workers."""
+    a, b, c = cluster
+    made = []
+    for w in (a, b, c, a, b, c):
+        with w.http() as http:
+            r = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+        if r.status_code != 201:
+            break
+        made.append(r.json()["table"])
+    # Tables of the earlier tests are finished: only these are live (4 per address).
+    # (This test comes last: those four stay live.)
+    assert len(made) == 4 and r.status_code == 429, (len(made), r.text)
+    for w in (a, b, c):  # the 10 wrong guesses of the address, spread over workers
+        for i in range(4):
+            with w.http() as http:
+                http.post(f"/api/tables/{made[0]}/leave", json={"token": f"wrong{i}"})
+    with c.http() as http:
+        r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
+    assert r.status_code == 429, r.text  # a right invite is not checked any more
