@@ -17,7 +17,6 @@ own vectorised wrappers.
 >>> obs.shape, len(venv.env_method("action_masks")), venv.has_attr("action_masks")
 ((4, 315), 4, True)
 >>> import numpy as np
-from gymnasium import spaces
 >>> masks = np.stack(venv.env_method("action_masks"))
 >>> obs, rewards, dones, infos = venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
 >>> rewards.shape, dones.dtype, len(infos)
