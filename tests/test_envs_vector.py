@@ -34,10 +34,8 @@ def test_every_id_has_a_vector_entry_point(preset: str) -> None:
 def _views_match_the_games(envs: DurakVectorEnv, obs: dict[str, np.ndarray]) -> None:
     """Each row is the learner's own view of its deal: the encoder's vector of the game
     from the learner's seat and the engine's legal numbers, nothing of other seats."""
-    for i, st in enumerate(envs._core.steppers):  # noqa: SLF001 (the test reads the games)
-        g = st.game
-        assert g is not None
-        seat = envs._core.seats[i]  # noqa: SLF001
+    for i in range(envs.num_envs):
+        g, seat = envs.game(i), envs.seats[i]
         assert g.to_act == seat  # the learner always has the move when it is shown
         np.testing.assert_array_equal(obs["observation"][i], envs.encoder.encode(g, seat))
         assert np.flatnonzero(obs["action_mask"][i]).tolist() == sorted(legal_indices(g))
@@ -111,9 +109,8 @@ def test_vector_env_plays_the_engines_deals() -> None:
     envs.reset(seed=3)
     for _ in range(100):
         envs.step(envs.sample_legal())
-    for st in envs._core.steppers:  # noqa: SLF001
-        g = st.game
-        assert g is not None
+    for i in range(envs.num_envs):
+        g = envs.game(i)
         assert [str(a) for a in Game.from_record(g.record()).history] == [str(a) for a in g.history]
 
 

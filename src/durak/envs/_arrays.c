@@ -202,138 +202,194 @@ PyDoc_STRVAR(view_doc,
 "counted; to_act None when the deal is over), and the legal action numbers (empty\n"
 "for a seat not to act). The vector has the layout of durak.envs.planes.Planes.");
 
-static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != N_ARGS) {
-        PyErr_Format(PyExc_TypeError, "view() takes %d arguments", N_ARGS);
-        return NULL;
+/* A view's inputs, parsed: from view()'s arguments or from Game.state() (write()). The
+ * objects are borrowed from the caller's arguments. */
+typedef struct {
+    long seat, trump, bottom, talon, cap, attacker, defender, to_act, phase, bout;
+    unsigned long long hands[MAX_PLAYERS], known[MAX_PLAYERS], unbeaten, table, discard, attm;
+    Py_ssize_t n_att;
+    PyObject *outs, *tally, *forced, *legal;
+} Fields;
+
+/* the checks both entry points share, once the numbers are read */
+static int check_fields(Viewer *self, Fields *f, PyObject *att) {
+    const int n = self->players;
+    if (f->seat < 0 || f->seat >= n) {
+        PyErr_Format(PyExc_ValueError, "view(): seat %ld out of 0..%d", f->seat, n - 1);
+        return -1;
     }
-    const int n = self->players, nc = self->cards, lo = self->lo;
-    long seat, trump, bottom, talon, cap, attacker = 0, defender = 0, to_act = -1, phase;
-    long bout;
-    unsigned long long hands[MAX_PLAYERS], known[MAX_PLAYERS], unbeaten, table, discard;
-    if (int_of(args[A_SEAT], "seat", &seat) < 0) return NULL;
-    if (seat < 0 || seat >= n) {
-        PyErr_Format(PyExc_ValueError, "view(): seat %ld out of 0..%d", seat, n - 1);
-        return NULL;
+    if (f->to_act >= 0 && (f->to_act >= n || f->attacker < 0 || f->attacker >= n
+                           || f->defender < 0 || f->defender >= n)) {
+        PyErr_SetString(PyExc_ValueError, "view(): a role's seat is out of range");
+        return -1;
     }
-    if (masks_of(args[A_HANDS], "hands", n, hands) < 0
-            || masks_of(args[A_KNOWN], "known", n, known) < 0
-            || mask_of(args[A_UNBEATEN], &unbeaten) < 0 || mask_of(args[A_TABLE], &table) < 0
-            || mask_of(args[A_DISCARD], &discard) < 0
-            || int_of(args[A_TRUMP], "trump_card", &trump) < 0
-            || int_of(args[A_BOTTOM], "bottom", &bottom) < 0
-            || int_of(args[A_TALON], "talon", &talon) < 0
-            || int_of(args[A_CAP], "cap", &cap) < 0
-            || int_of(args[A_PHASE], "phase", &phase) < 0
-            || int_of(args[A_BOUT], "bout", &bout) < 0)
-        return NULL;
-    if (args[A_TO_ACT] != Py_None) {
-        if (int_of(args[A_TO_ACT], "to_act", &to_act) < 0
-                || int_of(args[A_ATTACKER], "attacker", &attacker) < 0
-                || int_of(args[A_DEFENDER], "defender", &defender) < 0)
-            return NULL;
-        if (to_act < 0 || to_act >= n || attacker < 0 || attacker >= n || defender < 0
-                || defender >= n) {
-            PyErr_SetString(PyExc_ValueError, "view(): a role's seat is out of range");
-            return NULL;
-        }
-    }
-    if (trump < 0 || trump >= 64 || phase < 0 || phase >= self->phases) {
+    if (f->trump < 0 || f->trump >= 64 || f->phase < 0 || f->phase >= self->phases) {
         PyErr_SetString(PyExc_ValueError, "view(): trump card or phase out of range");
-        return NULL;
+        return -1;
     }
-    PyObject *att = args[A_ATT], *outs = args[A_OUT], *tally = args[A_TALLY];
-    PyObject *legal = args[A_LEGAL];
-    if (!PyList_Check(att) || !PyList_Check(outs) || PyList_GET_SIZE(outs) != n
-            || !PyList_Check(legal)) {
+    if (!PyList_Check(att) || !PyList_Check(f->outs) || PyList_GET_SIZE(f->outs) != n
+            || !PyList_Check(f->legal)) {
         PyErr_SetString(PyExc_TypeError, "view(): att, out and legal are lists");
-        return NULL;
+        return -1;
     }
-    if (self->pogonny && (!PyList_Check(tally) || PyList_GET_SIZE(tally) != n)) {
+    if (self->pogonny && (!PyList_Check(f->tally) || PyList_GET_SIZE(f->tally) != n)) {
         PyErr_SetString(PyExc_TypeError, "view(): tally is a list, one count a seat");
-        return NULL;
+        return -1;
     }
-    unsigned long long attm = 0;
-    Py_ssize_t n_att = PyList_GET_SIZE(att);
-    for (Py_ssize_t i = 0; i < n_att; i++) {
+    f->attm = 0;
+    f->n_att = PyList_GET_SIZE(att);
+    for (Py_ssize_t i = 0; i < f->n_att; i++) {
         long c;
-        if (int_of(PyList_GET_ITEM(att, i), "an attack card", &c) < 0) return NULL;
+        if (int_of(PyList_GET_ITEM(att, i), "an attack card", &c) < 0) return -1;
         if (c < 0 || c >= 64) {
             PyErr_SetString(PyExc_ValueError, "view(): an attack card out of range");
-            return NULL;
+            return -1;
         }
-        attm |= 1ULL << c;
+        f->attm |= 1ULL << c;
     }
+    return 0;
+}
+
+/* The seat's vector into ``out`` (self->size floats, any contents): 0 or -1 (error). */
+static int encode_into(Viewer *self, const Fields *f, float *out) {
+    const int n = self->players, nc = self->cards, lo = self->lo;
+    const long seat = f->seat;
     int rel[MAX_PLAYERS];  /* seat s counted from the viewer: +1 its left neighbour */
     for (int s = 0; s < n; s++) rel[s] = (int)((s - seat + n) % n);
+    memset(out, 0, (size_t)self->size * sizeof(float));
 
-    npy_intp size = (npy_intp)self->size;
-    int slot;
-    /* (empty, then zeroed here: numpy lets go of the GIL around a large zeroed allocation,
-     * which costs more than the whole vector) */
-    PyObject *vec = array_for(self->vecs, &self->next_vec, &self->vec_flags, size,
-                              float32_descr, &slot, NULL);
-    if (vec == NULL) return NULL;
-    float *out = (float *)PyArray_DATA((PyArrayObject *)vec);
-    memset(out, 0, (size_t)size * sizeof(float));
-
-    unsigned long long hand = hands[seat], trump_bit = 1ULL << trump;
-    int under = bottom >= 0;
-    unsigned long long seen = hand | discard | table | (under ? trump_bit : 0);
-    for (int i = 1; i < n; i++) seen |= known[(seat + i) % n];
+    unsigned long long hand = f->hands[seat], trump_bit = 1ULL << f->trump;
+    int under = f->bottom >= 0;
+    unsigned long long seen = hand | f->discard | f->table | (under ? trump_bit : 0);
+    for (int i = 1; i < n; i++) seen |= f->known[(seat + i) % n];
     unsigned long long planes[7 + 2 * (MAX_PLAYERS - 1)];
     int p = 0;
     planes[p++] = hand;
-    planes[p++] = unbeaten;
-    planes[p++] = attm & ~unbeaten;
-    planes[p++] = table & ~attm;
-    planes[p++] = discard;
+    planes[p++] = f->unbeaten;
+    planes[p++] = f->attm & ~f->unbeaten;
+    planes[p++] = f->table & ~f->attm;
+    planes[p++] = f->discard;
     planes[p++] = trump_bit;
     planes[p++] = self->full & ~seen;
-    for (int i = 1; i < n; i++) planes[p++] = known[(seat + i) % n];
+    for (int i = 1; i < n; i++) planes[p++] = f->known[(seat + i) % n];
     if (self->privileged)
-        for (int i = 1; i < n; i++) planes[p++] = hands[(seat + i) % n];
+        for (int i = 1; i < n; i++) planes[p++] = f->hands[(seat + i) % n];
     for (int i = 0; i < p; i++, out += nc) set_bits(out, planes[i] >> lo, nc);
 
     /* the flags: trump suit, trump under the talon, then out, attacker, defender and to
      * act per relative seat, the phase, the first bout, a forced take */
     const int f_out = 5, f_att = f_out + n, f_def = f_att + n, f_act = f_def + n;
     const int f_phase = f_act + n, f_first = f_phase + self->phases;
-    unsigned long long flags = 1ULL << (trump & 3);
+    unsigned long long flags = 1ULL << (f->trump & 3);
     if (under) flags |= 16;
     for (int s = 0; s < n; s++) {
-        PyObject *o = PyList_GET_ITEM(outs, s);
+        PyObject *o = PyList_GET_ITEM(f->outs, s);
         int t = o == Py_True ? 1 : o == Py_False ? 0 : PyObject_IsTrue(o);
-        if (t < 0) goto fail_vec;
+        if (t < 0) return -1;
         if (t) flags |= 1ULL << (f_out + rel[s]);
     }
-    if (to_act >= 0)
-        flags |= (1ULL << (f_att + rel[attacker])) | (1ULL << (f_def + rel[defender]))
-                 | (1ULL << (f_act + rel[to_act]));
-    flags |= 1ULL << (f_phase + phase);
-    if (bout == 0) flags |= 1ULL << f_first;
-    PyObject *f = args[A_FORCED];
-    int forced = f == Py_True ? 1 : f == Py_False ? 0 : PyObject_IsTrue(f);
-    if (forced < 0) goto fail_vec;
+    if (f->to_act >= 0)
+        flags |= (1ULL << (f_att + rel[f->attacker])) | (1ULL << (f_def + rel[f->defender]))
+                 | (1ULL << (f_act + rel[f->to_act]));
+    flags |= 1ULL << (f_phase + f->phase);
+    if (f->bout == 0) flags |= 1ULL << f_first;
+    PyObject *fo = f->forced;
+    int forced = fo == Py_True ? 1 : fo == Py_False ? 0 : PyObject_IsTrue(fo);
+    if (forced < 0) return -1;
     if (forced) flags |= 1ULL << (f_first + 1);
     set_bits(out, flags, self->flags);
     out += self->flags;
 
     /* the scalars, as Python's k / d rounded to float32 (what the bytes encoder packs) */
-    *out++ = (float)((double)(talon + under) / nc);
-    *out++ = (float)((double)cap / self->limit);
-    *out++ = (float)((double)n_att / self->limit);
+    *out++ = (float)((double)(f->talon + under) / nc);
+    *out++ = (float)((double)f->cap / self->limit);
+    *out++ = (float)((double)f->n_att / self->limit);
     for (int i = 0; i < n; i++)
-        *out++ = (float)((double)__builtin_popcountll(hands[(seat + i) % n]) / nc);
+        *out++ = (float)((double)__builtin_popcountll(f->hands[(seat + i) % n]) / nc);
     if (self->pogonny) {
         for (int i = 0; i < n; i++) {
             long k;
-            if (int_of(PyList_GET_ITEM(tally, (seat + i) % n), "a tally", &k) < 0)
-                goto fail_vec;
+            if (int_of(PyList_GET_ITEM(f->tally, (seat + i) % n), "a tally", &k) < 0)
+                return -1;
             /* a tally has no upper bound (cards taken are laid again): clipped at 12 */
             *out++ = (float)((double)(k < 12 ? k : 12) / 12.0);
         }
     }
+    return 0;
+}
+
+/* Sets the legal numbers' bytes of ``bytes`` (cleared by the caller); ``set``, if not
+ * NULL, records the first MAX_SET of them. The count set, or -1 (error). */
+static Py_ssize_t mask_into(Viewer *self, PyObject *legal, char *bytes, unsigned short *set) {
+    Py_ssize_t n_legal = PyList_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < n_legal; i++) {
+        PyObject *item = PyList_GET_ITEM(legal, i);
+        unsigned long long small;
+        Py_ssize_t a;
+        if (small_of(item, &small))
+            a = small < (unsigned long long)PY_SSIZE_T_MAX ? (Py_ssize_t)small : -1;
+        else if ((a = PyLong_AsSsize_t(item)) == -1 && PyErr_Occurred())
+            return -1;
+        if (a < 0 || a >= self->actions) {
+            PyErr_Format(PyExc_ValueError, "view(): action %zd out of 0..%zd", a,
+                         self->actions - 1);
+            return -1;
+        }
+        bytes[a] = 1;
+        if (set != NULL && i < MAX_SET && a <= 0xFFFF) set[i] = (unsigned short)a;
+    }
+    return n_legal;
+}
+
+static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != N_ARGS) {
+        PyErr_Format(PyExc_TypeError, "view() takes %d arguments", N_ARGS);
+        return NULL;
+    }
+    const int n = self->players;
+    Fields f;
+    f.attacker = f.defender = 0;
+    f.to_act = -1;
+    if (int_of(args[A_SEAT], "seat", &f.seat) < 0) return NULL;
+    if (f.seat < 0 || f.seat >= n) {
+        PyErr_Format(PyExc_ValueError, "view(): seat %ld out of 0..%d", f.seat, n - 1);
+        return NULL;
+    }
+    if (masks_of(args[A_HANDS], "hands", n, f.hands) < 0
+            || masks_of(args[A_KNOWN], "known", n, f.known) < 0
+            || mask_of(args[A_UNBEATEN], &f.unbeaten) < 0 || mask_of(args[A_TABLE], &f.table) < 0
+            || mask_of(args[A_DISCARD], &f.discard) < 0
+            || int_of(args[A_TRUMP], "trump_card", &f.trump) < 0
+            || int_of(args[A_BOTTOM], "bottom", &f.bottom) < 0
+            || int_of(args[A_TALON], "talon", &f.talon) < 0
+            || int_of(args[A_CAP], "cap", &f.cap) < 0
+            || int_of(args[A_PHASE], "phase", &f.phase) < 0
+            || int_of(args[A_BOUT], "bout", &f.bout) < 0)
+        return NULL;
+    if (args[A_TO_ACT] != Py_None) {
+        if (int_of(args[A_TO_ACT], "to_act", &f.to_act) < 0
+                || int_of(args[A_ATTACKER], "attacker", &f.attacker) < 0
+                || int_of(args[A_DEFENDER], "defender", &f.defender) < 0)
+            return NULL;
+        if (f.to_act < 0) {
+            PyErr_SetString(PyExc_ValueError, "view(): a role's seat is out of range");
+            return NULL;
+        }
+    }
+    f.outs = args[A_OUT];
+    f.tally = args[A_TALLY];
+    f.forced = args[A_FORCED];
+    f.legal = args[A_LEGAL];
+    if (check_fields(self, &f, args[A_ATT]) < 0) return NULL;
+
+    npy_intp size = (npy_intp)self->size;
+    int slot;
+    /* (empty, then zeroed in encode_into: numpy lets go of the GIL around a large zeroed
+     * allocation, which costs more than the whole vector) */
+    PyObject *vec = array_for(self->vecs, &self->next_vec, &self->vec_flags, size,
+                              float32_descr, &slot, NULL);
+    if (vec == NULL) return NULL;
+    if (encode_into(self, &f, (float *)PyArray_DATA((PyArrayObject *)vec)) < 0) goto fail_vec;
 
     npy_intp n_actions = (npy_intp)self->actions;
     PyObject *mask = array_for(self->masks, &self->next_mask, &self->mask_flags, n_actions,
@@ -347,25 +403,10 @@ static PyObject *Viewer_view(Viewer *self, PyObject *const *args, Py_ssize_t nar
         memset(bytes, 0, (size_t)n_actions);
     else
         for (Py_ssize_t i = 0; i < *n_set; i++) bytes[set[i]] = 0;
-    Py_ssize_t n_legal = PyList_GET_SIZE(legal);
     /* (a failure below leaves it unknown what is set: cleared in full next time) */
     *n_set = -1;
-    for (Py_ssize_t i = 0; i < n_legal; i++) {
-        PyObject *item = PyList_GET_ITEM(legal, i);
-        unsigned long long small;
-        Py_ssize_t a;
-        if (small_of(item, &small))
-            a = small < (unsigned long long)PY_SSIZE_T_MAX ? (Py_ssize_t)small : -1;
-        else if ((a = PyLong_AsSsize_t(item)) == -1 && PyErr_Occurred())
-            goto fail_mask;
-        if (a < 0 || a >= self->actions) {
-            PyErr_Format(PyExc_ValueError, "view(): action %zd out of 0..%zd", a,
-                         self->actions - 1);
-            goto fail_mask;
-        }
-        bytes[a] = 1;
-        if (i < MAX_SET && a <= 0xFFFF) set[i] = (unsigned short)a;
-    }
+    Py_ssize_t n_legal = mask_into(self, f.legal, bytes, set);
+    if (n_legal < 0) goto fail_mask;
     if (n_legal <= MAX_SET && self->actions <= 0x10000) *n_set = n_legal;
     PyObject *pair = PyTuple_New(2);
     if (pair == NULL) goto fail_mask;
@@ -379,6 +420,100 @@ fail_vec:
     return NULL;
 }
 
+/* Game.state()'s fields, in durak.game.STATE_FIELDS' order */
+enum { S_HANDS, S_KNOWN, S_ATT, S_BEATS, S_UNBEATEN, S_TABLE, S_DISCARD, S_TRUMP, S_UNDER,
+       S_TALON, S_OUT, S_TO_ACT, S_ATTACKER, S_DEFENDER, S_PHASE, S_CAP, S_BOUT, S_TALLY,
+       S_SHOWN, S_FORCED, N_STATE };
+
+/* row ``row`` of a writable buffer of rows of ``width`` bytes, or NULL (error set) */
+static char *row_of(Py_buffer *b, PyObject *o, Py_ssize_t row, Py_ssize_t width,
+                    const char *name) {
+    if (PyObject_GetBuffer(o, b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (row < 0 || (row + 1) * width > b->len) {
+        PyErr_Format(PyExc_ValueError, "write(): no row %zd in %s (%zd bytes, rows of %zd)",
+                     row, name, b->len, width);
+        PyBuffer_Release(b);
+        return NULL;
+    }
+    return (char *)b->buf + row * width;
+}
+
+PyDoc_STRVAR(write_doc,
+"write(obs, masks, row, seat, state, legal) -> None\n\n"
+"Writes seat's vector into row ``row`` of ``obs`` (a writable buffer of rows of\n"
+"size float32) and, unless ``masks`` is None, its action mask into that row of\n"
+"``masks`` (rows of ``actions`` bytes: 1 at the numbers of ``legal``, else 0).\n"
+"``state`` is durak.game.Game.state() as it returns it; ``legal`` the legal action\n"
+"numbers (empty for a seat not to act). Nothing is allocated: the vectorised\n"
+"environment's step writes every row of its shared arrays so.");
+
+static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "write() takes 6 arguments");
+        return NULL;
+    }
+    const int n = self->players;
+    PyObject *state = args[4];
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write(): state is Game.state(), a tuple of %d", N_STATE);
+        return NULL;
+    }
+    PyObject *const *s = &PyTuple_GET_ITEM(state, 0);
+    Fields f;
+    long row, under;
+    if (int_of(args[2], "row", &row) < 0 || int_of(args[3], "seat", &f.seat) < 0) return NULL;
+    if (f.seat < 0 || f.seat >= n) {
+        PyErr_Format(PyExc_ValueError, "write(): seat %ld out of 0..%d", f.seat, n - 1);
+        return NULL;
+    }
+    if (masks_of(s[S_HANDS], "hands", n, f.hands) < 0
+            || masks_of(s[S_KNOWN], "known", n, f.known) < 0
+            || mask_of(s[S_UNBEATEN], &f.unbeaten) < 0 || mask_of(s[S_TABLE], &f.table) < 0
+            || mask_of(s[S_DISCARD], &f.discard) < 0
+            || int_of(s[S_TRUMP], "trump_card", &f.trump) < 0
+            || int_of(s[S_TALON], "talon", &f.talon) < 0
+            || int_of(s[S_CAP], "cap", &f.cap) < 0
+            || int_of(s[S_PHASE], "phase", &f.phase) < 0
+            || int_of(s[S_BOUT], "bout", &f.bout) < 0
+            || (under = PyObject_IsTrue(s[S_UNDER])) < 0)
+        return NULL;
+    /* (state's talon counts the card under it; view()'s does not) */
+    f.bottom = under ? 0 : -1;
+    f.talon -= under;
+    f.to_act = -1;
+    f.attacker = f.defender = 0;
+    if (PyLong_Check(s[S_TO_ACT]) && (f.to_act = PyLong_AsLong(s[S_TO_ACT])) >= 0) {
+        if (int_of(s[S_ATTACKER], "attacker", &f.attacker) < 0
+                || int_of(s[S_DEFENDER], "defender", &f.defender) < 0)
+            return NULL;
+    } else if (PyErr_Occurred()) {
+        return NULL;
+    } else {
+        f.to_act = -1;
+    }
+    f.outs = s[S_OUT];
+    f.tally = s[S_TALLY];
+    f.forced = s[S_FORCED];
+    f.legal = args[5];
+    if (check_fields(self, &f, s[S_ATT]) < 0) return NULL;
+
+    Py_buffer ob, mb;
+    char *vec = row_of(&ob, args[0], row, self->size * (Py_ssize_t)sizeof(float), "obs");
+    if (vec == NULL) return NULL;
+    int err = encode_into(self, &f, (float *)vec);
+    PyBuffer_Release(&ob);
+    if (err < 0) return NULL;
+    if (args[1] != Py_None) {
+        char *bytes = row_of(&mb, args[1], row, self->actions, "masks");
+        if (bytes == NULL) return NULL;
+        memset(bytes, 0, (size_t)self->actions);
+        Py_ssize_t k = mask_into(self, f.legal, bytes, NULL);
+        PyBuffer_Release(&mb);
+        if (k < 0) return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMemberDef Viewer_members[] = {
     {"size", T_PYSSIZET, offsetof(Viewer, size), READONLY, "the vector's length"},
     {"actions", T_PYSSIZET, offsetof(Viewer, actions), READONLY, "the mask's length"},
@@ -387,6 +522,7 @@ static PyMemberDef Viewer_members[] = {
 
 static PyMethodDef Viewer_methods[] = {
     {"view", (PyCFunction)(void (*)(void))Viewer_view, METH_FASTCALL, view_doc},
+    {"write", (PyCFunction)(void (*)(void))Viewer_write, METH_FASTCALL, write_doc},
     {"__reduce__", (PyCFunction)Viewer_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

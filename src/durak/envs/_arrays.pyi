@@ -1,3 +1,22 @@
 from typing import Any
 
-def view(fields: list[int], layout: object, legal: list[int]) -> tuple[Any, Any]: ...
+class Viewer:
+    size: int
+    actions: int
+    def __init__(
+        self,
+        players: int,
+        cards: int,
+        lo: int,
+        full: int,
+        flags: int,
+        privileged: bool,
+        pogonny: bool,
+        phases: int,
+        limit: float,
+        actions: int,
+    ) -> None: ...
+    def view(self, *fields: Any) -> tuple[Any, Any]: ...
+    def write(
+        self, obs: Any, masks: Any, row: int, seat: int, state: tuple[Any, ...], legal: list[int]
+    ) -> None: ...

@@ -34,8 +34,9 @@ from . import planes as _planes
 from .bits import mask_bytes
 from .planes import BASE_PLANES, Planes
 from .stepper import ArrayView
+from .vecstep import Writer
 
-__all__ = ["BASE_PLANES", "Encoder", "array_view", "mask_of"]
+__all__ = ["BASE_PLANES", "Encoder", "array_view", "array_writer", "mask_of"]
 
 
 @cache
@@ -49,14 +50,8 @@ def _arrays() -> Any:
     return _arrays
 
 
-def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
-    """The C function that makes a view's two arrays for ``rules`` in one call
-    (``durak.envs._arrays``, built with the compiled engine when numpy's headers were
-    there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
-    pure-Python engine, or where it was not built, the bytes of
-    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats). Also
-    None for rules whose trump is not the turned card's suit (``trump=none`` or a fixed
-    suit): the C function reads the suit from the turned card; Planes reads the rules'."""
+def _viewer(rules: Rules, privileged: bool) -> Any:
+    """The C helper's ``Viewer`` for ``rules``' layout, or None (see :func:`array_view`)."""
     arrays = _arrays()
     if arrays is None or rules.trump != "turned":
         return None
@@ -74,7 +69,40 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
         encoding(rules).size,
     )
     assert viewer.size == p.size, "the C layout differs from Planes'"
-    return viewer.view  # type: ignore[no-any-return]
+    return viewer
+
+
+def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
+    """The C function that makes a view's two arrays for ``rules`` in one call
+    (``durak.envs._arrays``, built with the compiled engine when numpy's headers were
+    there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
+    pure-Python engine, or where it was not built, the bytes of
+    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats). Also
+    None for rules whose trump is not the turned card's suit (``trump=none`` or a fixed
+    suit): the C function reads the suit from the turned card; Planes reads the rules'."""
+    viewer = _viewer(rules, privileged)
+    return None if viewer is None else viewer.view
+
+
+def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
+    """The C helper's ``write(obs, masks, row, seat, Game.state(), legal)``, which encodes
+    a seat's view straight into row ``row`` of two preallocated buffers (the vectorised
+    environment's, :class:`durak.envs.vecstep.VecStepper`), or None where
+    :func:`array_view` is None.
+
+    >>> from durak import Game
+    >>> from durak.envs.episode import learning_rules
+    >>> from durak.envs.bits import legal_indices
+    >>> rules = learning_rules("podkidnoy")
+    >>> write, enc = array_writer(rules), Encoder(rules)
+    >>> g = Game(rules, seed=1)
+    >>> obs, masks = np.zeros((2, enc.size), np.float32), np.zeros((2, 1608), np.int8)
+    >>> if write is not None:
+    ...     write(obs, masks, 1, g.to_act, g.state(), legal_indices(g))
+    ...     assert (obs[1] == enc.encode(g, g.to_act)).all() and masks[1].sum() == len(g.moves())
+    """
+    viewer = _viewer(rules, privileged)
+    return None if viewer is None else viewer.write
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

@@ -1,50 +1,67 @@
 """Many deals stepped in one call: the vectorised environment's compiled core.
 
 Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy: it
-writes every environment's observation and action mask into two preallocated byte
-buffers that :class:`durak.envs.vector.DurakVectorEnv` wraps once as numpy arrays.
+writes every environment's observation and action mask into preallocated buffers (byte
+buffers and ``array.array`` s) that :class:`durak.envs.vector.DurakVectorEnv` wraps once
+as numpy arrays, and allocates no arrays a step.
 
 Each of the ``n`` environments is one deal in which the learner holds one seat (drawn
 anew each deal) and the other seats are opponents: ``None`` plays a uniformly random
-legal move inside this loop, without leaving compiled code; any other opponent is a
-callable ``(game, seat) -> action number`` (the Python side wraps bots and policies so).
-:meth:`VecStepper.step` plays the learner's action in every environment, then the
-opponents until the learner is to act again or the deal ends; a finished deal is dealt
-again at once (autoreset in the same step: the observation returned is the new deal's,
-the reward and the done flag are the old one's).
+legal move inside this loop, straight from the engine's legal list (no action numbers,
+no observation); any other opponent is a callable ``(game, seat) -> action number`` (the
+Python side wraps bots and policies so). :meth:`VecStepper.step` plays the learner's
+action in every environment, then the opponents until the learner is to act again or
+the deal ends; a finished deal is dealt again at once (autoreset in the same step: the
+observation returned is the new deal's, the reward and the done flag are the old one's,
+and the old deal's last observation is in :attr:`VecStepper.final`).
+
+Only the learner's positions are encoded, each once, by the C helper's ``write``
+(:func:`durak.envs.encoding.array_writer`) straight into its row of the shared buffer;
+without it (the pure-Python engine) by :class:`~durak.envs.planes.Planes`.
 
 >>> from durak import Rules
 >>> v = VecStepper(Rules(), 4, [None], seed=1)
 >>> v.reset()
 >>> len(v.obs) == 4 * v.obs_size * 4, len(v.masks) == 4 * v.num_actions
 (True, True)
->>> rewards = v.step(v.sample_legal())
->>> len(rewards), set(v.dones) <= {0, 1}
+>>> v.step(v.sample_legal())
+>>> len(v.rewards), set(v.dones) <= {0, 1}
 (4, True)
 """
 
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..game import Game
 from ..rules import Rules
-from .bits import deck_slot, legal_indices
+from .bits import Actions, deck_slot, legal_indices
 from .episode import returns
-from .stepper import ILLEGAL, OVER, ArrayView, Stepper
+from .planes import Planes
 
 ILLEGAL_REWARD: Final = -1.0
 
 # An opponent outside compiled code: (the game, its seat) -> an action number.
 Opponent = Callable[[Game, int], int]
+# durak.envs._arrays.Viewer(...).write: (obs, masks or None, row, seat, Game.state(), legal)
+Writer = Callable[..., Any]
 
 
 class VecStepper:
     """``n`` deals of ``rules`` with the learner in one seat of each (see the module
     docstring). ``opponents[i]`` plays the i-th seat after the learner's (repeated round
-    the table); ``None`` is a random player."""
+    the table); ``None`` is a random player.
+
+    After :meth:`reset` and each :meth:`step`: ``obs`` (rows of ``obs_size`` float32,
+    every row written again each step), ``masks`` (rows of ``num_actions`` bytes, too),
+    ``rewards`` (float32), ``dones`` and ``truncated`` (int8) and ``final`` (the ended
+    deals' last observations, rows where ``dones`` is 1) hold every environment's row;
+    ``seats[i]`` is the learner's seat and ``deal_seeds[i]`` the seed of
+    ``Game(rules, seed=...)`` now played in environment ``i``.
+    """
 
     def __init__(
         self,
@@ -53,7 +70,7 @@ class VecStepper:
         opponents: Sequence[Opponent | None],
         seed: int = 0,
         privileged: bool = False,
-        fill: ArrayView | None = None,
+        write: Writer | None = None,
     ) -> None:
         if n < 1:
             raise ValueError(f"n: at least one environment, not {n}")
@@ -62,28 +79,39 @@ class VecStepper:
         self.rules = rules
         self.n = n
         self.opponents: list[Opponent | None] = list(opponents)
-        self.steppers = [Stepper(rules, privileged) for _ in range(n)]
-        self.obs_size: int = self.steppers[0].planes.size
-        self.num_actions: int = self.steppers[0].actions.size
-        self.obs = bytearray(n * self.obs_size * 4)
-        self.masks = bytearray(n * self.num_actions)
+        self.planes = Planes(rules, privileged)
+        self.actions = Actions(rules)
+        self.obs_size: int = self.planes.size
+        self.num_actions: int = self.actions.size
+        # (writable buffers of bytes: the owner may put others of the same size in their
+        # place between steps, e.g. a free one of a pool of numpy arrays' memoryviews)
+        self.obs: Any = bytearray(n * self.obs_size * 4)
+        self.final: Any = bytearray(n * self.obs_size * 4)
+        self.masks: Any = bytearray(n * self.num_actions)
+        self.rewards: array[float] = array("f", bytes(4 * n))
+        self.dones: array[int] = array("b", bytes(n))
+        self.truncated: array[int] = array("b", bytes(n))
         self.seats = [0] * n
-        self.dones = [0] * n
-        self.truncated = [0] * n
+        self.deal_seeds = [0] * n
+        self.games: list[Game] = []
+        self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, g.moves()' order
         self.deals = 0  # deals finished, all environments together
         self.moves = 0  # engine actions played (learners' and opponents'), all together
         self.rng = random.Random(seed)
         self._slot = deck_slot(rules)
-        self._shown: list[list[int]] = [[] for _ in range(n)]  # the mask's 1s now
-        # the C helper that makes a view's two arrays (durak.envs.encoding.array_view),
-        # several times faster than Planes.encode; None: Planes' bytes (the pure engine)
-        self._fill = fill
+        self._write_fn = write
+        self._none: list[int] = []
+        self._zeros = bytes(self.num_actions)
 
     def reset(self) -> None:
         """A new deal in every environment."""
+        self.games = []
         for i in range(self.n):
-            self._deal(i)
-            self._write(i)
+            self.games.append(self._deal(i))
+            self._show(i)
+            self.dones[i] = 0
+            self.truncated[i] = 0
+            self.rewards[i] = 0.0
 
     def sample_legal(self) -> list[int]:
         """A uniformly random legal action number for each environment (random masked
@@ -91,104 +119,134 @@ class VecStepper:
         rng = self.rng
         out = [0] * self.n
         for i in range(self.n):
-            legal = self.steppers[i].legal
+            legal = self.legal[i]
             # (random() is C; randrange is Python and costs more than the engine's move)
             out[i] = legal[int(rng.random() * len(legal))]
         return out
 
-    def step(self, actions: Sequence[int]) -> list[float]:
+    def step(self, actions: Sequence[int]) -> None:
         """Play ``actions[i]`` for the learner of environment ``i``, then its opponents;
-        the learner's rewards (an illegal action ends its deal at ILLEGAL_REWARD)."""
-        if len(actions) != self.n:
-            raise ValueError(f"actions: one for each of the {self.n} environments")
-        rewards = [0.0] * self.n
-        for i in range(self.n):
-            st = self.steppers[i]
+        the learner's rewards go to :attr:`rewards` (an illegal action ends its deal at
+        ILLEGAL_REWARD, nothing played)."""
+        n = self.n
+        if len(actions) != n:
+            raise ValueError(f"actions: one for each of the {n} environments")
+        if not self.games:
+            raise RuntimeError("step() before reset()")
+        games = self.games
+        moves = 0
+        for i in range(n):
+            g = games[i]
             seat = self.seats[i]
-            to_act = st.play(int(actions[i]))
-            self.moves += 1
-            self.dones[i] = 0
-            self.truncated[i] = 0
-            if to_act == ILLEGAL:
-                rewards[i] = ILLEGAL_REWARD
-                self.dones[i] = 1
+            a = int(actions[i])
+            legal = self.legal[i]
+            k = -1
+            for j in range(len(legal)):
+                if legal[j] == a:
+                    k = j
+                    break
+            reward = 0.0
+            done = 0
+            cut = 0
+            if k < 0:
+                reward = ILLEGAL_REWARD
+                done = 1
+                self._write(i, self.final, None, self._none)
             else:
-                if to_act != OVER and to_act != seat:
-                    to_act = self._opponents(i)
-                if to_act == OVER:
-                    g = st.game
-                    assert g is not None and g.outcome is not None
-                    rewards[i] = returns(self.rules, g.outcome)[seat]
-                    self.dones[i] = 1
-                    self.truncated[i] = 1 if g.outcome.truncated else 0
-            if self.dones[i]:
+                # legal[] was listed from this very position's g.moves(), in its order
+                g.play(g.moves()[k])
+                moves += 1
+                to_act = g.to_act
+                if to_act is not None and to_act != seat:
+                    to_act = self._opponents(g, seat)
+                if to_act is None or to_act < 0:
+                    outcome = g.outcome
+                    assert outcome is not None
+                    reward = returns(self.rules, outcome)[seat]
+                    done = 1
+                    cut = 1 if outcome.truncated else 0
+                    self._write(i, self.final, None, self._none)
+            self.rewards[i] = reward
+            self.dones[i] = done
+            self.truncated[i] = cut
+            if done:
                 self.deals += 1
-                self._deal(i)
-            self._write(i)
-        return rewards
+                games[i] = self._deal(i)
+            self._show(i)
+        self.moves += moves
+
+    def game(self, i: int) -> Game:
+        """The deal environment ``i`` plays now (read it; playing on it breaks the env)."""
+        return self.games[i]
 
     # -- one environment ---------------------------------------------------------------
-    def _deal(self, i: int) -> None:
+    def _deal(self, i: int) -> Game:
         """Deal environment ``i`` again until the learner has a move."""
-        st = self.steppers[i]
         players = self.rules.players
+        rng = self.rng
         while True:
-            self.seats[i] = self.rng.randrange(players)
-            st.start(Game(self.rules, seed=self.rng.getrandbits(63)))
-            g = st.game
-            assert g is not None
+            seat = rng.randrange(players)
+            seed = rng.getrandbits(63)
+            g = Game(self.rules, seed=seed)
+            self.seats[i] = seat
+            self.deal_seeds[i] = seed
             to_act = g.to_act
-            if to_act is not None and to_act != self.seats[i]:
-                to_act = self._opponents(i)
+            if to_act is not None and to_act != seat:
+                to_act = self._opponents(g, seat)
             if to_act is not None and to_act >= 0:
-                return
+                return g
 
-    def _opponents(self, i: int) -> int:
-        """Play the opponents of environment ``i`` until the learner is to act (its seat)
-        or the deal is over (OVER)."""
-        st = self.steppers[i]
-        g = st.game
-        assert g is not None
-        seat = self.seats[i]
+    def _opponents(self, g: Game, seat: int) -> int:
+        """Play the opponents of the learner in ``seat`` until it is to act (its seat)
+        or the deal is over (-1)."""
         players = self.rules.players
         ops = self.opponents
+        n_ops = len(ops)
         rng = self.rng
         to_act = g.to_act
+        played = 0
         while to_act is not None and to_act != seat:
-            who = ops[((to_act - seat) % players - 1) % len(ops)]
-            legal = st.legal
-            index = legal[int(rng.random() * len(legal))] if who is None else who(g, to_act)
-            played = st.play(index)
-            self.moves += 1
-            if played == ILLEGAL:
-                raise ValueError(f"an opponent played an illegal action number {index}")
+            who = ops[((to_act - seat) % players - 1) % n_ops]
+            moves = g.moves()
+            if who is None:
+                g.play(moves[int(rng.random() * len(moves))])
+            else:
+                index = who(g, to_act)
+                numbers = legal_indices(g, self._slot)
+                k = -1
+                for j in range(len(numbers)):
+                    if numbers[j] == index:
+                        k = j
+                        break
+                if k < 0:
+                    raise ValueError(f"an opponent played an illegal action number {index}")
+                g.play(moves[k])
+            played += 1
             to_act = g.to_act
-        return OVER if to_act is None else to_act
+        self.moves += played
+        return -1 if to_act is None else to_act
 
-    def _write(self, i: int) -> None:
-        """Environment ``i``'s observation and mask into the shared buffers."""
-        st = self.steppers[i]
-        g = st.game
-        assert g is not None
-        size = self.obs_size * 4
-        fill = self._fill
-        if fill is not None:
-            vec, mask = st.arrays(self.seats[i], fill)
-            # (copies through the buffer protocol, as bytes: a bytearray takes no floats)
-            self.obs[i * size : (i + 1) * size] = memoryview(vec).cast("B")
-            self.masks[i * self.num_actions : (i + 1) * self.num_actions] = memoryview(mask).cast(
-                "B"
-            )
+    def _show(self, i: int) -> None:
+        """Environment ``i``'s observation and mask (the learner is to act) into the
+        shared buffers."""
+        legal = legal_indices(self.games[i], self._slot)
+        self.legal[i] = legal
+        self._write(i, self.obs, self.masks, legal)
+
+    def _write(self, i: int, obs: Any, masks: Any, legal: list[int]) -> None:
+        g = self.games[i]
+        seat = self.seats[i]
+        write = self._write_fn
+        if write is not None:
+            write(obs, masks, i, seat, g.state(), legal)
             return
-        self.obs[i * size : (i + 1) * size] = st.planes.encode(g, self.seats[i])
-        base = i * self.num_actions
-        masks = self.masks
-        for j in self._shown[i]:
-            masks[base + j] = 0
-        shown = st.legal if g.to_act == self.seats[i] else []
-        for j in shown:
-            masks[base + j] = 1
-        self._shown[i] = list(shown)
+        size = self.obs_size * 4
+        obs[i * size : (i + 1) * size] = self.planes.encode(g, seat)
+        if masks is not None:
+            base = i * self.num_actions
+            masks[base : base + self.num_actions] = self._zeros
+            for j in legal:
+                masks[base + j] = 1
 
 
 def bot_opponent(rules: Rules, choose: Callable[[Game, int], object]) -> Opponent:

@@ -37,6 +37,8 @@ number`` (a trained policy); ``"random"`` is played inside the compiled loop.
 
 from __future__ import annotations
 
+import sys
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,10 +52,13 @@ from ..bots import Bot, make
 from ..game import Game
 from ..rules import Rules
 from .bits import legal_indices, mask_bytes
-from .encoding import Encoder, array_view
+from .encoding import Encoder, array_writer
 from .episode import learning_rules
 from .gymnasium import OpponentSpec, Policy
 from .vecstep import Opponent, VecStepper, bot_opponent
+
+# output arrays kept for reuse (see DurakVectorEnv._outputs)
+_POOL = 4
 
 
 class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
@@ -67,6 +72,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         rules: Rules | str | None = None,
         opponents: Sequence[OpponentSpec] = ("random",),
         privileged: bool = False,
+        copy: bool = True,
         **_: Any,  # gym.make_vec passes the single env's keywords (render_mode...)
     ) -> None:
         self.rules = learning_rules(rules)
@@ -75,10 +81,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._num_actions = encoding(self.rules).size
         self._privileged = privileged
         self._specs = list(opponents)
+        self._swaps = 0  # set_opponents calls: the bots' seeds differ each time
         if not self._specs:
             raise ValueError("opponents: name at least one")
-        self._fill = array_view(self.rules, privileged)
-        self._core = VecStepper(self.rules, num_envs, self._opponents(0), 0, privileged, self._fill)
+        self._write = array_writer(self.rules, privileged)
+        self._copy = copy
+        self._core = VecStepper(
+            self.rules, num_envs, self._opponents(0), 0, privileged, self._write
+        )
         size, n_act = self._core.obs_size, self._core.num_actions
         self.single_observation_space = spaces.Dict(
             {
@@ -117,13 +127,40 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         return play
 
     def _wrap(self) -> None:
-        core = self._core
-        self._obs = np.frombuffer(core.obs, np.float32).reshape(self.num_envs, core.obs_size)
-        self._mask = np.frombuffer(core.masks, np.int8).reshape(self.num_envs, core.num_actions)
+        core, n = self._core, self.num_envs
+        self._final = np.frombuffer(core.final, np.float32).reshape(n, core.obs_size)
+        self._rewards = np.frombuffer(core.rewards, np.float32)
+        self._dones = np.frombuffer(core.dones, np.int8).view(bool)
+        self._cut = np.frombuffer(core.truncated, np.int8).view(bool)
+        self._pool: list[tuple[np.ndarray, np.ndarray, memoryview, memoryview]] = []
+        self._obs, self._mask = self._outputs()
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The two arrays the next step writes, handed to the core: with ``copy`` (the
+        default) a pair nobody outside holds any more (a pool of a few, as CPython
+        reuses a result tuple nobody holds), else new ones; without, always the same.
+
+        Every row of both is written again each step, so writing into the arrays
+        returned two steps ago, when no one can see them, is the same as returning
+        copies, without copying 0.7 MB a step (N=256) into new memory (page faults
+        cost more than the step's own work)."""
+        core, n = self._core, self.num_envs
+        pool = self._pool
+        for entry in pool:
+            if not self._copy or (_unseen(entry, 0) and _unseen(entry, 1)):
+                core.obs, core.masks = entry[2], entry[3]
+                return entry[0], entry[1]
+        obs = np.zeros((n, core.obs_size), np.float32)
+        mask = np.zeros((n, core.num_actions), np.int8)
+        entry = (obs, mask, obs.data.cast("B"), mask.data.cast("B"))
+        pool.append(entry)
+        if len(pool) > _POOL:
+            del pool[0]  # (its arrays are a caller's now)
+        core.obs, core.masks = entry[2], entry[3]
+        return obs, mask
 
     def _observations(self) -> dict[str, Any]:
-        # copies: the buffers change at the next step, what was returned must not
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        return {"observation": self._obs, "action_mask": self._mask}
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -131,34 +168,68 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if isinstance(seed, Sequence):
             seed = int(seed[0]) if seed else None
         if seed is not None:
+            ops = self._opponents(seed)
             self._core = VecStepper(
-                self.rules, self.num_envs, self._opponents(seed), seed, self._privileged, self._fill
+                self.rules, self.num_envs, ops, seed, self._privileged, self._write
             )
             self._wrap()
+        self._obs, self._mask = self._outputs()
         self._core.reset()
         return self._observations(), {"seat": np.array(self._core.seats)}
 
     def step(
         self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        rewards = self._core.step([int(a) for a in np.asarray(actions).reshape(-1)])
-        done = np.array(self._core.dones, bool)
-        cut = np.array(self._core.truncated, bool)
-        return (
-            self._observations(),
-            np.array(rewards, np.float32),
-            done & ~cut,
-            cut,
-            {"seat": np.array(self._core.seats)},
-        )
+        self._obs, self._mask = self._outputs()
+        self._core.step(np.asarray(actions).reshape(-1).tolist())
+        done, cut = self._dones, self._cut
+        info: dict[str, Any] = {"seat": np.array(self._core.seats)}
+        if done.any():
+            # Gymnasium's same-step convention: the ended deals' last observations
+            final = np.empty(self.num_envs, object)
+            zeros = np.zeros(self._core.num_actions, np.int8)
+            for i in np.flatnonzero(done).tolist():
+                final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
+            info["final_obs"], info["_final_obs"] = final, done.copy()
+        return (self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every environment now, as booleans ``(num_envs, actions)``."""
-        return self._mask.astype(bool)
+        return self._mask.view(bool)
 
     def sample_legal(self) -> np.ndarray:
         """A uniformly random legal action for every environment (random masked play)."""
         return np.array(self._core.sample_legal(), np.int64)
+
+    def set_opponents(self, opponents: Sequence[OpponentSpec]) -> None:
+        """Play against ``opponents`` (as the constructor's) from the next move on: a
+        self-play loop swaps in a newer past copy of the learner so, between steps; the
+        deals under way go on."""
+        specs = list(opponents)
+        if not specs:
+            raise ValueError("opponents: name at least one")
+        old, self._specs = self._specs, specs
+        try:
+            self._core.opponents = self._opponents(self._swaps + 1)
+        except Exception:
+            self._specs = old
+            raise
+        self._swaps += 1
+
+    def game(self, i: int) -> Game:
+        """The deal environment ``i`` plays now, as an engine ``Game`` (to read: its
+        ``history``, ``record()``; playing on it breaks the environment)."""
+        return self._core.game(i)
+
+    @property
+    def deal_seeds(self) -> list[int]:
+        """Each environment's deal now is ``Game(rules, seed=deal_seeds[i])``."""
+        return list(self._core.deal_seeds)
+
+    @property
+    def seats(self) -> list[int]:
+        """The learner's seat in each environment's deal now."""
+        return list(self._core.seats)
 
     @property
     def moves(self) -> int:
@@ -170,6 +241,15 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def deals_done(self) -> int:
         """Deals finished since the environments were made (or last seeded)."""
         return self._core.deals
+
+
+def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int) -> bool:
+    """Whether nobody but the pool holds array ``entry[k]``: its references are the pool's
+    tuple, the memoryview's export and getrefcount's argument; a caller's variable, dict,
+    view or tensor over it adds one, a weak reference is counted apart."""
+    a = entry[k]
+    # (a's own reference here: one more)
+    return sys.getrefcount(a) == 4 and not weakref.getweakrefcount(a)
 
 
 def _bot_choice(bot: Bot) -> Callable[[Game, int], object]:
