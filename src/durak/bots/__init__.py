@@ -52,6 +52,8 @@ REGISTRY: dict[str, str] = {
     "expert": "durak.bots.expert:ExpertBot",
     "learned": "durak.bots.learned:LearnedBot",
     "policy": "durak.bots.learned:LearnedBot",
+    # Level 6 needs numpy (the learned model): made by name, not offered with levels 1-5.
+    "level6": "durak.bots.level6:Level6Bot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays
