@@ -131,17 +131,25 @@ def test_make_level6_is_level_5s_search_with_the_learned_reading() -> None:
 
 def test_level6_reads_the_opponent_with_the_network_in_a_game_of_two() -> None:
     g = Game(Rules(), seed=8)
-    bot = Level6Bot(seed=1, cap=0.0)
+    bot = Level6Bot(seed=1)
     bot.reset()
-    read = False
-    while not g.is_over and g.talon_size > 0:
+    while not g.is_over:
         obs = g.observation(0)
-        if g.to_act == 0:
-            a = bot.choose(obs)
-            read = read or bot.last_stats.get("belief", False)
-        else:
+        if g.to_act != 0:
             bot.observe(obs)
-            a = g.legal_actions()[0]
-        g.apply(a)
-    assert read
-    assert bot.worlds.belief.moves_read > 0  # type: ignore[attr-defined]
+            g.apply(g.legal_actions()[0])
+            continue
+        g.apply(bot.choose(obs))
+        if bot.last_stats.get("belief") and bot.worlds.belief.moves_read:  # type: ignore[attr-defined]
+            break  # a move searched in worlds dealt after reading the opponent's moves
+    assert bot.last_stats["belief"] is True
+    belief = bot.worlds.belief  # type: ignore[attr-defined]
+    assert isinstance(belief.model, MoveOdds) and belief.moves_read > 0
+
+
+def test_level6_deals_uniformly_with_three_players_as_level5_does() -> None:
+    g = Game(Rules(players=3), seed=2)
+    bot = Level6Bot(seed=1)
+    obs = g.observation(g.to_act)
+    bot.evaluate(obs)
+    assert bot.last_stats["belief"] is False
