@@ -127,11 +127,13 @@ def test_a_rebuilt_view_plays_on_like_the_game() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_existing_bots_play_the_cheating_preset_honestly(players: int) -> None:
-    """Levels 1..5 and the expert: legal moves only, never a cheat or a call."""
+    """Levels 1..5, the expert and the learned player: honest legal moves only, never a
+    cheat or a call, against cheaters."""
     rules = Rules.preset("shulerskiy", players=players).with_action_limit()
     specs = [level(n, seed=n) for n in (1, 2, 3, 4)]
     # level 5 with a small budget: its searcher, belief worlds and solver, quickly
     specs += [level(5, seed=5, iterations=20, heads_up=20, nodes=2000), make("expert")]
+    specs += [make("learned")]
     for i, bot in enumerate(specs):
         others = [make("cheater", seed=i, rate=1.0) for _ in range(players - 1)]
         seats = [bot, *others]
