@@ -127,11 +127,13 @@ def test_a_rebuilt_view_plays_on_like_the_game() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_existing_bots_play_the_cheating_preset_honestly(players: int) -> None:
-    """Levels 1..5 and the expert: legal moves only, never a cheat or a call."""
+    """Levels 1..5, the expert and the learned player: honest legal moves only, never a
+    cheat or a call, against cheaters."""
     rules = Rules.preset("shulerskiy", players=players).with_action_limit()
     specs = [level(n, seed=n) for n in (1, 2, 3, 4)]
     # level 5 with a small budget: its searcher, belief worlds and solver, quickly
     specs += [level(5, seed=5, iterations=20, heads_up=20, nodes=2000), make("expert")]
+    specs += [make("learned")]
     for i, bot in enumerate(specs):
         others = [make("cheater", seed=i, rate=1.0) for _ in range(players - 1)]
         seats = [bot, *others]
@@ -212,3 +214,57 @@ def test_the_environments_refuse_cheating_clearly() -> None:
         DurakVectorEnv(2, "shulerskiy(players=3)")
     with pytest.raises(ValueError, match=why):
         rules_from_params({"variant": "shulerskiy"})
+
+
+def _owner(g: Game, card: int) -> int:
+    """Who laid ``card`` on the table this bout (public in cheating=open)."""
+    laid = g.observation(0).laid
+    return next(s for s in range(g.n) if laid[s] >> card & 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_every_call_has_the_consequence_rules_md_gives(players: int) -> None:
+    """Random play full of cheats and calls (rules.md 11): a false beat caught, the
+    defender takes the table (and is in again if it was its last card); a false throw-in
+    caught, the card is back with its thrower, who throws in no more this bout; a wrong
+    call, the caller takes the table."""
+    rng = random.Random(players)
+    rules = Rules.preset("shulerskiy", players=players, deck=36).with_action_limit()
+    seen = {"beat": 0, "throw": 0, "wrong": 0}
+    for _ in range(40):
+        g = Game(rules, seed=rng.randrange(2**32))
+        while not g.is_over:
+            cheats, calls = g.cheats(), g.calls()
+            if calls and rng.random() < 0.5:
+                call = rng.choice(calls)
+                card = call.cards[0]
+                seat, defender, bout = g.to_act, g.defender, g.bout
+                assert seat is not None
+                table = {c for pair in g.table for c in pair if c is not None}
+                beaten = {b for _, b in g.table if b is not None}
+                real = card in g.observation(seat).cheated
+                owner = _owner(g, card.index)
+                g.apply(call)
+                if real and card in beaten:
+                    seen["beat"] += 1
+                    assert table <= set(g.hand(defender)) and not g.out[defender]
+                    assert g.bout == bout + 1
+                elif real:
+                    seen["throw"] += 1
+                    assert card in g.hand(owner) and not g.out[owner] and g.bout == bout
+                    if not g.is_over and g.to_act == owner and g.bout == bout:
+                        assert owner in g.observation(owner).barred
+                        assert not [a for a in g.legal_actions() if a.kind == Kind.ATTACK]
+                        assert not g.cheats()
+                else:
+                    seen["wrong"] += 1
+                    taker = defender if seat == defender else seat
+                    assert table <= set(g.hand(taker)) and g.bout == bout + 1
+            elif cheats and rng.random() < 0.4:
+                g.apply(rng.choice(cheats))
+            else:
+                g.apply(rng.choice(g.legal_actions()))
+            assert_cards_conserved(g)
+            for s in range(players):
+                assert not (g.out[s] and g.hand(s)), f"seat {s} is out holding cards"
+    assert min(seen.values()) > 5, seen

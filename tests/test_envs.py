@@ -22,9 +22,11 @@ from durak.determinize import sample  # noqa: E402
 from durak.enums import Kind
 from durak.envs.bits import legal_indices, view_key  # noqa: E402
 from durak.envs.encoding import Encoder  # noqa: E402
+from durak.envs.episode import learning_presets  # noqa: E402
 from durak.envs.gymnasium import DurakEnv, env_id  # noqa: E402
 from durak.envs.pettingzoo import env  # noqa: E402
-from durak.rules import PRESETS  # noqa: E402
+
+PRESETS = learning_presets()  # (шулерский is refused: tests/test_cheating.py)
 
 
 def _configs() -> list[str]:

@@ -14,9 +14,11 @@ import durak.envs.gymnasium  # noqa: E402, F401  (registers the ids)
 from durak import Game  # noqa: E402
 from durak.bots import make  # noqa: E402
 from durak.envs.bits import legal_indices  # noqa: E402
+from durak.envs.episode import learning_presets  # noqa: E402
 from durak.envs.gymnasium import env_id  # noqa: E402
 from durak.envs.vector import DurakVectorEnv  # noqa: E402
-from durak.rules import PRESETS  # noqa: E402
+
+PRESETS = learning_presets()  # (шулерский is refused: tests/test_cheating.py)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -990,7 +990,9 @@ class Game:
                 self._end_bout(taken=False, to=seat)
             return
         if card in self._beat:
-            # A false beat caught (D): the cheating defender takes the table at once.
+            # A false beat caught (D): the cheating defender takes the table at once
+            # (in again, if that card was its last).
+            self._back_in(self.defender)
             self._end_bout(taken=True)
             return
         # A false throw-in caught (P): it goes back, with the card laid on it, and its
@@ -1028,8 +1030,11 @@ class Game:
         self._tmask &= ~bit
         self._cheats &= ~bit
         self._laid[seat] &= ~bit
+        self._back_in(seat)
+
+    def _back_in(self, seat: int) -> None:
+        """A seat that went out with a cheat card, which comes back to it: in again."""
         if self.out[seat]:
-            # out with that card, which is back: in again
             self.out[seat] = False
             self._outm &= ~(1 << seat)
             self.out_order.remove(seat)

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from ..game import Outcome
-from ..rules import BOT_ACTION_LIMIT, Rules
+from ..rules import BOT_ACTION_LIMIT, PRESETS, Rules
 
 DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 
@@ -35,6 +35,15 @@ def learning_rules(rules: Rules | str | None = None) -> Rules:
         rules = Rules.parse(rules)
     refuse_cheating(rules)
     return rules.with_action_limit()
+
+
+def learning_presets() -> tuple[str, ...]:
+    """The presets the environments play: all but those with ``cheating`` (шулерский).
+
+    >>> "shulerskiy" in learning_presets(), "podkidnoy" in learning_presets()
+    (False, True)
+    """
+    return tuple(p for p in PRESETS if Rules.preset(p).cheating == "off")
 
 
 def refuse_cheating(rules: Rules) -> None:

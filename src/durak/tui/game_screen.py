@@ -71,6 +71,24 @@ def game_keys(rules: Rules) -> list[KeySpec]:
         key("r", "key_transfer", rules.transfer),
         key("s", "key_show", rules.transfer_by_showing, help="key_show_help"),
         key("x", "key_exchange", rules.trump_exchange, help="key_exchange_help"),
+        # шулерский: every letter is taken, so the signs of the notation: ~ cheat, ! call
+        KeySpec(
+            "press('tilde')",
+            "tilde,grave_accent",
+            "key_cheat",
+            rules.cheating != "off",
+            "ё",
+            display="~",
+            help="key_cheat_help",
+        ),
+        KeySpec(
+            "press('exclamation_mark')",
+            "exclamation_mark",
+            "key_call",
+            rules.cheating != "off",
+            display="!",
+            help="key_call_help",
+        ),
         key("h", "key_hint", help="key_hint_help"),
         key("u", "key_undo", help="key_undo_help"),
         KeySpec("press('question_mark')", "question_mark,f1", "key_help", help="key_help_help"),
@@ -464,6 +482,10 @@ class GameScreen(KeyedNode, Screen[None]):
         elif key == "escape":
             p.clear()
             self.say(None)
+        elif key in ("tilde", "grave_accent", "ё"):
+            self.say(p.toggle_cheat())
+        elif key == "exclamation_mark":
+            self._do(p.call())
         elif key in ("t", "p", "r", "s", "x"):
             fn = {"t": p.take, "p": p.pass_, "r": p.transfer, "s": p.show, "x": p.exchange}[key]
             self._do(fn())

@@ -3,7 +3,9 @@
 The player marks cards of their hand (several of one rank may be laid at once), may
 pick which attacking card to beat, and then asks to lay, transfer, show, take or
 pass. Every request gives back either a legal action or an :class:`Entry` that
-says, in plain words, why it cannot be done.
+says, in plain words, why it cannot be done. With ``cheating`` (шулерский) the cheat
+mode (:meth:`Picker.toggle_cheat`) adds the seat's cheat moves to what the cards may
+do, and :meth:`Picker.call` names a table card as a cheat.
 
 >>> from durak import Game, Rules, Card
 >>> g = Game(Rules(), deck="6S 7S 8S 9S 10S JS 6H 7H 8H 9H 10H JH QS", dealer=1)
@@ -44,14 +46,17 @@ class Picker:
         self.obs = obs
         self.selected = 0  # bitmask of marked cards
         self.target: Card | None = None
+        self.cheat = False  # шулерский: the cheat moves count as moves
 
     # -- what is possible ----------------------------------------------------------
     @property
     def legal(self) -> tuple[Action, ...]:
-        return self.obs.legal
+        """The moves the marked cards may make: the honest ones, and in cheat mode the
+        cheats too (a false beat counts as a defence, a false throw-in as an attack)."""
+        return self.obs.legal + self.obs.cheats if self.cheat else self.obs.legal
 
     def _laying(self) -> list[Action]:
-        return [a for a in self.legal if a.kind in (Kind.ATTACK, Kind.DEFEND, Kind.TRANSFER)]
+        return [a for a in self.legal if a.kind in LAYING]
 
     @property
     def playable(self) -> CardSet:
@@ -70,7 +75,7 @@ class Picker:
         return [
             a.target
             for a in self.legal
-            if a.kind == Kind.DEFEND and a.cards == self.selected and a.target is not None
+            if _beats(a) and a.cards == self.selected and a.target is not None
         ]
 
     def refusal(self) -> Entry | None:
@@ -134,7 +139,7 @@ class Picker:
             return None
         if self.selected:
             for a in self.legal:
-                if a.kind == Kind.DEFEND and a.cards == self.selected and a.target == card:
+                if _beats(a) and a.cards == self.selected and a.target == card:
                     return a
             if self.obs.phase == Phase.DEFEND and len(CardSet(self.selected)) == 1:
                 mine = next(iter(CardSet(self.selected)))
@@ -163,9 +168,9 @@ class Picker:
             return Entry("why_choose_first")
         sel = self.selected
         for a in self.legal:
-            if a.kind == Kind.ATTACK and a.cards == sel:
+            if _attacks(a) and a.cards == sel:
                 return a
-        defends = [a for a in self.legal if a.kind == Kind.DEFEND and a.cards == sel]
+        defends = [a for a in self.legal if _beats(a) and a.cards == sel]
         if defends:
             for a in defends:
                 if a.target == self.target:
@@ -205,6 +210,34 @@ class Picker:
     def exchange(self) -> Action | Entry:
         return self._single(Kind.EXCHANGE, "why_no_exchange")
 
+    def toggle_cheat(self) -> Entry:
+        """Cheat mode on or off (шулерский): then any card may be laid against the rule."""
+        if self.obs.rules.cheating == "off":
+            return Entry("why_no_cheating")
+        refuse = self.refusal()
+        if refuse:
+            return refuse
+        if not self.obs.cheats and not self.cheat:
+            return Entry("why_no_cheat")
+        self.cheat = not self.cheat
+        self.clear()
+        return Entry("cheat_on" if self.cheat else "cheat_off")
+
+    def call(self) -> Action | Entry:
+        """«Шулер!»: call the card another seat laid last among those that may be called
+        (a cheat is called right after it is made)."""
+        if self.obs.rules.cheating == "off":
+            return Entry("why_no_cheating")
+        refuse = self.refusal()
+        if refuse:
+            return refuse
+        calls: dict[int, Action] = {int(a.cards): a for a in self.obs.calls}
+        for a, b in reversed(self.obs.table):
+            for c in (b, a):
+                if c is not None and c.bit in calls:
+                    return calls[c.bit]
+        return Entry("why_no_call")
+
     def _single(self, kind: Kind, why: str) -> Action | Entry:
         refuse = self.refusal()
         if refuse:
@@ -221,9 +254,9 @@ class Picker:
         trump = self.obs.trump
         lay = self.lay() if sel else None
         for a in self.legal:
-            if a.kind == Kind.ATTACK and a.cards == sel:
+            if _attacks(a) and a.cards == sel:
                 out.append(Offer("enter", Entry("act_lay", {"cards": a.cards}), a))
-            elif a.kind == Kind.DEFEND and a.cards == sel:
+            elif _beats(a) and a.cards == sel:
                 key = "enter" if a is lay else ""
                 out.append(
                     Offer(key, Entry("act_beat", {"target": a.target, "card": a.cards[0]}), a)
@@ -241,4 +274,19 @@ class Picker:
                 out.append(Offer("t", Entry("act_take"), a))
             elif a.kind == Kind.PASS:
                 out.append(Offer("p", Entry("act_pass"), a))
+        for a in self.obs.calls:
+            out.append(Offer("", Entry("act_call", {"card": a.cards[0]}), a))
         return out
+
+
+LAYING = (Kind.ATTACK, Kind.DEFEND, Kind.TRANSFER, Kind.CHEAT)
+
+
+def _beats(a: Action) -> bool:
+    """A defence, or a false beat (шулерский)."""
+    return a.kind == Kind.DEFEND or (a.kind == Kind.CHEAT and a.target is not None)
+
+
+def _attacks(a: Action) -> bool:
+    """An attack, or a false throw-in (шулерский)."""
+    return a.kind == Kind.ATTACK or (a.kind == Kind.CHEAT and a.target is None)

@@ -60,8 +60,9 @@ def level_count() -> int:
 
 
 def opponent_choices() -> list[str]:
-    """Bot specs for the start screen, weakest first (the learned player last)."""
-    return [f"level:{i}" for i in range(1, level_count() + 1)] + ["learned"]
+    """Bot specs for the start screen, weakest first (the learned player, then the
+    cheater and the catcher of шулерский, last)."""
+    return [f"level:{i}" for i in range(1, level_count() + 1)] + ["learned", "cheater", "catcher"]
 
 
 def default_opponent() -> str:
@@ -225,7 +226,7 @@ class Session:
     def bot_decide(self, seat: int, obs: Observation) -> Action:
         """Ask seat's bot; safe to call in a worker thread (it touches only ``obs``)."""
         action = self.bots[seat].choose(obs)
-        if action not in obs.legal:
+        if action not in obs.legal and action not in obs.cheats + obs.calls:  # (шулерский)
             # A bot bug must not end the person's game: fall back to the cheapest move.
             action = bots_pkg.make("greedy").choose(obs)
         return action

@@ -107,8 +107,16 @@ def play(game: Game, action: Action | str) -> list[Entry]:
     out_before = list(game.out)
     bout_before = game.bout
     trump_before = game.trump
+    # шулерский: a call catches a cheat the whole table saw (cheating=open), or is wrong
+    caught = bool(action.cards & game.observation(seat).cheated)
     game.apply(action)
     entries = [move_entry(action, seat, phase, defender, game, trump_before)]
+    if action.kind == Kind.CALL:
+        entries.append(
+            Entry("ev_caught" if caught else "ev_wrong_call", {"card": cards_of(action)})
+        )
+        if not caught and seat != defender:
+            defender = seat  # a wrong call: the caller takes the table, if anyone does
     if game.bout != bout_before:
         gone = len(game.discard) - discard_before
         if gone:
@@ -128,6 +136,11 @@ def play(game: Game, action: Action | str) -> list[Entry]:
     return entries
 
 
+def cards_of(action: Action) -> Card:
+    """The one card of a call (or of any one-card action)."""
+    return action.cards[0]
+
+
 def move_entry(
     action: Action, seat: int, phase: Phase, defender: int, after: Game, trump: Card | None
 ) -> Entry:
@@ -140,9 +153,14 @@ def move_entry(
             return Entry("mv_lead", {"who": who, "cards": cards, "target": Seat(defender)}, seat)
         key = "mv_pile" if phase == Phase.PILE_ON else "mv_throw"
         return Entry(key, {"who": who, "cards": cards}, seat)
-    if kind == Kind.DEFEND:
+    if kind == Kind.DEFEND or (kind == Kind.CHEAT and action.target is not None):
+        # (a false beat reads as the beat it pretends to be: the card shows it to all)
         assert action.target is not None
         return Entry("mv_defend", {"who": who, "target": action.target, "card": cards[0]}, seat)
+    if kind == Kind.CHEAT:
+        return Entry("mv_throw", {"who": who, "cards": cards}, seat)
+    if kind == Kind.CALL:
+        return Entry("mv_call", {"who": who, "card": cards[0]}, seat)
     if kind == Kind.TRANSFER:
         return Entry(
             "mv_transfer", {"who": who, "cards": cards, "target": Seat(after.defender)}, seat
@@ -160,10 +178,12 @@ def move_entry(
 def action_label(action: Action) -> Entry:
     """An action as a short command: «beat 7♣ with Q♠», «take»…"""
     kind = action.kind
-    if kind == Kind.DEFEND:
+    if kind == Kind.DEFEND or (kind == Kind.CHEAT and action.target is not None):
         return Entry("act_beat", {"target": action.target, "card": action.cards[0]})
-    if kind == Kind.ATTACK:
+    if kind in (Kind.ATTACK, Kind.CHEAT):
         return Entry("act_lay", {"cards": action.cards})
+    if kind == Kind.CALL:
+        return Entry("act_call", {"card": action.cards[0]})
     if kind == Kind.TRANSFER:
         return Entry("act_transfer", {"cards": action.cards})
     if kind == Kind.SHOW:

@@ -9,6 +9,13 @@ import { api, h, iconButton, langToggle } from "./ui.js";
 // One action in words, without its player: "beat 7♣ with 9♣", "take".
 function moveWords(text) {
   const x = parseAction(text);
+  // шулерский: after the deal, a cheat is named as such
+  if (x.kind === "call") return t("replay.call", { card: cardText(x.cards[0]) });
+  if (x.cheat) return t("replay.cheat", { move: plainWords(x) });
+  return plainWords(x);
+}
+
+function plainWords(x) {
   if (x.kind === "take" || x.kind === "pass") return t(`table.${x.kind}`);
   if (x.kind === "defend") return t("table.beat", { card: cardText(x.cards[0]), target: cardText(x.target) });
   if (x.kind === "transfer") return t("table.transfer", { cards: cardsText(x.cards) });
