@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -155,6 +156,8 @@ def main() -> int:
     ap.add_argument("--bot-level", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    # Stopped with SIGTERM, it still stops its workers and servers (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     args.seconds = min(args.seconds, single.MAX_SECONDS)
     counts = [min(int(x), single.MAX_TABLES) for x in args.tables.split(",")]
     pg, rd = services.postgres(), services.redis()
@@ -177,9 +180,7 @@ def main() -> int:
                 try:
                     cpu0 = [single.cpu_seconds(pid) for _, pid in workers]
                     t0 = time.monotonic()
-                    direct, relayed = asyncio.run(
-                        run_tables(args, [b for b, _ in workers], tables)
-                    )
+                    direct, relayed = asyncio.run(run_tables(args, [b for b, _ in workers], tables))
                     wall = time.monotonic() - t0
                     cpu = [single.cpu_seconds(pid) - c for (_, pid), c in zip(workers, cpu0)]
                 finally:
