@@ -35,7 +35,6 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent))
 
 import run as single  # noqa: E402  (this folder's run.py: the person at a table)
-
 from tests import services  # noqa: E402  (the throwaway PostgreSQL and Redis)
 
 AIM = 0.250  # seconds: a person's move, p99
@@ -182,7 +181,10 @@ def main() -> int:
                     t0 = time.monotonic()
                     direct, relayed = asyncio.run(run_tables(args, [b for b, _ in workers], tables))
                     wall = time.monotonic() - t0
-                    cpu = [single.cpu_seconds(pid) - c for (_, pid), c in zip(workers, cpu0)]
+                    cpu = [
+                        single.cpu_seconds(pid) - c
+                        for (_, pid), c in zip(workers, cpu0, strict=True)
+                    ]
                 finally:
                     for _, pid in workers:
                         os.kill(pid, 15)
