@@ -61,6 +61,7 @@ LEASE_SECONDS = 3.0  # how long a table's lease lasts unless renewed
 BEAT_SECONDS = 0.5  # how often leases are renewed and free tables looked for
 WORKER_SECONDS = 5.0  # a worker that has not beaten for this long is gone
 CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
+REDIS_CONNECTIONS = 32  # a worker's connections to Redis (its pub/sub listener aside)
 SEP = "\x00"
 
 
@@ -304,14 +305,19 @@ class RedisCluster:
     """One worker of several (see the module's docstring)."""
 
     def __init__(self, url: str, limits: Limits, worker: str | None = None) -> None:
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
         self.url = url
         self.limits = limits
         # Each process its own id, even restarted under the same name: an edge must see
         # that the owner of its sockets' table changed.
         self.worker = f"{worker or 'w'}.{secrets.token_hex(3)}"
-        self.redis: Redis = Redis.from_url(url, decode_responses=True)
+        # A bounded pool that waits for a free connection (the default one raises when
+        # many sockets' frames go out at once).
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=10, decode_responses=True
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
         self._renew = self.redis.register_script(RENEW_LUA)
         self._release = self.redis.register_script(RELEASE_LUA)
         self.lobby: Lobby | None = None
@@ -382,10 +388,12 @@ class RedisCluster:
             ids = list(lobby.tables)
             for rc in self.remote.values():
                 rc.moved = True
+            # Every table stopped and every write done (the database thread is drained)
+            # before the leases go: the next owner must load everything this one stored.
+            await lobby.close()
             with contextlib.suppress(Exception):
                 for table_id in ids:
                     await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
-            await lobby.close()
         with contextlib.suppress(Exception):
             await self.redis.delete(f"durak:worker:{self.worker}", f"durak:live:{self.worker}")
             await self.redis.srem("durak:workers", self.worker)
@@ -659,6 +667,11 @@ class RedisCluster:
             self._bye(key)
             rc = None
         if rc is None:
+            if '"hello"' not in raw:
+                # This worker does not know the socket (it forgot an edge it thought
+                # gone, or the table came here without it): the edge says hello again.
+                self._spawn(self.publish(edge, frame("moved", cid)))
+                return
             rc = self.remote[key] = RemoteConnection(self, edge, cid, address)
             self._spawn(rc.writer())
             self._spawn(self._read(key, rc))
