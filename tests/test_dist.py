@@ -16,10 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import ray
 
 from durak import Game, Rules
+from durak.actions import encoding
 from durak.arena import ArenaResult, chart, merge_files, run_match
 from durak.bots import make
 from durak.cli import main
@@ -355,3 +357,40 @@ def check_envs_encoder(rules: Rules) -> None:
         assert sorted(d["legal"][k]) == sorted(a.index(rules) for a in g.legal_actions())
         g.apply(next(a for a in g.legal_actions() if a.index(rules) == d["action"][k]))
     assert g.is_over and sum(d["returns"]) == 0
+
+
+def _bias_policy(w: Any, name: str) -> Any:
+    """A policy that plays the legal action of highest weight ``w[a]`` (a lambda: Ray's
+    pickling sends it by value, with its weights)."""
+    policy = lambda obs, mask: int(np.flatnonzero(mask)[np.argmax(w[np.flatnonzero(mask)])])  # noqa: E731
+    policy.name = name  # type: ignore[attr-defined]
+    return policy
+
+
+def test_selfplay_on_ray_against_past_copies_of_a_policy(local_ray: Any) -> None:
+    """Issue 34.2: the SelfPlay actors play policies (past copies of a learner, from an
+    OpponentPool) as bots; each round the learner learns from the games and hands the
+    workers its new copy and an old one."""
+    from durak.envs.selfplay import OpponentPool
+
+    rules = Rules(deck=24)
+    w = np.zeros(encoding(rules).size)
+    pool = OpponentPool(size=2, latest=0.0, seed=1)
+    learner = _bias_policy(w.copy(), "v0")
+    pool.add(learner, "v0")
+    versions, names = set(), set()
+    with SelfPlay(rules, [learner, pool.pick()[1]], workers=2, seed=3, encoder="envs") as sp:
+        for v in (1, 2, 3):
+            for t in sp.games(4):
+                versions.add(t.version)
+                names.update(t.seats)
+                assert sum(t.data["returns"]) == 0 and len(t.data["action"]) > 0
+                # "learning": actions of the seats that did not lose weigh more
+                for k, a in enumerate(t.data["action"]):
+                    w[a] += 0.1 * t.data["returns"][t.data["seat"][k]]
+            learner = _bias_policy(w.copy(), f"v{v}")
+            pool.add(learner, f"v{v}")
+            sp.set_players([learner, pool.pick()[1]])
+    assert pool.names() == ["v2", "v3"] and pool.added == 4
+    # the workers played the new copies: later versions and their names came back
+    assert {1, 2} <= versions and {"v0", "v1", "v2"} <= names

@@ -3,6 +3,10 @@ vectorised env unchanged, finding the masks through env_method("action_masks")."
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
@@ -61,3 +65,20 @@ def test_attributes_and_bad_input() -> None:
         venv.set_attr("num_envs", 3)
     with pytest.raises(RuntimeError, match="step_async"):
         venv.step_wait()
+
+
+def test_the_tutorial_in_docs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/envs.md's tutorial block, as written but for one small rollout (16 deals x 16
+    steps) and a temporary directory for the saved model."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "envs.md").read_text("utf-8")
+    tutorial = text.split("## Tutorial", 1)[1].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", tutorial, re.S)
+    assert "total_timesteps=20_000" in code and "n_steps=256, batch_size=512" in code
+    (tmp_path / "scratch").mkdir()
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    small = code.replace("total_timesteps=20_000", "total_timesteps=256")
+    exec(small.replace("n_steps=256, batch_size=512", "n_steps=16, batch_size=128"), namespace)
+    assert (tmp_path / "scratch" / "ppo_tutorial.zip").exists()
+    g = namespace["g"]
+    assert namespace["bot"].choose(g.observation(g.to_act)) in g.legal_actions()

@@ -11,10 +11,10 @@ pytest.importorskip("gymnasium")
 import gymnasium as gym  # noqa: E402
 
 import durak.envs.gymnasium  # noqa: E402, F401  (registers the ids)
-from durak import Game  # noqa: E402
+from durak import Game, Rules  # noqa: E402
 from durak.bots import make  # noqa: E402
 from durak.envs.bits import legal_indices  # noqa: E402
-from durak.envs.episode import learning_presets  # noqa: E402
+from durak.envs.episode import learning_presets, returns  # noqa: E402
 from durak.envs.gymnasium import env_id  # noqa: E402
 from durak.envs.vector import DurakVectorEnv  # noqa: E402
 
@@ -137,3 +137,52 @@ def test_single_env_takes_bots_and_policies_as_opponents() -> None:
     assert calls and all(size == env.encoder.size and n >= 1 for size, n in calls)
     with pytest.raises(TypeError, match="opponents"):
         DurakEnv(opponents=[42])  # type: ignore[list-item]
+
+
+def _configs() -> list[str]:
+    out = []
+    for name in PRESETS:
+        for players in range(2, 7):
+            out.append(f"{name}(players={players})")
+        out.append(f"{name}(players=4,teams=2x2)")
+        out.append(f"{name}(players=6,teams=3x3)")
+    return sorted({str(Rules.parse(t)) for t in out})
+
+
+@pytest.mark.parametrize("text", _configs())
+def test_conformance_with_the_engine(text: str) -> None:
+    """Every preset x 2-6 players x teams: each row is the engine's own deal
+    ``Game(rules, seed=deal_seeds[i])`` replayed through the public ``apply``: its
+    observation the single env's encoder of that game from the learner's seat, its mask
+    exactly the engine's legal actions (numbered by ``Action.index``, not by the env's
+    own table), a finished deal's reward the engine's outcome, its final observation
+    that of the finished game, and the next deal shown at once (same-step autoreset)."""
+    envs = DurakVectorEnv(4, text)
+    rules, enc = envs.rules, envs.encoder
+    obs, _ = envs.reset(seed=11)
+    ended = 0
+    for _ in range(60):
+        before = [envs.game(i) for i in range(4)]
+        seats = envs.seats
+        obs, rewards, term, trunc, info = envs.step(envs.sample_legal())
+        for i in range(4):
+            g, seat = envs.game(i), envs.seats[i]
+            mirror = Game(rules, seed=envs.deal_seeds[i])
+            for a in g.history:
+                mirror.apply(a)
+            assert mirror.to_act == seat
+            np.testing.assert_array_equal(obs["observation"][i], enc.encode(mirror, seat))
+            legal = {a.index(rules) for a in mirror.legal_actions()}
+            assert set(np.flatnonzero(obs["action_mask"][i]).tolist()) == legal
+            if term[i] or trunc[i]:
+                ended += 1
+                old = before[i]
+                assert old is not g and old.outcome is not None
+                assert rewards[i] == returns(rules, old.outcome)[seats[i]]
+                assert bool(trunc[i]) == old.outcome.truncated
+                final = info["final_obs"][i]
+                np.testing.assert_array_equal(final["observation"], enc.encode(old, seats[i]))
+                assert not final["action_mask"].any()
+            else:
+                assert g is before[i] and rewards[i] == 0.0
+    assert envs.deals_done == ended and ended > 0

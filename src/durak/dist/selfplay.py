@@ -3,8 +3,16 @@
 The learner is the process that iterates :meth:`SelfPlay.games`; it gets each game as soon
 as the batch holding it is done, and can hand the workers new players at any time
 (:meth:`SelfPlay.set_players`, e.g. a policy with fresh weights). Players are bot specs
-(``"heuristic"``, ``"ismcts:iterations=200"``) or picklable objects with the bot protocol
-(``choose(obs) -> Action``, optionally ``reset`` and ``observe``).
+(``"heuristic"``, ``"ismcts:iterations=200"``), picklable objects with the bot protocol
+(``choose(obs) -> Action``, optionally ``reset`` and ``observe``), or picklable policies
+as the learning environments have them, ``(observation, action_mask) -> action number``
+(a frozen copy of a learner: :func:`durak.envs.sb3.snapshot`), which play as
+:class:`durak.envs.selfplay.PolicyBot` s named by their ``name`` attribute. Self-play
+against past copies: each round, the learner takes games, learns, and hands the workers
+its new copy and one drawn from a pool of its old ones
+(:class:`durak.envs.selfplay.OpponentPool`)::
+
+    sp.set_players([snapshot(model, "v7"), pool.pick()[1]])
 
 >>> from durak import Rules
 >>> with SelfPlay(Rules(deck=24), ["heuristic", "random"], backend="local", seed=3) as sp:
@@ -66,8 +74,12 @@ def encode_actions(game: Game, seats: list[str]) -> dict[str, Any]:
         moves.append([seat, a.index(game.rules)])
         replay.apply(a)
     o = game.outcome
-    return {"seed": game.seed, "moves": moves,
-            "durak": o.durak if o else None, "draw": o.draw if o else False}
+    return {
+        "seed": game.seed,
+        "moves": moves,
+        "durak": o.durak if o else None,
+        "draw": o.draw if o else False,
+    }
 
 
 def encode_envs(game: Game, seats: list[str]) -> dict[str, Any]:
@@ -92,28 +104,54 @@ def encode_envs(game: Game, seats: list[str]) -> dict[str, Any]:
         action[t] = a.index(rules)
         legal.append([x.index(rules) for x in replay.legal_actions()])
         replay.apply(a)
-    return {"obs": obs, "seat": seat, "action": action, "legal": legal,
-            "returns": episode.returns(rules, game.outcome)}
+    return {
+        "obs": obs,
+        "seat": seat,
+        "action": action,
+        "legal": legal,
+        "returns": episode.returns(rules, game.outcome),
+    }
 
 
 def _envs_modules() -> tuple[Any, Any, Any]:
     try:
-        return (importlib.import_module("numpy"),
-                importlib.import_module("durak.envs.encoding"),
-                importlib.import_module("durak.envs.episode"))
+        return (
+            importlib.import_module("numpy"),
+            importlib.import_module("durak.envs.encoding"),
+            importlib.import_module("durak.envs.episode"),
+        )
     except ImportError as e:
-        raise RuntimeError(f"the envs encoder needs durak.envs and the rl extra "
-                           f"(pip install 'durak[rl]'): {e}") from e
+        raise RuntimeError(
+            f"the envs encoder needs durak.envs and the rl extra (pip install 'durak[rl]'): {e}"
+        ) from e
 
 
-ENCODERS: dict[str, Encoder] = {"record": encode_record, "actions": encode_actions,
-                                "envs": encode_envs}
+ENCODERS: dict[str, Encoder] = {
+    "record": encode_record,
+    "actions": encode_actions,
+    "envs": encode_envs,
+}
 
 
 def register_encoder(name: str, encoder: Encoder) -> None:
     """Make ``encoder`` (a module-level function, so that workers can import it) available
     by ``name``."""
     ENCODERS[name] = encoder
+
+
+def as_players(rules: Rules, players: Sequence[Any]) -> list[Any]:
+    """``players`` with each policy (a callable that is not a bot) made a
+    :class:`~durak.envs.selfplay.PolicyBot` of ``rules``; specs and bots as they are."""
+    out: list[Any] = []
+    for p in players:
+        if isinstance(p, str) or hasattr(p, "choose"):
+            out.append(p)
+        elif callable(p):
+            policy_bot = importlib.import_module("durak.envs.selfplay").PolicyBot
+            out.append(policy_bot(rules, p, name=str(getattr(p, "name", "policy"))))
+        else:
+            raise TypeError(f"a self-play player is a bot spec, a bot or a policy, not {p!r}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -136,8 +174,7 @@ def deal_seed(seed: int, number: int) -> int:
 class Worker:
     """Plays games on request; on Ray, one actor per worker."""
 
-    def __init__(self, rules: Rules, players: Sequence[Any], encode: Encoder,
-                 seed: int) -> None:
+    def __init__(self, rules: Rules, players: Sequence[Any], encode: Encoder, seed: int) -> None:
         self.rules = rules
         self.seed = seed
         self.encode = encode
@@ -166,7 +203,8 @@ class SelfPlay:
     in-process worker (``backend="local"``) playing ``players`` round the table, ``batch``
     games a request."""
 
-    def __init__(
+    # (a configuration-heavy constructor: every argument a setting of the run)
+    def __init__(  # noqa: PLR0913
         self,
         rules: Rules,
         players: Sequence[Any],
@@ -185,6 +223,7 @@ class SelfPlay:
             _envs_modules()  # say now, not from a worker, that it is missing
         # workers get the function itself: a name registered here is unknown over there
         encode = ENCODERS[encoder] if isinstance(encoder, str) else encoder
+        players = as_players(rules, players)
         for p in players:
             if isinstance(p, str):
                 make_bot(p, 0)  # a bad spec fails here, not in every worker
@@ -192,6 +231,7 @@ class SelfPlay:
             raise ValueError(f"no self-play backend {backend!r}; 'ray' or 'local'")
         if batch < 1 or workers < 1:
             raise ValueError("self-play needs batch >= 1 and workers >= 1")
+        self.rules = rules
         self.batch = batch
         self.version = 0
         self.played = 0
@@ -207,8 +247,9 @@ class SelfPlay:
         cpus = int(self._ray.cluster_resources().get("CPU", 0))
         if cpus < workers:
             self._stack.close()
-            raise ValueError(f"{workers} self-play workers need {workers} CPUs; the Ray "
-                             f"cluster has {cpus}")
+            raise ValueError(
+                f"{workers} self-play workers need {workers} CPUs; the Ray cluster has {cpus}"
+            )
         actor = self._ray.remote(num_cpus=1)(Worker)
         ref = self._ray.put(list(players))
         self._actors = [actor.remote(rules, ref, encode, seed) for _ in range(workers)]
@@ -216,6 +257,7 @@ class SelfPlay:
     def set_players(self, players: Sequence[Any]) -> None:
         """New players for the games not yet handed out (games already queued on a worker
         finish with the old ones); each is sent once to the cluster's object store."""
+        players = as_players(self.rules, players)
         self.version += 1
         if self._local is not None:
             self._local.set_players(players, self.version)

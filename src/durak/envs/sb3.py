@@ -27,11 +27,15 @@ Needs stable-baselines3 (the ``rl`` extra): ``VecEnv`` is its class.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnv,
     VecEnvIndices,
@@ -39,9 +43,10 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 
 from ..rules import Rules
 from .gymnasium import OpponentSpec
+from .selfplay import OpponentPool
 from .vector import DurakVectorEnv
 
-__all__ = ["DurakSB3VecEnv"]
+__all__ = ["DurakSB3VecEnv", "FrozenPolicy", "SelfPlayCallback", "snapshot"]
 
 
 class DurakSB3VecEnv(VecEnv):
@@ -163,3 +168,73 @@ class DurakSB3VecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return indices
+
+
+# -- self-play ------------------------------------------------------------------------------
+class FrozenPolicy:
+    """An SB3 policy, frozen, as a policy ``(observation, action_mask) -> action number``
+    (an opponent of the environments, :class:`durak.envs.selfplay.PolicyBot`): masked
+    actions sampled (``deterministic=False``, the default) or the most likely one.
+    Picklable (a torch module), so Ray's self-play workers can be sent it."""
+
+    def __init__(self, policy: BasePolicy, name: str = "policy", deterministic: bool = False):
+        self.policy = policy
+        self.name = name
+        self.deterministic = deterministic
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action, _ = self.policy.predict(
+            observation,
+            deterministic=self.deterministic,
+            action_masks=np.asarray(action_mask, bool),  # type: ignore[call-arg]
+        )
+        return int(action)
+
+
+def snapshot(model: BaseAlgorithm, name: str = "policy") -> FrozenPolicy:
+    """A frozen copy of ``model``'s policy now (MaskablePPO's: it takes the masks): later
+    training does not change it."""
+    # (saved and loaded, not deep-copied: during training the policy holds tensors of
+    # the autograd graph, which torch refuses to deepcopy)
+    buf = io.BytesIO()
+    model.policy.save(buf)  # type: ignore[arg-type]
+    buf.seek(0)
+    policy = type(model.policy).load(buf, device="cpu")  # type: ignore[arg-type]
+    policy.set_training_mode(False)
+    return FrozenPolicy(policy, name)
+
+
+class SelfPlayCallback(BaseCallback):
+    """Self-play for an SB3 learner on :class:`DurakSB3VecEnv`: at the start and after
+    every ``every`` updates, a frozen copy of the learner joins ``pool`` and the pool
+    picks the opponent of every deal from then on (:meth:`OpponentPool.refresh`).
+
+    >>> from sb3_contrib import MaskablePPO
+    >>> venv = DurakSB3VecEnv(num_envs=4)
+    >>> pool = OpponentPool(size=3, seed=0)
+    >>> model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, n_epochs=1, seed=0)
+    >>> _ = model.learn(256, callback=SelfPlayCallback(venv, pool, every=1))  # 4 rollouts
+    >>> pool.added, pool.names()
+    (4, ['copy1', 'copy2', 'copy3'])
+    """
+
+    def __init__(self, venv: DurakSB3VecEnv, pool: OpponentPool, every: int = 1) -> None:
+        super().__init__()
+        if every < 1:
+            raise ValueError(f"every: at least one update, not {every}")
+        self.venv = venv
+        self.pool = pool
+        self.every = every
+        self.updates = 0  # updates done so far (rollouts before this one)
+        self._rollouts = 0
+
+    def _on_rollout_start(self) -> None:
+        self.updates = self._rollouts
+        self._rollouts += 1
+        if self.updates % self.every == 0:
+            name = f"copy{self.pool.added}"
+            self.pool.add(snapshot(self.model, name), name)
+            self.pool.refresh(self.venv.venv)
+
+    def _on_step(self) -> bool:
+        return True
