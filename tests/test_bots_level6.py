@@ -147,9 +147,13 @@ def test_level6_reads_the_opponent_with_the_network_in_a_game_of_two() -> None:
     assert isinstance(belief.model, MoveOdds) and belief.moves_read > 0
 
 
-def test_level6_deals_uniformly_with_three_players_as_level5_does() -> None:
+def test_level6_plays_level5s_moves_with_three_players() -> None:
+    # The belief reads games of two only: with three players both deal uniform worlds
+    # from the same seed, so they rank every move alike (no CPU cap: nothing timed).
     g = Game(Rules(players=3), seed=2)
-    bot = Level6Bot(seed=1)
+    six, five = Level6Bot(seed=1, cap=0.0), make("level5", seed=1, cap=0.0)
+    assert isinstance(five, ISMCTSBot)
     obs = g.observation(g.to_act)
-    bot.evaluate(obs)
-    assert bot.last_stats["belief"] is False
+    ranked = six.evaluate(obs)
+    assert six.last_stats["belief"] is False
+    assert ranked == five.evaluate(obs)

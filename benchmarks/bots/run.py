@@ -89,22 +89,25 @@ def load(path: str) -> tuple[Rules, list[str], int, list[dict[str, Any]]]:
 
 
 def row(path: str) -> str:
-    """One line of the results table: the first bot's score and CPU time a move."""
+    """One line of the results table: the first bot's score, CPU time a move and durak
+    rate (what counts with more than two players)."""
     rules, bots, seed, records = load(path)
     r = summarize(rules, bots, records, seed, 0.0)
     e = r.entrants[0]
     lo, hi = e.score_ci
     deals = len({rec["deal"] for rec in records})
     cpu = f"{1e3 * e.cpu_mean:6.1f} {1e3 * e.cpu_max:6.0f}" if e.moves else f"{'-':>13}"
+    dlo, dhi = e.durak_ci
     return (
         f"{' vs '.join(bots):<26} {str(rules):<14} {seed:>4} {len(records):>6} {deals:>6}  "
-        f"{e.score:.3f} [{lo:.3f}, {hi:.3f}]  {cpu}"
+        f"{e.score:.3f} [{lo:.3f}, {hi:.3f}]  {cpu}  "
+        f"{100 * e.durak_rate:4.1f}% [{100 * dlo:4.1f}, {100 * dhi:4.1f}]"
     )
 
 
 HEAD = (
     f"{'match':<26} {'rules':<14} {'seed':>4} {'games':>6} {'deals':>6}  "
-    f"{'score [95%]':<21}  {'CPU ms a move':>13}\n" + "-" * 99
+    f"{'score [95%]':<21}  {'CPU ms a move':>13}  {'durak [95%]'}\n" + "-" * 119
 )
 
 
