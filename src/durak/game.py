@@ -1098,8 +1098,8 @@ class Game:
         m: int = a.cards  # unboxed once: the compiled engine then works on a plain int
         seat = self.to_act
         assert seat is not None
-        if self._cheating and k != CALL:
-            self._laid[seat] |= m
+        if self._cheating and (k <= TRANSFER or k == CHEAT):
+            self._laid[seat] |= m  # (who laid each table card: a call names another's)
         if k == DEFEND:
             card = m.bit_length() - 1
             self._hands[seat] &= ~m
