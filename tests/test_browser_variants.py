@@ -49,12 +49,14 @@ def test_a_new_preset_plays_to_the_end_in_the_browser(
     play_to_the_end(page, seconds=150)
     page.wait_for_selector("#result #to-lobby")
     assert not errors, errors
-    if preset == "beskozyrny":
+    if preset in ("beskozyrny", "dvukhkozyrny"):
         page.click("#to-lobby")
         page.wait_for_selector("#games .row a")
         page.locator("#games .row a").first.click()
         page.wait_for_selector("#replay-step")
         assert page.locator("#replay-talon .card.trump").count() == 0
+        if preset == "dvukhkozyrny":  # each seat's own trump by its name
+            assert page.locator(".replay-view .seat-trump").count() == 2
         for _ in range(4):
             page.click("#replay-next")
         assert not errors, errors
