@@ -76,3 +76,16 @@ def test_the_environments_refuse_it() -> None:
 
     with pytest.raises(ValueError, match="not trump=per_player"):
         learning_rules("dvukhkozyrny")
+
+
+def test_the_replay_names_each_seats_trump() -> None:
+    from durak.replay import replay_text
+
+    g = Game(Rules.preset("dvukhkozyrny", players=3), seed=2)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    trumps = g.observation(0).trumps
+    first_deal = replay_text(g.record(), "en").splitlines()[1]
+    for s, t in enumerate(trumps):
+        assert f"Seat {s} {'♠♥♦♣'[t]}" in first_deal, first_deal
