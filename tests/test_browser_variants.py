@@ -1,6 +1,6 @@
-"""Issue 36 in the browser: a бескозырный deal and a «пики пиками» deal played to the
-end through «Play now» (the preset remembered as the how-to page's «play this» does),
-with the trump shown as the rules have it, and the replay of the first."""
+"""Issue 36 in the browser: a бескозырный, a «пики пиками» and a двухкозырный deal played
+to the end through «Play now» (the preset remembered as the how-to page's «play this»
+does), with the trump shown as the rules have it, and the replay of the first."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .browser import browser, play_to_the_end, server
 __all__ = ["browser", "server"]  # (pytest fixtures)
 
 
-@pytest.mark.parametrize("preset", ["beskozyrny", "piki-pikami"])
+@pytest.mark.parametrize("preset", ["beskozyrny", "piki-pikami", "dvukhkozyrny"])
 def test_a_new_preset_plays_to_the_end_in_the_browser(
     server: str, browser: Any, preset: str
 ) -> None:
@@ -35,6 +35,13 @@ def test_a_new_preset_plays_to_the_end_in_the_browser(
         assert i18n.t("en", "term.no_trump") in label, label
         assert page.locator(".talon .card.trump").count() == 0
         assert page.locator("#hand .trump-card").count() == 0
+    elif preset == "dvukhkozyrny":
+        # my own trump in the label, the bot's by its seat; my trumps starred
+        mine = label.split(":")[-1].strip()
+        assert mine in "♠♥♦♣" and len(mine) == 1, label
+        assert page.locator(".seat .seat-trump").count() == 1
+        for el in page.locator("#hand .trump-card").all():
+            assert mine in el.inner_text()
     else:
         assert "♦" in label, label  # diamonds, whatever card is turned
         for el in page.locator("#hand .trump-card").all():
@@ -42,12 +49,14 @@ def test_a_new_preset_plays_to_the_end_in_the_browser(
     play_to_the_end(page, seconds=150)
     page.wait_for_selector("#result #to-lobby")
     assert not errors, errors
-    if preset == "beskozyrny":
+    if preset in ("beskozyrny", "dvukhkozyrny"):
         page.click("#to-lobby")
         page.wait_for_selector("#games .row a")
         page.locator("#games .row a").first.click()
         page.wait_for_selector("#replay-step")
         assert page.locator("#replay-talon .card.trump").count() == 0
+        if preset == "dvukhkozyrny":  # each seat's own trump by its name
+            assert page.locator(".replay-view .seat-trump").count() == 2
         for _ in range(4):
             page.click("#replay-next")
         assert not errors, errors

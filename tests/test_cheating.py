@@ -64,16 +64,31 @@ def _random_move(g: Game, rng: random.Random) -> Action:
     return rng.choice(g.legal_actions())
 
 
-CONFIGS = [
-    Rules.preset("shulerskiy", players=p, deck=d, false_call=f).with_action_limit()
-    for p in range(2, 7)
-    for d in (36, 52)
-    for f in ("takes_table", "none")
-] + [
-    Rules.preset("perevodnoy", players=4, cheating="open").with_action_limit(),
-    Rules.preset("prostoy", players=3, cheating="open").with_action_limit(),
-    Rules.preset("podkidnoy", players=4, teams="2x2", cheating="open").with_action_limit(),
-]
+CONFIGS = (
+    [
+        Rules.preset("shulerskiy", players=p, deck=d, false_call=f).with_action_limit()
+        for p in range(2, 7)
+        for d in (36, 52)
+        for f in ("takes_table", "none")
+    ]
+    + [
+        Rules.preset("perevodnoy", players=4, cheating="open").with_action_limit(),
+        Rules.preset("prostoy", players=3, cheating="open").with_action_limit(),
+        Rules.preset("podkidnoy", players=4, teams="2x2", cheating="open").with_action_limit(),
+    ]
+    + [
+        # the option with every other rule that changes a bout or the score
+        Rules.parse(text).with_action_limit()
+        for text in (
+            "pagony(players=3,cheating=open,pagony_attack=off)",
+            "pogonny(players=3,cheating=open)",
+            "podkidnoy(players=3,cheating=open,throw_in=opening_rank)",
+            "podkidnoy(players=5,cheating=open,throwers=neighbours,pile_on=off)",
+            "perevodnoy-proezdnoy(players=3,cheating=open,false_call=none)",
+            "dvukhkozyrny(players=3,cheating=open)",
+        )
+    ]
+)
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=str)

@@ -38,6 +38,12 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     if kw.get("trump") == "none":  # nothing to show or exchange without a trump suit
         kw["transfer_by_showing"] = False
         kw["trump_exchange"] = False
+    if kw.get("trump") == "per_player":  # двухкозырный: 2 to 4 players, each for himself
+        kw["players"] = min(int(str(kw["players"])), 4)
+        kw["teams"] = "none"
+        kw["transfer_by_showing"] = kw["trump_exchange"] = False
+        if kw["scoring"] == "pagony":
+            kw["scoring"] = "standard"
     if kw.get("cheating") == "off":  # a wrong call's cost only where calls exist
         kw["false_call"] = "takes_table"
     try:

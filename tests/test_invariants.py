@@ -19,11 +19,13 @@ CONFIGS = list(all_configs())
 GAMES_PER_CONFIG = 25  # x 90 configs: 2,250 deals
 # Issue 36's presets (docs/rules.md 10): the same invariants, 2..6 players, every deck,
 # teams where they fit; «пики пиками» over a turned trump; шулерский played honestly
-# (its cheats and calls: tests/test_cheating.py).
+# (its cheats and calls: tests/test_cheating.py); двухкозырный at 2..4 players.
 VARIANT_CONFIGS = (
     list(all_configs(("beskozyrny", "piki-pikami", "shulerskiy")))
     + [Rules.preset("perevodnoy", players=p, trump="none") for p in (2, 4, 6)]
     + [Rules.preset("podkidnoy", players=p, spades_by_spades=True) for p in (3, 5)]
+    + list(all_configs(("dvukhkozyrny",)))
+    + [Rules.preset("perevodnoy", players=p, trump="per_player") for p in (3, 4)]
 )
 
 

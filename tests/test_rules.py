@@ -18,6 +18,10 @@ def test_defaults_are_the_podkidnoy_preset() -> None:
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_round_trips(name: str) -> None:
     for players in range(2, 7):
+        if name == "dvukhkozyrny" and players > 4:  # (one trump card a seat: 2 to 4)
+            with pytest.raises(RulesError, match="trump=per_player is for 2 to 4"):
+                Rules.preset(name, players=players)
+            continue
         r = Rules.preset(name, players=players)
         assert Rules.parse(str(r)) == r
 
@@ -122,7 +126,8 @@ def test_parse_errors_are_clear() -> None:
         Rules.parse("chess()")
     assert str(e.value) == (
         "preset: no preset 'chess'; one of podkidnoy, perevodnoy, "
-        "perevodnoy-proezdnoy, prostoy, pogonny, pagony, beskozyrny, piki-pikami, shulerskiy"
+        "perevodnoy-proezdnoy, prostoy, pogonny, pagony, beskozyrny, piki-pikami, shulerskiy, "
+        "dvukhkozyrny"
     )
     with pytest.raises(RulesError, match="players"):
         Rules.parse("podkidnoy(players=many)")

@@ -111,7 +111,11 @@ def check_screen(app: DurakApp) -> None:
     obs = g.observation(0)
     lang = s.lang
     side = text_of(app, "#side")
-    if g.trump is None:  # бескозырный (issue 36): no card turned, «no trumps» shown
+    if obs.trumps:  # двухкозырный (issue 36): my own trump here, each opponent's by them
+        assert "♠♥♦♣"[obs.trump_suit] in side
+        for seat in range(1, g.rules.players):
+            assert "♠♥♦♣"[obs.trumps[seat]] in text_of(app, f"#seat-{seat}")
+    elif g.trump is None:  # бескозырный (issue 36): no card turned, «no trumps» shown
         assert tr(lang, "term.no_trump") in side
     else:
         assert card_text(g.trump, lang) in side or "♠♥♦♣"[g.trump_suit] in side
@@ -515,6 +519,7 @@ def test_cli_opponents_take_the_bot_specs_of_durak_bots_make() -> None:
         ("podkidnoy", 2, {"trump_exchange": True, "deck": 52}),
         ("beskozyrny", 3, {}),  # issue 36: no card turned, «no trumps» shown
         ("piki-pikami", 2, {}),
+        ("dvukhkozyrny", 3, {}),  # issue 36: each seat's own trump shown by it
     ],
 )
 def test_other_presets_play_to_the_end(

@@ -247,6 +247,8 @@ FIELDS: Final = (
     "_called",
     "_laid",
     "_barred",
+    "_trumps",
+    "_beats_of",
 )
 
 
@@ -347,7 +349,19 @@ class Game:
             hands[s] = hands[s] | 1 << order[i]
         self._hands = hands
         self._known = [0] * n
-        if rules.trump == "none":
+        self._trumps: tuple[int, ...] = ()
+        marks = 0
+        if rules.trump == "per_player":
+            # двухкозырный (docs/rules.md 12): a card turned from the talon for each seat,
+            # clockwise from the dealer's left; it lies face up before that seat, out of
+            # play, and names its trump.
+            trump = -1
+            turned = order[k : k + n]
+            self._trumps = tuple(turned[(s - dealer - 1) % n] & 3 for s in range(n))
+            marks = sum(1 << c for c in turned)
+            self._talon = tuple(order[k + n :])
+            self._bottom = -1
+        elif rules.trump == "none":
             # бескозырный (docs/rules.md): no card is turned; the talon is all face
             # down, its last card an ordinary one.
             trump = -1
@@ -376,7 +390,7 @@ class Game:
         self._legal: list[Action] | None = None
         self.out = [False] * n
         self.out_order: list[int] = []
-        self._discard = 0
+        self._discard = marks  # (двухкозырный: the turned cards, face up, out of play)
         self.tally = [0] * n
         self._last_lay = [0] * n
         self._last_att = (-1, 0, -1)
@@ -397,6 +411,8 @@ class Game:
         suit = self.trump_suit
         self._lowest_trump = (lowest_rank(rules.deck) - 2) * 4 + suit if suit < NO_TRUMP else -1
         self._beats = BEATS[beat_key(suit, rules.spades_by_spades)]
+        # двухкозырный: each defender beats with its own trump (``_beats`` follows it)
+        self._beats_of = tuple(BEATS[beat_key(t, rules.spades_by_spades)] for t in self._trumps)
         self._open_max = {"single": 1, "one_or_two": 2}.get(rules.opening, 4)
         self._exchange_on = rules.trump_exchange
         self._table_ranks = rules.throw_in == "table_ranks"
@@ -480,6 +496,8 @@ class Game:
 
     # -- who leads -----------------------------------------------------------
     def _first_leader(self) -> int:
+        if self._trumps:
+            return self._first_leader_own_trumps()
         best, who = 99, -1
         tmask = SUIT_MASK[self.trump_suit]
         for s, h in enumerate(self._hands):
@@ -490,6 +508,23 @@ class Game:
                     best, who = low, s
         if who >= 0:
             return who
+        if self.rules.no_trump_lead == "lowest_card":
+            return min(range(self.n), key=lambda s: (self._hands[s] & -self._hands[s]).bit_length())
+        return self._rng_lead
+
+    def _first_leader_own_trumps(self) -> int:
+        """двухкозырный: the holder of the lowest card of its own trump suit, by rank
+        (docs/rules.md 12); a tie or nobody: ``no_trump_lead``."""
+        lows = []
+        for s, h in enumerate(self._hands):
+            t = h & SUIT_MASK[self._trumps[s]]
+            if t:
+                lows.append(((t & -t).bit_length() - 1) // 4)
+            else:
+                lows.append(99)
+        best = min(lows)
+        if best < 99 and lows.count(best) == 1:
+            return lows.index(best)
         if self.rules.no_trump_lead == "lowest_card":
             return min(range(self.n), key=lambda s: (self._hands[s] & -self._hands[s]).bit_length())
         return self._rng_lead
@@ -548,6 +583,8 @@ class Game:
             attacker = self._pass_pagony(attacker)
         self.attacker = self.first_attacker = attacker
         d = self.defender = self._defender_for(attacker)
+        if self._beats_of:
+            self._beats = self._beats_of[d]
         # (the table is empty: __init__ and _end_bout made it so)
         self._unbeaten = 0
         self._tmask = 0
@@ -1098,8 +1135,8 @@ class Game:
         m: int = a.cards  # unboxed once: the compiled engine then works on a plain int
         seat = self.to_act
         assert seat is not None
-        if self._cheating and k != CALL:
-            self._laid[seat] |= m
+        if self._cheating and (k <= TRANSFER or k == CHEAT):
+            self._laid[seat] |= m  # (who laid each table card: a call names another's)
         if k == DEFEND:
             card = m.bit_length() - 1
             self._hands[seat] &= ~m
@@ -1147,6 +1184,8 @@ class Game:
                 self._known[seat] |= m
             self.attacker = seat
             self.defender = nd
+            if self._beats_of:
+                self._beats = self._beats_of[nd]
             if k == TRANSFER:
                 self._last_att = (seat, m, nd)
             self._set_cap()
@@ -1231,8 +1270,10 @@ class Game:
         if a.kind == DEFEND and a.target is not None:
             if not (self._unbeaten >> a.target.index & 1):
                 return f"{a}: {a.target} is not an unbeaten card on the table"
-            s = self.trump_suit
+            s = self._trumps[seat] if self._trumps else self.trump_suit
             why = f"trump {'♠♥♦♣'[s]}" if s < NO_TRUMP else "no trumps: trump=none"
+            if self._trumps:
+                why = f"seat {seat}'s own trump {'♠♥♦♣'[s]}: trump=per_player"
             if self.rules.spades_by_spades and a.target.suit == 0:
                 why += "; a spade only by a higher spade: spades_by_spades=on"
             return f"{a}: {a.cards[0]} does not beat {a.target} ({why})"
@@ -1364,6 +1405,8 @@ class Game:
         g._called = self._called
         g._laid = self._laid[:]
         g._barred = self._barred
+        g._trumps = self._trumps
+        g._beats_of = self._beats_of
 
     def fresh(self) -> Game:
         """The same deal, at its start. A game rebuilt by :meth:`from_view` starts where
@@ -1433,7 +1476,7 @@ class Game:
             self._tmask,
             self._discard,
             self._trump_card,
-            self.trump_suit,
+            self._trumps[seat] if self._trumps else self.trump_suit,
             bottom >= 0,
             len(self._talon) - self._tp + (bottom >= 0),
             self._outm,
@@ -1627,6 +1670,7 @@ class Game:
             forced_take=v.forced_take,
             last_attack=last,
             passed=self.passed,
+            trumps=self._trumps,
             **(self._cheat_view(seat, v.to_act == seat) if self._cheating else {}),
         )
 
@@ -1683,7 +1727,8 @@ class Game:
         turned = obs.trump.index if obs.trump is not None else -1  # (none: trump=none)
         g._bottom = turned if obs.trump_under_talon else -1
         g._trump_card = turned
-        g.trump_suit = obs.trump_suit
+        g._trumps = obs.trumps
+        g.trump_suit = NO_TRUMP if obs.trumps else obs.trump_suit  # (двухкозырный: per seat)
         g._forced_take = obs.forced_take
         g._derive()
         g._set_pagon(obs.pagon if obs.pagon else None)
@@ -1734,6 +1779,8 @@ class Game:
         g._called = int(obs.called)
         g._laid = [int(m) for m in obs.laid] or [0] * n
         g._barred = sum(1 << s for s in obs.barred)
+        if g._beats_of:
+            g._beats = g._beats_of[g.defender]
         g._throwers = obs.throwers
         g._tpos = obs.thrower_pos
         g._shown = sum(1 << s for s in obs.shown_seats)
@@ -1784,7 +1831,7 @@ def trump_suit_of(rules: Rules, turned: int) -> int:
     mode = rules.trump
     if mode == "turned":
         return turned & 3
-    if mode == "none":
+    if mode in ("none", "per_player"):  # (двухкозырный: each seat's own, Game.view)
         return NO_TRUMP
     return _FIXED_TRUMP[mode]
 

@@ -90,6 +90,9 @@ class Observation:
     barred: tuple[int, ...] = ()
     cheats: tuple[Action, ...] = ()
     calls: tuple[Action, ...] = ()
+    # двухкозырный (trump=per_player, docs/rules.md 12): each seat's own trump suit;
+    # ``trump_suit`` is then this seat's, ``trump`` None.
+    trumps: tuple[int, ...] = ()
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return dataclass_reduce(self)

@@ -45,8 +45,9 @@ LeadAfterDurak = Literal["from_under", "under", "lowest_trump"]
 Scoring = Literal["standard", "pogonny", "pagony"]
 QueenSuit = Literal["spades", "hearts", "diamonds", "clubs"]
 # turned: the card turned up under the talon names the trump; none: no trump
-# (бескозырный); a suit: that suit is always trumps («пики пиками»: diamonds).
-Trump = Literal["turned", "none", "spades", "hearts", "diamonds", "clubs"]
+# (бескозырный); a suit: that suit is always trumps («пики пиками»: diamonds);
+# per_player: each seat its own trump (двухкозырный, docs/rules.md 12).
+Trump = Literal["turned", "none", "spades", "hearts", "diamonds", "clubs", "per_player"]
 # шулерский (docs/rules.md 11): off, or open (every card face up; a seat may break the
 # beating or throw-in rule, and the others may call it before the bout closes).
 Cheating = Literal["off", "open"]
@@ -140,7 +141,25 @@ class Rules:
             raise RulesError("false_call: only with cheating (not cheating=off)")
 
     def _check_trump(self) -> None:
-        """бескозырный (docs/rules.md 10): nothing to exchange, no trump to show."""
+        """бескозырный (docs/rules.md 10): nothing to exchange, no trump to show;
+        двухкозырный (12): one card turned per seat, no shared trump."""
+        if self.trump == "per_player":
+            for name, bad in (
+                ("teams", self.teams != "none"),
+                ("trump_exchange", self.trump_exchange),
+                ("transfer_by_showing", self.transfer_by_showing),
+                ("scoring", self.scoring == "pagony"),
+            ):
+                if bad:
+                    value = _show(getattr(self, name))
+                    raise RulesError(f"{name}: {value} is not played with trump=per_player")
+            if self.players > 4:
+                raise RulesError(f"players: trump=per_player is for 2 to 4, not {self.players}")
+            if self.players * (self.hand_size + 1) > self.deck:
+                raise RulesError(
+                    f"hand_size: {self.players} players x {self.hand_size} cards and a trump "
+                    f"card each need more than a {self.deck}-card deck"
+                )
         if self.trump == "none":
             if self.trump_exchange:
                 raise RulesError("trump_exchange: needs a trump (not trump=none)")
@@ -237,8 +256,15 @@ class Rules:
     def preset_name(self) -> str:
         """The preset this rule set differs least from."""
         names = list(PRESETS)
-        _, best = min((len(self._overrides(n)), i) for i, n in enumerate(names))
-        return names[best]
+        best, at = 999, 0
+        for i, n in enumerate(names):
+            try:
+                k = len(self._overrides(n))
+            except RulesError:  # a preset that does not take this many players
+                continue
+            if k < best:
+                best, at = k, i
+        return names[at]
 
     def _overrides(self, name: str) -> dict[str, Any]:
         base = Rules.preset(name, players=self.players)
@@ -322,4 +348,5 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "beskozyrny": {"trump": "none"},
     "piki-pikami": {"trump": "diamonds", "spades_by_spades": True},
     "shulerskiy": {"cheating": "open"},
+    "dvukhkozyrny": {"trump": "per_player"},
 }

@@ -22,7 +22,7 @@ DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 def learning_rules(rules: Rules | str | None = None) -> Rules:
     """``rules`` (a Rules, its text form, or the default podkidnoy), with ``action_limit``
     turned on (``DEFAULT_ACTION_LIMIT``) unless it is set already. The environments
-    refuse ``cheating`` (its cheats and calls have no number in the action encoding):
+    refuse what they cannot play (:func:`unsupported`): ``cheating``, ``trump=per_player``.
 
     >>> learning_rules("shulerskiy")
     Traceback (most recent call last):
@@ -33,27 +33,38 @@ def learning_rules(rules: Rules | str | None = None) -> Rules:
         rules = Rules()
     elif isinstance(rules, str):
         rules = Rules.parse(rules)
-    refuse_cheating(rules)
+    refuse_unsupported(rules)
     return rules.with_action_limit()
 
 
 def learning_presets() -> tuple[str, ...]:
-    """The presets the environments play: all but those with ``cheating`` (шулерский).
+    """The presets the environments play: all but шулерский and двухкозырный.
 
     >>> "shulerskiy" in learning_presets(), "podkidnoy" in learning_presets()
     (False, True)
     """
-    return tuple(p for p in PRESETS if Rules.preset(p).cheating == "off")
+    return tuple(p for p in PRESETS if not unsupported(Rules.preset(p)))
 
 
-def refuse_cheating(rules: Rules) -> None:
-    """ValueError for rules with ``cheating``: cheats and calls are not in the fixed
-    action encoding (docs/envs.md), so no agent could make them."""
+def unsupported(rules: Rules) -> str:
+    """Why the environments cannot play ``rules`` ("" if they can): ``cheating`` (its
+    cheats and calls have no number in the action encoding, so no agent could make them)
+    and ``trump=per_player`` (the encoding has one trump suit for the whole table)."""
     if rules.cheating != "off":
-        raise ValueError(
+        return (
             "cheating: the environments play honest rules only (cheating=off), "
             f"not {rules.cheating!r}"
         )
+    if rules.trump == "per_player":
+        return "trump: the environments play one trump for the table, not trump=per_player"
+    return ""
+
+
+def refuse_unsupported(rules: Rules) -> None:
+    """ValueError, saying why, for rules the environments cannot play (:func:`unsupported`)."""
+    why = unsupported(rules)
+    if why:
+        raise ValueError(why)
 
 
 def returns(rules: Rules, outcome: Outcome | None) -> list[float]:

@@ -56,7 +56,7 @@ from .bits import (
     view_key,
 )
 from .encoding import Encoder
-from .episode import DEFAULT_ACTION_LIMIT, refuse_cheating, returns
+from .episode import DEFAULT_ACTION_LIMIT, refuse_unsupported, returns
 
 _INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
 _TEXT_PARAMS = tuple(
@@ -96,7 +96,7 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     opts = [f"{k}={p[k]}" for k in _INT_PARAMS if p[k] != PARAMETERS[k]]
     opts += [f"{k}={p[k]}" for k in _TEXT_PARAMS if p[k] != ""]
     rules = Rules.parse(f"{p['variant']}({','.join(opts)})")
-    refuse_cheating(rules)
+    refuse_unsupported(rules)
     limit = int(p["action_limit"])
     if limit <= 0:
         raise ValueError("action_limit: OpenSpiel games need a finite length (1 or more)")

@@ -524,6 +524,8 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         # (None when no card is turned, trump=none; the suit is the rules' trump: 4 = none)
         "trump": str(g.trump) if g.trump is not None else None,
         "trump_suit": g.trump_suit,
+        # (двухкозырный: each seat's own trump suit, public from the deal; else [])
+        "trumps": list(g.observation(0).trumps),
         "seed": str(d["seed"]),
         "salt": salt,
         "commit": commitment(server, salt) if salt else None,

@@ -21,7 +21,7 @@ from .help_screen import HelpScreen
 from .i18n import default_lang, plural, tr
 from .keys import KeyedNode, KeySpec, use_keys
 from .render import chip, join_lines, table_lines, trump_suit_content
-from .words import Entry, Seat, deal_trump, outcome_entries, play, render
+from .words import Entry, Seat, deal_trump, outcome_entries, own_trumps_text, play, render
 
 REPLAY_KEYS: tuple[KeySpec, ...] = (
     KeySpec("press('right')", "right,space,enter", "key_step_next"),
@@ -157,7 +157,9 @@ class ReplayApp(KeyedNode, App[int]):
                 f"{tr(lang, 'term.trump')} ",
                 chip(g.trump, lang)[0]
                 if g.trump is not None and g.trump.suit == g.trump_suit
-                else trump_suit_content(g.trump_suit, g.trump, lang),
+                else trump_suit_content(g.trump_suit, g.trump, lang)
+                if not g.observation(0).trumps
+                else own_trumps_text(g.observation(0).trumps, self.names),  # двухкозырный
             ),
             Content(f"{tr(lang, 'term.talon')}: {g.talon_size}"),
             Content(f"{tr(lang, 'term.discard')}: {plural(lang, len(g.discard), 'cards')}"),

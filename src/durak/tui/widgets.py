@@ -78,6 +78,8 @@ def opponent_content(
     line2 = Content.assemble(backs, f" {n}")
     role = seat_role(obs, seat, lang)
     extras = [role] if role else []
+    if obs.trumps:  # двухкозырный: each seat's own trump
+        extras.append(f"{tr(lang, 'term.trump')} {'♠♥♦♣'[obs.trumps[seat]]}")
     if obs.rules.scoring == "pogonny":
         extras.append(tr(lang, "pogony_short" if short else "pogony_n", n=obs.pogony[seat]))
     if seat == obs.dealer and obs.bout == 0:

@@ -50,9 +50,22 @@ class TrumpSuit(int):
     """A trump suit shown as its symbol, or «no trumps» (4: ``trump=none``)."""
 
 
-def deal_trump(game: Game) -> Card | TrumpSuit:
+class OwnTrumps(tuple[int, ...]):
+    """двухкозырный: each seat's own trump suit, shown as «Anna ♥, Boris ♠»."""
+
+
+def own_trumps_text(trumps: tuple[int, ...], names: list[str]) -> str:
+    """двухкозырный: «Anna ♥, Boris ♠»."""
+    return ", ".join(f"{names[s]} {'♠♥♦♣'[t]}" for s, t in enumerate(trumps))
+
+
+def deal_trump(game: Game) -> Card | TrumpSuit | OwnTrumps:
     """What a deal's trump is called: the turned card when it names the trump, else the
-    suit (a fixed trump, «пики пиками») or «no trumps» (бескозырный)."""
+    suit (a fixed trump, «пики пиками»), «no trumps» (бескозырный), or each seat's own
+    (двухкозырный)."""
+    own = game.observation(0).trumps
+    if own:
+        return OwnTrumps(own)
     t = game.trump
     if t is not None and t.suit == game.trump_suit:
         return t
@@ -79,6 +92,8 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
             out[k] = plural(lang, int(v), word)
         elif isinstance(v, Card):
             out[k] = card_text(v, lang)
+        elif isinstance(v, OwnTrumps):
+            out[k] = own_trumps_text(v, names)
         elif isinstance(v, TrumpSuit):
             out[k] = "♠♥♦♣"[v] if v < 4 else tr(lang, "term.no_trump")
         elif isinstance(v, Ranks):

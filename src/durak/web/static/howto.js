@@ -6,7 +6,7 @@ import { h, pageHeader } from "./ui.js";
 
 // (durak.PRESETS, in its order: a browser test opens every one of them)
 const PRESETS = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony",
-  "beskozyrny", "piki-pikami", "shulerskiy"];
+  "beskozyrny", "piki-pikami", "shulerskiy", "dvukhkozyrny"];
 
 // The English pages quote Russian terms («беру», «бито»): marked as Russian, as they are.
 function para(text) {

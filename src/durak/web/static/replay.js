@@ -55,9 +55,12 @@ export function replayView(app, id) {
     const trumpSuit = trumpSymbol(data.trump_suit);
     names.forEach((name, s) => {
       const row = h("div", { class: "hand small" });
-      for (const c of sortHand(f.hands[s], trumpSuit)) row.append(cardEl(c, lang, "replay-card"));
+      const own = data.trumps && data.trumps.length ? trumpSymbol(data.trumps[s]) : trumpSuit;
+      for (const c of sortHand(f.hands[s], own)) row.append(cardEl(c, lang, "replay-card"));
       (s === 0 ? mine : hands).append(h("div", { class: "seat" + (f.to_act === s ? " to-act" : ""), dataset: { seat: s } },
         h("div", { class: "seat-name" }, h("span", { translate: "no" }, name),
+          data.trumps && data.trumps.length ? h("span", { class: "seat-trump" },
+            t("table.seat_trump", { suit: trumpSymbol(data.trumps[s]) })) : null,
           f.attacker === s ? h("span", { class: "badge att" }, t("term.attacker")) : null,
           f.defender === s ? h("span", { class: "badge def" }, t("term.defender")) : null),
         row));
@@ -73,7 +76,8 @@ export function replayView(app, id) {
           f.talon > 1 ? backEl("stack") : null, h("span", { class: "count" }, f.talon))
           : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSuit || "—"),
         h("div", { class: "label" }, t("table.talon_count", { n: f.talon })),
-        h("div", { class: "label" }, trumpLabel(data.trump, data.trump_suit))),
+        h("div", { class: "label" }, data.trumps && data.trumps.length
+          ? `${t("term.trump")}: ${t("val.trump.per_player")}` : trumpLabel(data.trump, data.trump_suit))),
       pairs, h("div", { class: "discard" }, h("div", { class: "label" }, t("table.discard_count", { n: f.discard })))),
     mine);
     const say = f.action ? [nameEls()[f.seat], `: ${moveWords(f.action)}`] : [t("replay.dealt")];

@@ -324,7 +324,12 @@ export function tableView(app, tableId, rerender, invite = null) {
         h("span", { class: "count", id: "talon-count" }, obs.talon_size))
         : h("div", { class: "trump-suit", title: t("term.trump") }, trumpSymbol(obs.trump_suit) || "—"),
       h("div", { class: "label" }, t("table.talon_count", { n: obs.talon_size })),
-      h("div", { class: "label", id: "trump-label" }, trumpLabel(obs.trump, obs.trump_suit)));
+      h("div", { class: "label", id: "trump-label" }, obs.trumps && obs.trumps.length
+        // двухкозырный: each seat its own trump, shown by its seat (a spectator's obs is
+        // seat 0's: no «your trump» for them)
+        ? (me === null ? `${t("term.trump")}: ${t("val.trump.per_player")}`
+          : t("table.own_trump", { suit: trumpSymbol(obs.trump_suit) }))
+        : trumpLabel(obs.trump, obs.trump_suit)));
     const discardBox = h("div", { class: "discard" },
       obs.discard.length ? backEl("pile") : null,
       h("div", { class: "label", id: "discard-count" }, t("table.discard_count", { n: obs.discard.length })));
@@ -421,6 +426,8 @@ export function tableView(app, tableId, rerender, invite = null) {
       s.online ? "" : h("small", {}, ` (${t("table.offline")})`)),
     h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("count.cards", { n: size })),
       s.kind === "bot" ? h("span", { class: "level" }, botLabel(s.bot)) : null,
+      obs.trumps && obs.trumps.length ? h("span", { class: "seat-trump" },
+        t("table.seat_trump", { suit: trumpSymbol(obs.trumps[i]) })) : null,
       kickButton(view, S, i)),
     backs);
   }
