@@ -81,13 +81,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="URL",
         help="join the workers of a cluster through this Redis (docs/scale.md); "
-        "the database must then be one they share (PostgreSQL)",
+        "the database must then be one they share (PostgreSQL); default: none, this "
+        "process holds every table",
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="worker processes on this address (more than 1 needs --redis)",
+        help="worker processes on this address (default 1; more needs --redis)",
     )
     parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"

@@ -24,9 +24,11 @@ around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: 
 socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
 (owner -> edge: close the socket), ``moved`` (owner -> edge: the table left this
 worker; ask again), ``rpc``/``ret`` (an HTTP request about a table, run by its owner).
+``out``, ``drop`` and ``moved`` name their sender: an edge takes them only from the
+socket's present owner (a worker that stalled past its lease may still send some).
 
->>> split_frame(frame("out", "7", "", '{"type": "pong"}'), 4)
-['out', '7', '', '{"type": "pong"}']
+>>> split_frame(frame("out", "w.1a2b3c", "7", "", '{"type": "pong"}'), 5)
+['out', 'w.1a2b3c', '7', '', '{"type": "pong"}']
 """
 
 from __future__ import annotations
@@ -277,7 +279,7 @@ class RemoteConnection(Connection):
 
     def push(self, text: str) -> None:
         seat = "" if self.seat is None else str(self.seat)
-        super().push(frame("out", self.cid, seat, text))
+        super().push(frame("out", self.cluster.worker, self.cid, seat, text))
 
     async def _publish(self, text: str) -> None:
         await self.cluster.publish(self.edge, text)
@@ -285,7 +287,8 @@ class RemoteConnection(Connection):
     async def _closed(self) -> None:
         if not self.silent:
             await self.cluster.publish(
-                self.edge, frame("moved" if self.moved else "drop", self.cid)
+                self.edge,
+                frame("moved" if self.moved else "drop", self.cluster.worker, self.cid),
             )
 
 
@@ -332,6 +335,7 @@ class RedisCluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[Any]] = set()
         self.since: dict[str, float] = {}  # table -> when this worker first held it
+        self.reloading: set[str] = set()
 
     def guard(self) -> Guard:
         return SharedGuard(self.limits, self)
@@ -462,6 +466,47 @@ class RedisCluster:
         await self.redis.hdel(f"durak:live:{self.worker}", table_id)
         await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
         self.since.pop(table_id, None)
+
+    def outdated(self, table_id: str) -> None:
+        """Another worker stored a move of a table held here (it stalled past its lease
+        and wrote before it noticed): load the table again from the database, as a new
+        owner would; its sockets say hello again."""
+        if table_id not in self.reloading:
+            self.reloading.add(table_id)
+            self._spawn(self._reload(table_id))
+
+    async def _reload(self, table_id: str) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        # Hellos that come meanwhile wait for the table (see adopt).
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.adopting[table_id] = done
+        try:
+            t = lobby.tables.get(table_id)
+            if t is None:
+                return
+            log.warning("worker %s: table %s is behind its database", self.worker, table_id)
+            here = []  # this worker's own sockets: kept open, seated again below
+            for c in list(t.conns):
+                if isinstance(c, RemoteConnection):
+                    c.moved = True  # their edges say hello again, to whoever owns it
+                else:
+                    here.append((c, c.seat, c.token_hash))
+                    t.detach(c)
+            await lobby.drop(table_id)
+            fresh = None
+            if await self.redis.get(self.lease_key(table_id)) == self.worker:
+                fresh = await lobby.adopt(table_id)
+            for c, seat, token_hash in here:
+                if fresh is None:
+                    c.stop()  # the page connects again, to whoever owns the table
+                    continue
+                held = seat is not None and fresh.seats[seat].token_hash == token_hash
+                fresh.attach(c, seat if held else None, token_hash if held else None)
+        finally:
+            done.set_result(table_id in lobby.tables)
+            del self.adopting[table_id]
+            self.reloading.discard(table_id)
 
     async def _live_entries(self) -> list[dict[str, Any]]:
         """The live tables every worker listed at its last beat, each once (a table just
@@ -639,12 +684,14 @@ class RedisCluster:
             _, edge, cid = split_frame(text, 3)
             self._bye((edge, cid))
         elif kind == "out":
-            _, cid, seat, raw = split_frame(text, 4)
-            self._outbound(cid, seat, raw)
+            _, sender, cid, seat, raw = split_frame(text, 5)
+            self._outbound(sender, cid, seat, raw)
         elif kind in ("drop", "moved"):
-            _, cid = split_frame(text, 2)
+            _, sender, cid = split_frame(text, 3)
             relay = self.by_cid.get(cid)
-            if relay is not None:
+            # Only the socket's present owner speaks for it: a worker that lost the
+            # table (it stalled, or reloaded it) may still send a last word.
+            if relay is not None and relay.owner == sender:
                 if kind == "drop":
                     self._forget(relay)
                     relay.conn.stop()
@@ -670,7 +717,7 @@ class RedisCluster:
             if '"hello"' not in raw:
                 # This worker does not know the socket (it forgot an edge it thought
                 # gone, or the table came here without it): the edge says hello again.
-                self._spawn(self.publish(edge, frame("moved", cid)))
+                self._spawn(self.publish(edge, frame("moved", self.worker, cid)))
                 return
             rc = self.remote[key] = RemoteConnection(self, edge, cid, address)
             self._spawn(rc.writer())
@@ -733,9 +780,9 @@ class RedisCluster:
         self.relays.pop(relay.conn, None)
         self.by_cid.pop(relay.cid, None)
 
-    def _outbound(self, cid: str, seat: str, raw: str) -> None:
+    def _outbound(self, sender: str, cid: str, seat: str, raw: str) -> None:
         relay = self.by_cid.get(cid)
-        if relay is None:
+        if relay is None or relay.owner != sender:
             return
         if raw.startswith('{"type":"welcome"'):
             said = json.loads(raw).get("seat")

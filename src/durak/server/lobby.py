@@ -61,6 +61,11 @@ class Registry(Protocol):
         """A table closed for good."""
         ...
 
+    def outdated(self, table_id: str) -> None:
+        """The table held here is behind the database (``LiveTable`` found a move's
+        number taken): load it again."""
+        ...
+
 
 class LocalRegistry:
     """The tables of one process: the lobby's own."""
@@ -77,6 +82,10 @@ class LocalRegistry:
 
     async def closed(self, table_id: str) -> None:
         pass
+
+    def outdated(self, table_id: str) -> None:
+        # One process is the only writer of its tables: nothing else stores their moves.
+        log.error("table %s: a move's number was taken in the database", table_id)
 
 
 class Lobby:
@@ -208,6 +217,9 @@ class Lobby:
         self.tables[t.id] = t
         await t.resume(end)
         return t
+
+    def outdated(self, table_id: str) -> None:
+        self.registry.outdated(table_id)
 
     async def drop(self, table_id: str) -> None:
         """Let go of a table another worker now owns: out of memory, nothing written."""

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..actions import Action
 from ..bots import Bot
@@ -56,6 +56,11 @@ class Host(Protocol):
     stand_in_pool: ThreadPoolExecutor
     hint_pool: ThreadPoolExecutor
     timings: Any  # deque[float]
+
+    def outdated(self, table_id: str) -> None:
+        """The database holds an action this table has not played: another process
+        stored it (a worker that had stalled past its lease, docs/scale.md)."""
+        ...
 
 
 log = logging.getLogger("durak.server")
@@ -538,9 +543,14 @@ class LiveTable:
         assert self.deal_id is not None
         # Stored first: a crash after this line replays the action on restart; a store
         # that fails leaves everything as it was.
-        await self.store.run(
-            self.store.store.add_action, self.deal_id, len(g.history), seat, str(action), by
-        )
+        try:
+            await self.store.run(
+                self.store.store.add_action, self.deal_id, len(g.history), seat, str(action), by
+            )
+        except StoreUnavailable as e:
+            if isinstance(e.__cause__, IntegrityError):  # that move's number is taken
+                self.lobby.outdated(self.id)
+            raise
         phase = g.phase
         g.apply(action)
         self.state += 1
