@@ -69,7 +69,8 @@ def test_attributes_and_bad_input() -> None:
 
 def test_the_tutorial_in_docs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/envs.md's tutorial block, as written but for one small rollout (16 deals x 16
-    steps) and a temporary directory for the saved model."""
+    steps) and a temporary directory for the saved model; then its vector env and
+    self-play blocks, shortened."""
     text = (Path(__file__).resolve().parent.parent / "docs" / "envs.md").read_text("utf-8")
     tutorial = text.split("## Tutorial", 1)[1].split("\n## ", 1)[0]
     (code,) = re.findall(r"```python\n(.*?)```", tutorial, re.S)
@@ -82,3 +83,10 @@ def test_the_tutorial_in_docs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert (tmp_path / "scratch" / "ppo_tutorial.zip").exists()
     g = namespace["g"]
     assert namespace["bot"].choose(g.observation(g.to_act)) in g.legal_actions()
+    # the vector env's and self-play's blocks, on the tutorial's model and env
+    blocks = re.findall(r"```python\n(.*?)```", text.split("### Many deals at once", 1)[1], re.S)
+    vector, selfplay = blocks[0], blocks[1]
+    exec(vector.replace("range(1000)", "range(5)"), namespace)
+    assert namespace["rewards"].shape == (256,) and namespace["obs"]["observation"].shape[0] == 256
+    exec(selfplay.replace("model.learn(200_000", "model.learn(256"), namespace)
+    assert namespace["pool"].added >= 1

@@ -186,3 +186,34 @@ def test_conformance_with_the_engine(text: str) -> None:
             else:
                 assert g is before[i] and rewards[i] == 0.0
     assert envs.deals_done == ended and ended > 0
+
+
+def test_arrays_handed_out_are_never_written_again() -> None:
+    """The output arrays come from a pool and are written again only when nobody else
+    holds them: whatever a caller keeps (the dict, one array, a view of a row, a weak
+    reference) stays as it was, as if each step returned copies."""
+    import weakref
+
+    envs = DurakVectorEnv(4)
+    obs, _ = envs.reset(seed=2)
+    kept = [(obs, {k: v.copy() for k, v in obs.items()})]
+    row = obs["action_mask"][1]
+    row_before = row.copy()
+    ref_target, _, _, _, _ = envs.step(envs.sample_legal())
+    weak = weakref.ref(ref_target["observation"])
+    weak_before = ref_target["observation"].copy()
+    ids = set()
+    for _ in range(30):
+        o, *_ = envs.step(envs.sample_legal())
+        ids.add(id(o["observation"]))
+        if len(kept) < 5:
+            kept.append((o, {k: v.copy() for k, v in o.items()}))
+    for held, snapshot in kept:
+        for k in held:
+            np.testing.assert_array_equal(held[k], snapshot[k])
+    np.testing.assert_array_equal(row, row_before)
+    target = weak()
+    assert target is not None
+    np.testing.assert_array_equal(target, weak_before)
+    # arrays nobody kept were written again: a small pool, not a new pair each step
+    assert len(ids) < 30

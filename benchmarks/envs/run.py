@@ -169,12 +169,17 @@ def side_by_side(loops: list[Iterator[int]], seconds: float, piece: float) -> li
     return [n / t for n, t in done]
 
 
-def measure(texts: list[str], seconds: float, piece: float) -> list[tuple[str, str, float, float]]:
-    """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter."""
+def measure(
+    texts: list[str], seconds: float, piece: float, only: str = ""
+) -> list[tuple[str, str, float, float]]:
+    """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter (those
+    whose name starts with ``only``, if given)."""
     rows = []
     for text in texts:
         rules = learning_rules(text)
         for name, fn in ADAPTERS.items():
+            if not name.startswith(only):
+                continue
             base, rate = side_by_side([raw_engine(rules), fn(rules)], seconds, piece)
             rows.append((str(rules), name, rate, base))
     return rows
@@ -204,18 +209,19 @@ def main() -> None:
         help="both: the installed build here and the pure-Python one in a second "
         "process; installed: this process only",
     )
+    p.add_argument("--only", default="", help="only the adapters whose name starts so")
     p.add_argument("--json", action="store_true", help="print the rows as JSON only")
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
     if args.json:
-        print(json.dumps(measure(texts, args.seconds, args.piece)))
+        print(json.dumps(measure(texts, args.seconds, args.piece, args.only)))
         return
     here = build.engine_name()
     print(
         f"durak env benchmark, Python {platform.python_version()} on {platform.machine()}, "
         f"load {os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M')}"
     )
-    builds = [(here, measure(texts, args.seconds, args.piece))]
+    builds = [(here, measure(texts, args.seconds, args.piece, args.only))]
     if args.engine == "both" and build.is_compiled():
         cmd = [
             sys.executable,
@@ -225,6 +231,8 @@ def main() -> None:
             str(args.seconds),
             "--piece",
             str(args.piece),
+            "--only",
+            args.only,
         ] + [a for t in texts for a in ("--rules", t)]
         out = subprocess.run(
             cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True, capture_output=True, text=True

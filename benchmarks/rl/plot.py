@@ -1,6 +1,9 @@
-"""The learning curve (``curve.csv``, written by ``train.py``) as a picture::
+"""Learning curves as pictures: ``curve.csv`` (``train.py``: the imitation run's scores
+against greedy and heuristic) or ``ppo_curve.csv`` (``ppo.py``: the score of the deals each
+MaskablePPO rollout finished against its training opponent)::
 
-.venv/bin/python benchmarks/rl/plot.py benchmarks/rl/curve.csv benchmarks/rl/curve.png
+    .venv/bin/python benchmarks/rl/plot.py benchmarks/rl/curve.csv benchmarks/rl/curve.png
+    .venv/bin/python benchmarks/rl/plot.py benchmarks/rl/ppo_curve.csv benchmarks/rl/ppo_curve.png
 """
 
 from __future__ import annotations
@@ -17,16 +20,23 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main(src: str, out: str) -> None:
     with open(src, encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    deals = [int(r["deals"]) for r in rows]
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    for name in ("greedy", "heuristic"):
-        ax.plot(deals, [float(r[name]) for r in rows], marker="o", label=f"against {name}")
+    if rows and "steps" in rows[0]:
+        steps = [int(r["steps"]) for r in rows]
+        ax.plot(steps, [float(r["score"]) for r in rows], label="rollout's finished deals")
+        ax.set_xlabel("learner steps (16 deals stepped together)")
+        ax.set_ylabel("score against the training opponent")
+        ax.set_title("MaskablePPO on the vectorised env, 2-player podkidnoy")
+    else:
+        deals = [int(r["deals"]) for r in rows]
+        for name in ("greedy", "heuristic"):
+            ax.plot(deals, [float(r[name]) for r in rows], marker="o", label=f"against {name}")
+        ax.set_xlabel("training deals played by the expert")
+        ax.set_ylabel("score (100 deals, both seats)")
+        ax.set_title("learned player: imitation of the expert, 2-player podkidnoy")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel("training deals played by the expert")
-    ax.set_ylabel("score (100 deals, both seats)")
     ax.set_ylim(0, 1)
     ax.legend()
-    ax.set_title("learned player: imitation of the expert, 2-player podkidnoy")
     fig.tight_layout()
     fig.savefig(out, dpi=100)
 

@@ -15,7 +15,13 @@ booleans (sb3-contrib's masking protocol). Rewards and the opponents are
 ``terminated`` (or ``truncated``, for a deal cut off by ``action_limit``) and, in the same
 call, the first observation of the next deal: the mask is never all zeros, so the usual
 loop ``actions = sample(obs["action_mask"]); env.step(actions)`` runs on without a special
-case (``metadata["autoreset_mode"]`` says so).
+case (``metadata["autoreset_mode"]`` says so). The ended deals' last observations are in
+``info["final_obs"]`` (rows where ``info["_final_obs"]``), Gymnasium's same-step keys.
+
+The arrays returned belong to the caller (``copy=True``, Gymnasium's default): each step
+writes into a pair of arrays that nobody else holds any more (see
+:meth:`DurakVectorEnv._outputs`), never into ones handed out that anyone still sees;
+``copy=False`` writes the same pair every step (read them before the next).
 
 Opponents (``opponents=``, repeated round the table): a bot spec (``"greedy"``), a
 :class:`~durak.bots.Bot` object, or a callable ``(observation, action_mask) -> action
@@ -33,6 +39,12 @@ number`` (a trained policy); ``"random"`` is played inside the compiled loop.
 ...     obs, rewards, terminated, truncated, info = envs.step(envs.sample_legal())
 >>> bool(obs["action_mask"].any(axis=1).all()), envs.deals_done > 0
 (True, True)
+>>> kept = obs["observation"]
+>>> before = kept.copy()
+>>> for _ in range(5):
+...     _ = envs.step(envs.sample_legal())
+>>> bool((kept == before).all())  # what was handed out stays as it was
+True
 """
 
 from __future__ import annotations
