@@ -164,8 +164,9 @@ def test_conformance_with_the_engine(text: str) -> None:
     ``Game(rules, seed=deal_seeds[i])`` replayed through the public ``apply``: its
     observation the single env's encoder of that game from the learner's seat, its mask
     exactly the engine's legal actions (numbered by ``Action.index``, not by the env's
-    own table; with cheating, its cheats and calls too), a finished deal's reward the engine's outcome, its final observation
-    that of the finished game, and the next deal shown at once (same-step autoreset)."""
+    own table; with cheating, its cheats and calls too), a finished deal's reward the
+    engine's outcome, its final observation that of the finished game, and the next deal
+    shown at once (same-step autoreset)."""
     envs = DurakVectorEnv(4, text)
     rules, enc = envs.rules, envs.encoder
     obs, _ = envs.reset(seed=11)
