@@ -11,9 +11,10 @@ option as text (``transfer_by_showing=on``, ``throwers=neighbours``); an empty t
 the preset's value.
 
 Chance nodes are the real uncertainty of the game, uniform over the cards not yet
-placed: the deal (one card at a time, from the dealer's left, then the face-up trump),
-every card drawn from the talon (the face-up trump, seen by all, is drawn without a chance
-node), and the lot for the first lead when nobody holds a trump (``no_trump_lead=lot``).
+placed: the deal (one card at a time, from the dealer's left, then the face-up trump, or
+with a trump per seat one turned card each), every card drawn from the talon (the
+face-up trump, seen by all, is drawn without a chance node), and the lot for the first
+lead when nobody holds a trump (``no_trump_lead=lot``).
 A chance outcome is a card's number in the deck, lowest card 0 (for the lot: the seat).
 Player actions are the engine's fixed encoding (:mod:`durak.actions`).
 
