@@ -36,9 +36,11 @@ def test_cheat_and_call_notation_round_trips() -> None:
         assert str(a) == text and Action.parse(str(a)) is a
     assert Action.parse("~9S/6C").kind == Kind.CHEAT and Action.parse("~9S/6C").target
     assert Action.parse("~QD").target is None and Action.parse("?6C").kind == Kind.CALL
-    # cheats and calls are never in the fixed encoding (the environments refuse cheating)
-    with pytest.raises(IllegalActionError, match="no number in the encoding"):
-        Action.parse("?6C").index(SHULER)
+    # cheats and calls are numbered only with cheating (after the honest actions,
+    # whose numbers stay those of every rule set: docs/envs.md)
+    assert Action.parse("?6C").index(SHULER) == 1608 + 36 * 36 + 36 + 3
+    with pytest.raises(IllegalActionError, match="only with cheating"):
+        Action.parse("?6C").index(Rules())
     with pytest.raises(IllegalActionError, match="not an action"):
         Action.parse("?6C+6D")
 
@@ -214,21 +216,18 @@ def test_the_cheater_plays_honestly_without_the_option() -> None:
         g.apply(a)
 
 
-def test_the_environments_refuse_cheating_clearly() -> None:
+def test_the_environments_play_cheating() -> None:
+    """Issue 36: the environments play шулерский: their action spaces number the cheats
+    and calls (docs/envs.md; tests/test_envs.py plays a call in one)."""
     from durak.envs.gymnasium import DurakEnv
     from durak.envs.openspiel import rules_from_params
     from durak.envs.pettingzoo import raw_env
     from durak.envs.vector import DurakVectorEnv
 
-    why = "cheating: the environments play honest rules only"
-    with pytest.raises(ValueError, match=why):
-        DurakEnv("shulerskiy")
-    with pytest.raises(ValueError, match=why):
-        raw_env(Rules.preset("perevodnoy", cheating="open"))
-    with pytest.raises(ValueError, match=why):
-        DurakVectorEnv(2, "shulerskiy(players=3)")
-    with pytest.raises(ValueError, match=why):
-        rules_from_params({"variant": "shulerskiy"})
+    assert DurakEnv("shulerskiy").observation_space["action_mask"].shape == (2976,)
+    assert raw_env(Rules.preset("perevodnoy", cheating="open")).num_actions == 2976
+    assert DurakVectorEnv(2, "shulerskiy(players=3)").single_action_space.n == 2976
+    assert rules_from_params({"variant": "shulerskiy"}).cheating == "open"
 
 
 def _owner(g: Game, card: int) -> int:

@@ -71,11 +71,12 @@ def test_the_bots_play_it_to_the_end(players: int) -> None:
         assert g.outcome is not None
 
 
-def test_the_environments_refuse_it() -> None:
+def test_the_environments_play_it() -> None:
+    """Issue 36: the environments play двухкозырный (each seat's trump is in the
+    observation: tests/test_envs.py)."""
     from durak.envs.episode import learning_rules
 
-    with pytest.raises(ValueError, match="not trump=per_player"):
-        learning_rules("dvukhkozyrny")
+    assert learning_rules("dvukhkozyrny").trump == "per_player"
 
 
 def test_the_replay_names_each_seats_trump() -> None:

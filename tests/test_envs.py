@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -17,16 +18,18 @@ import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from durak import Action, Game, Rules  # noqa: E402
+from durak import Action, Game, Rules, RulesError  # noqa: E402
+from durak.cards import CardSet  # noqa: E402
 from durak.determinize import sample  # noqa: E402
 from durak.enums import Kind
-from durak.envs.bits import legal_indices, view_key  # noqa: E402
+from durak.envs.bits import legal_indices, legal_moves, view_key  # noqa: E402
 from durak.envs.encoding import Encoder  # noqa: E402
-from durak.envs.episode import learning_presets  # noqa: E402
+from durak.envs.episode import learning_presets, learning_rules  # noqa: E402
 from durak.envs.gymnasium import DurakEnv, env_id  # noqa: E402
 from durak.envs.pettingzoo import env  # noqa: E402
+from durak.errors import IllegalActionError  # noqa: E402
 
-PRESETS = learning_presets()  # (шулерский is refused: tests/test_cheating.py)
+PRESETS = learning_presets()  # (all of them, шулерский and двухкозырный included)
 
 
 def _configs() -> list[str]:
@@ -36,7 +39,16 @@ def _configs() -> list[str]:
             out.append(f"{name}(players={players})")
         out.append(f"{name}(players=4,teams=2x2)")
         out.append(f"{name}(players=6,teams=3x3)")
-    return sorted(set(str(Rules.parse(t)) for t in out))
+    return sorted({str(r) for r in map(_valid, out) if r is not None})
+
+
+def _valid(text: str) -> Rules | None:
+    """The rules ``text`` names, or None where they refuse the count or the teams
+    (двухкозырный: 2 to 4 players, no teams)."""
+    try:
+        return Rules.parse(text)
+    except RulesError:
+        return None
 
 
 @pytest.fixture(autouse=True)
@@ -285,7 +297,7 @@ def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
         if g.is_over:
             g = Game(rules, seed=rng.randrange(10**9))
             continue
-        legal = g.legal_actions()
+        legal = legal_moves(g)  # (шулерский: cheats and calls too)
         g.apply(legal[rng.randrange(len(legal))])
         if rng.random() < 0.2:
             out.append(g.clone())
@@ -302,6 +314,8 @@ def _positions(rules: Rules, count: int, seed: int = 0) -> list[Game]:
         "podkidnoy(players=2,deck=24,trump_exchange=on)",
         "beskozyrny(players=3)",
         "piki-pikami(players=2,trump_exchange=on)",
+        "shulerskiy(players=3)",  # the cheat planes, and the calls in the mask
+        "dvukhkozyrny(players=3)",
     ],
 )
 def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> None:
@@ -317,6 +331,8 @@ def test_changing_only_hidden_cards_changes_nothing_a_seat_sees(text: str) -> No
             other = sample(g.observation(seat), rng)
             assert (enc.encode(g, seat) == enc.encode(other, seat)).all()
             assert view_key(g, seat) == view_key(other, seat)
+            if seat == g.to_act:
+                assert legal_indices(g) == legal_indices(other)
             if [int(h) for h in g.hands] != [int(h) for h in other.hands]:
                 differ += 1
                 assert (priv.encode(g, seat) != priv.encode(other, seat)).any()
@@ -393,3 +409,111 @@ def test_the_trump_flags_follow_the_rules_trump(text: str, suit: str | None) -> 
             assert not trump_plane
         else:
             assert trump_plane == {f"trump_card:{g.trump}"}
+
+
+def test_cheats_and_calls_have_numbers_only_with_cheating() -> None:
+    """Issue 36 (docs/envs.md, the action encoding): with cheating, cheats and calls are
+    numbered after the honest actions, whose numbers stay those of every other rule set
+    (the learned player's weights depend on them); without it they have none."""
+    honest, shuler = Rules(), Rules.preset("shulerskiy")
+    assert honest.num_actions == 1608 and shuler.num_actions == 1608 + 36 * 36 + 2 * 36
+    for deck, size in ((24, 786 + 24 * 24 + 48), (52, 3152 + 52 * 52 + 104)):
+        assert shuler.replace(deck=deck).num_actions == size
+    for text, number in (("~6♥/6♠", 1608 + 1), ("~A♦/A♣", 1608 + 36 * 36 - 2), ("~6♠", 2904)):
+        a = Action.parse(text)
+        assert a.index(shuler) == number and Action.from_index(number, shuler) is a
+    assert Action.parse("?A♣").index(shuler) == shuler.num_actions - 1
+    for i in range(shuler.num_actions):  # every number, both ways
+        assert Action.from_index(i, shuler).index(shuler) == i
+        if i < honest.num_actions:
+            assert Action.from_index(i, shuler) is Action.from_index(i, honest)
+    with pytest.raises(IllegalActionError, match="only with cheating"):
+        Action.parse("?6♣").index(honest)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        Action.from_index(1608, honest)
+
+
+def _cheat_when_stuck(rules: Rules) -> Callable[[np.ndarray, np.ndarray], int]:
+    """An opponent policy that lays its lowest honest card when it has one, else cheats
+    if it can (its lowest cheat number), else takes or passes: it never calls."""
+    honest = Rules.preset("podkidnoy", deck=rules.deck).num_actions
+    calls = rules.num_actions - rules.deck
+
+    def policy(_obs: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        laying = legal[(legal >= 6) & (legal < honest)]  # (not take, pass, exchange)
+        cheats = legal[(legal >= honest) & (legal < calls)]
+        pick = laying if len(laying) else cheats if len(cheats) else legal
+        return int(pick[0])
+
+    return policy
+
+
+def test_shulerskiy_mask_offers_the_call_on_an_opponents_cheat_and_step_plays_it() -> None:
+    """шулерский (docs/rules.md 11) in the Gymnasium env: the learner's mask is its honest
+    moves, cheats and calls, with a call on every card another seat laid this bout
+    (honest or not: the mask tells nothing a seat cannot see); the cheat planes show what
+    is public (the cheat, who laid it); stepping the call's number plays it: the cheat is
+    caught and goes back to the cheater's hand."""
+    rules = Rules.preset("shulerskiy")
+    e = DurakEnv("shulerskiy", opponents=[_cheat_when_stuck(rules)], seat=0)
+    names = e.encoder.describe()
+    obs, _ = e.reset(seed=2)
+    g = e.game
+    assert g is not None
+    honest_calls = 0
+    for _ in range(500):
+        o = g.observation(0)
+        offered = {a.index(rules) for a in o.legal + o.cheats + o.calls}
+        assert set(np.flatnonzero(obs["action_mask"]).tolist()) == offered
+        table = sum(a.bit | (b.bit if b is not None else 0) for a, b in g.table)
+        by_others = CardSet(table & ~int(o.laid[0]) & ~int(o.called))
+        assert {a.cards for a in o.calls} == {c.bit for c in by_others}
+        honest_calls += len(by_others) - len(CardSet(int(o.cheated) & int(by_others)))
+        cheats = CardSet(int(o.cheated) & int(by_others))
+        if cheats:
+            break
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, term, trunc, _ = e.step(int(legal[legal < 1608][0]))  # honest moves only
+        if term or trunc:
+            obs, _ = e.reset()
+            g = e.game
+            assert g is not None
+    else:
+        raise AssertionError("the opponent never cheated")
+    assert honest_calls > 0  # calls were offered on honest cards too
+    card = next(iter(cheats))
+    x = obs["observation"]
+    assert x[names.index(f"cheated:{card}")] == 1.0 and x[names.index(f"laid_+1:{card}")] == 1.0
+    assert x[names.index(f"laid_self:{card}")] == 0.0
+    call = Action.parse(f"?{card}")
+    assert obs["action_mask"][call.index(rules)] == 1
+    before = len(g.history)
+    e.step(call.index(rules))
+    assert g.history[before] is call
+    caught = g.clone()  # (the deal just after the call: the opponent may have played on)
+    while len(caught.history) > before + 1:
+        caught.undo()
+    assert card in caught.hand(1) and card not in caught.observation(0).cheated
+
+
+def test_dvukhkozyrny_observation_holds_each_seats_trump() -> None:
+    """двухкозырный (docs/rules.md 12): the trump_suit_* flags are the observing seat's
+    own trump, trump_+k_* that of the seat k places to its left; no card is turned under
+    the talon, the turned cards are in the discard for every seat to see."""
+    hands = "6S 7S 8S 6H 7H 8H 6D 7D 8D 6C 7C 8C 9S 9H 9D 10S 10H 10D"
+    rules = Rules.preset("dvukhkozyrny", players=3)
+    # dealt from the dealer's left (seat 0), then one card turned for each seat, in turn
+    g = Game(rules, deck=hands + " KH AD QC", dealer=2)
+    assert g.observation(0).trumps == (1, 2, 3)  # ♥ ♦ ♣
+    enc = Encoder(learning_rules(rules))
+    names = enc.describe()
+    for seat, own, left, right in ((0, "♥", "♦", "♣"), (1, "♦", "♣", "♥"), (2, "♣", "♥", "♦")):
+        x = enc.encode(g, seat)
+        on = {n for i, n in enumerate(names) if n.startswith("trump") and x[i] == 1.0}
+        assert on == {f"trump_suit_{own}", f"trump_+1_{left}", f"trump_+2_{right}"}
+        assert {n for i, n in enumerate(names) if n.startswith("discard:") and x[i]} == {
+            "discard:K♥",
+            "discard:A♦",
+            "discard:Q♣",
+        }

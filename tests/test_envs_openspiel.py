@@ -30,6 +30,9 @@ VARIANTS = [
     # issue 36: no card turned; a fixed trump and «пики пиками»
     "python_durak(variant=beskozyrny,players=3,deck=24,hand_size=4)",
     "python_durak(variant=piki-pikami,players=2,deck=24,hand_size=4)",
+    # шулерский (cheats and calls numbered) and двухкозырный (a trump per seat)
+    "python_durak(variant=shulerskiy,players=3,deck=24,hand_size=4)",
+    "python_durak(variant=dvukhkozyrny,players=3,deck=24,hand_size=4)",
 ]
 
 
@@ -287,3 +290,13 @@ def test_observers_honour_private_and_public_info(players: int) -> None:
         for p in range(players):
             other = state.resample_from_infostate(p, rng.random)  # type: ignore[attr-defined]
             assert none.string_from(other, 0) in texts
+
+
+@pytest.mark.parametrize("variant", ["shulerskiy", "dvukhkozyrny"])
+def test_random_sim_test_serializes_cheats_and_per_seat_trumps(variant: str) -> None:
+    """The two rule sets the environments once refused, through OpenSpiel's own checker
+    with serialisation: шулерский's cheats and calls are actions like the others, and
+    двухкозырный's trumps survive a state's round trip."""
+    game = pyspiel.load_game(f"python_durak(variant={variant},players=3,deck=24,hand_size=4)")
+    assert game.num_distinct_actions() == game.rules.num_actions
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

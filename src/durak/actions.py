@@ -45,9 +45,18 @@ local index ``r = c.rank - lowest rank``; a set of suits is a 4-bit mask
 
 so ``num_actions = 6 + 30*R + N + N*N``: 1608 for 36 cards, 786 for 24, 3152
 for 52. Not every index is legal in every position; ``Game.legal_action_mask``
-marks the legal ones. Cheats and calls have no number: they are never in
-``legal_actions()`` (``Game.cheats()`` and ``Game.calls()`` list them), and the
-environments refuse ``cheating``.
+marks the legal ones.
+
+With ``cheating`` (and only then: every other rule set keeps the numbers above) cheats
+and calls follow, ``D = 6 + 30*R + N + N*N`` being the size without them::
+
+    D + N*i + j                     cheat: card i laid on card j as if it beat it
+    D + N*N + i                     cheat: card i thrown in off the table's ranks
+    D + N*N + N + i                 call: card i on the table named as a cheat
+
+so ``num_actions = D + N*N + 2*N``: 2976 for 36 cards, 1410 for 24, 5960 for 52.
+They are never in ``legal_actions()`` (``Game.cheats()`` and ``Game.calls()`` list
+them; the environments' masks add them for the seat to act).
 
 >>> from durak.rules import Rules
 >>> r = Rules()
@@ -55,6 +64,11 @@ environments refuse ``cheating``.
 1608
 >>> Action.from_index(Action.parse("6S/10S").index(r), r) == Action.parse("6S/10S")
 True
+>>> s = Rules.preset("shulerskiy")
+>>> s.num_actions, Action.parse("6S/10S").index(s) == Action.parse("6S/10S").index(r)
+(2976, True)
+>>> [str(Action.from_index(Action.parse(t).index(s), s)) for t in ("~9S/6C", "~QD", "?6C")]
+['~9♠/6♣', '~Q♦', '?6♣']
 """
 
 from __future__ import annotations
@@ -69,11 +83,15 @@ from .errors import IllegalActionError as IllegalActionError  # re-exported
 
 
 class Rules(Protocol):
-    """What the encoding reads of a :class:`durak.rules.Rules`: its deck size. (A
-    protocol, so that this module, below rules.py, does not import it.)"""
+    """What the encoding reads of a :class:`durak.rules.Rules`: its deck size and
+    ``cheating`` (cheats and calls get numbers only with it). (A protocol, so that this
+    module, below rules.py, does not import it.)"""
 
     @property
     def deck(self) -> int: ...
+
+    @property
+    def cheating(self) -> str: ...
 
 
 # The kinds as compile-time constants for the compiled engine: equal to the Kind members
@@ -296,10 +314,12 @@ PASS_ACTION: Final = make(PASS, 0, -1)
 
 
 class Encoding:
-    """The fixed integer encoding for one deck size."""
+    """The fixed integer encoding for one deck size, with cheats and calls numbered
+    after the rest if ``cheating``."""
 
-    def __init__(self, deck: int) -> None:
+    def __init__(self, deck: int, cheating: bool = False) -> None:
         self.n = deck
+        self.cheating = cheating
         self.low_rank = lowest_rank(deck)
         self.r = 15 - self.low_rank
         self.lo = (self.low_rank - 2) * 4
@@ -307,11 +327,16 @@ class Encoding:
         self.transfer0 = 6 + 15 * self.r
         self.show0 = 6 + 30 * self.r
         self.defend0 = self.show0 + self.n
-        self.size = self.defend0 + self.n * self.n
+        self.honest = self.defend0 + self.n * self.n
+        # (шулерский: cheats on a card, cheats off the table's ranks, calls)
+        self.cheat0 = self.honest
+        self.throw0 = self.cheat0 + self.n * self.n
+        self.call0 = self.throw0 + self.n
+        self.size = self.call0 + self.n if cheating else self.honest
 
-    def __reduce__(self) -> tuple[object, tuple[int]]:
-        # (the compiled class cannot be rebuilt without its constructor's argument)
-        return Encoding, (self.n,)
+    def __reduce__(self) -> tuple[object, tuple[int, bool]]:
+        # (the compiled class cannot be rebuilt without its constructor's arguments)
+        return Encoding, (self.n, self.cheating)
 
     def index_of(self, a: Action) -> int:
         k: int = a.kind
@@ -320,11 +345,17 @@ class Encoding:
             return 0
         if k == PASS:
             return 1
-        if k >= CHEAT:
-            raise IllegalActionError(f"{a}: cheats and calls have no number in the encoding")
+        if k >= CHEAT and not self.cheating:
+            raise IllegalActionError(
+                f"{a}: cheats and calls have a number only with cheating (not cheating=off)"
+            )
         first = (mask & -mask).bit_length() - 1
         if first < self.lo:
             raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
+        if k == CALL:
+            return self.call0 + first - self.lo
+        if k == CHEAT and a.target is None:
+            return self.throw0 + first - self.lo
         if k == EXCHANGE:
             if first >= self.lo + 4:
                 raise IllegalActionError(f"{a}: only the lowest trump can be exchanged")
@@ -341,7 +372,8 @@ class Encoding:
         t = target.index
         if t < self.lo:
             raise IllegalActionError(f"{a} is not in a {self.n}-card deck")
-        return self.defend0 + self.n * (first - self.lo) + (t - self.lo)
+        base = self.cheat0 if k == CHEAT else self.defend0
+        return base + self.n * (first - self.lo) + (t - self.lo)
 
     def action(self, index: int) -> Action:
         if not 0 <= index < self.size:
@@ -357,22 +389,32 @@ class Encoding:
             return make(k, (m + 1) << (self.lo + 4 * r), -1)
         if index < self.defend0:
             return make(SHOW, 1 << (index - self.show0 + self.lo), -1)
-        i, j = divmod(index - self.defend0, self.n)
-        return make(DEFEND, 1 << (i + self.lo), j + self.lo)
+        if index < self.cheat0:
+            i, j = divmod(index - self.defend0, self.n)
+            return make(DEFEND, 1 << (i + self.lo), j + self.lo)
+        if index < self.throw0:
+            i, j = divmod(index - self.cheat0, self.n)
+            return make(CHEAT, 1 << (i + self.lo), j + self.lo)
+        if index < self.call0:
+            return make(CHEAT, 1 << (index - self.throw0 + self.lo), -1)
+        return make(CALL, 1 << (index - self.call0 + self.lo), -1)
 
 
+# by deck size, twice (cheating: the size plus one)
 _ENCODINGS: Final[dict[int, Encoding]] = {}
 
 
 def encoding(rules: Rules) -> Encoding:
-    """The encoding for ``rules``' deck size."""
+    """The encoding for ``rules``' deck size and ``cheating``."""
     try:
         deck = rules.deck
+        cheating = rules.cheating != "off"
     except AttributeError:
         raise ArgumentTypeError(f"rules: a durak.Rules, not {type(rules).__name__}") from None
-    enc = _ENCODINGS.get(deck)
+    key = deck + 1 if cheating else deck
+    enc = _ENCODINGS.get(key)
     if enc is None:
-        enc = _ENCODINGS[deck] = Encoding(deck)
+        enc = _ENCODINGS[key] = Encoding(deck, cheating)
     return enc
 
 

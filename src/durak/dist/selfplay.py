@@ -102,7 +102,9 @@ def encode_envs(game: Game, seats: list[str]) -> dict[str, Any]:
         enc.encode(replay, s, obs[t])
         seat[t] = s
         action[t] = a.index(rules)
-        legal.append([x.index(rules) for x in replay.legal_actions()])
+        # (шулерский: the seat's cheats and calls too, as the environments' mask has them)
+        offered = replay.legal_actions() + replay.cheats() + replay.calls()
+        legal.append([x.index(rules) for x in offered])
         replay.apply(a)
     return {
         "obs": obs,

@@ -27,10 +27,19 @@ def view_key(g: Game, seat: int) -> str:
     known = list(r[1])
     known[seat] = r[0][seat]
     sizes = [h.bit_count() for h in r[0]]
-    return (
+    key = (
         f"{seat}|{known}|{r[2]}{r[3]}|{r[6]:x}|{r[7]}{r[8]:d}{r[9]}|{sizes}"
         f"|{[int(o) for o in r[10]]}|{r[11:17]}|{r[17]}|{r[18]}{r[19]:d}"
     )
+    if g.rules.cheating != "off":
+        # шулерский: the public cheat facts (which table cards are cheats, who laid
+        # what, the calls, who was caught) are part of what every seat knows
+        o = g.observation(seat)
+        laid = [int(m) for m in o.laid]
+        key += f"|{int(o.cheated):x}|{int(o.called):x}|{laid}|{o.barred}"
+    if g.rules.trump == "per_player":
+        key += f"|{g.observation(seat).trumps}"  # (двухкозырный: whose trump is which)
+    return key
 
 
 # Action numbers remembered per deck size (by deck_slot), keyed by the action itself:
@@ -45,14 +54,34 @@ def deck_slot(rules: Rules) -> int:
     return 0 if deck == 24 else 1 if deck == 36 else 2
 
 
+def legal_moves(g: Game) -> list[Action]:
+    """What the seat to act may play, as the environments offer it: ``g.moves()`` (the
+    engine's own list: read only), and with ``cheating`` (шулерский) a new list of those,
+    ``g.cheats()`` and ``g.calls()``. (The calls are every card another seat laid this
+    bout, cheat or not: the mask tells nothing the seat could not see.)
+
+    >>> from durak import Rules
+    >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
+    >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
+    >>> g.apply("9♠"); g.apply("~9♠/6♣"); [str(a) for a in legal_moves(g)]
+    ['pass', '~7♠', '~8♠', '~10♦', '~Q♠', '~K♠', '?6♣']
+    """
+    moves = g.moves()
+    if g.rules.cheating == "off":
+        return moves
+    return moves + g.cheats() + g.calls()
+
+
 def legal_indices(g: Game, slot: int = -1) -> list[int]:
-    """The action numbers (:mod:`durak.actions` encoding) of ``g.legal_actions()``;
-    ``slot``: :func:`deck_slot` of ``g.rules``, if known."""
+    """The action numbers (:mod:`durak.actions` encoding) of :func:`legal_moves`, in its
+    order; ``slot``: :func:`deck_slot` of ``g.rules``, if known."""
     if slot < 0:
         slot = deck_slot(g.rules)
+    # (a cheat's or call's number is the same in every cheating encoding of a deck size,
+    # and the honest actions' numbers are the same with and without: one table serves)
     numbers = _NUMBERS[slot]
     out: list[Any] = []
-    for a in g.moves():  # the engine's own list: read only
+    for a in legal_moves(g):
         # (the number is appended as the object it is, not unboxed and boxed again)
         i = numbers.get(a)
         if i is None:

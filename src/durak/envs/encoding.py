@@ -53,7 +53,7 @@ def _arrays() -> Any:
 def _viewer(rules: Rules, privileged: bool) -> Any:
     """The C helper's ``Viewer`` for ``rules``' layout, or None (see :func:`array_view`)."""
     arrays = _arrays()
-    if arrays is None or rules.trump != "turned":
+    if arrays is None or rules.trump != "turned" or rules.cheating != "off":
         return None
     p = Planes(rules, privileged)
     viewer = arrays.Viewer(
@@ -78,8 +78,9 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
     there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
     pure-Python engine, or where it was not built, the bytes of
     :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats). Also
-    None for rules whose trump is not the turned card's suit (``trump=none`` or a fixed
-    suit): the C function reads the suit from the turned card; Planes reads the rules'."""
+    None for rules whose trump is not the turned card's suit (``trump=none``, a fixed
+    suit or one per seat): the C function reads the suit from the turned card; Planes
+    reads the rules'. None with ``cheating`` too: the C layout has no cheat planes."""
     viewer = _viewer(rules, privileged)
     return None if viewer is None else viewer.view
 

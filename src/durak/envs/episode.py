@@ -22,12 +22,10 @@ DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 def learning_rules(rules: Rules | str | None = None) -> Rules:
     """``rules`` (a Rules, its text form, or the default podkidnoy), with ``action_limit``
     turned on (``DEFAULT_ACTION_LIMIT``) unless it is set already. The environments
-    refuse what they cannot play (:func:`unsupported`): ``cheating``, ``trump=per_player``.
+    refuse what they cannot play (:func:`unsupported`; nothing now).
 
-    >>> learning_rules("shulerskiy")
-    Traceback (most recent call last):
-    ...
-    ValueError: cheating: the environments play honest rules only (cheating=off), not 'open'
+    >>> learning_rules("shulerskiy").num_actions  # (cheats and calls numbered)
+    2976
     """
     if rules is None:
         rules = Rules()
@@ -38,25 +36,22 @@ def learning_rules(rules: Rules | str | None = None) -> Rules:
 
 
 def learning_presets() -> tuple[str, ...]:
-    """The presets the environments play: all but шулерский and двухкозырный.
+    """The presets the environments play: every one, шулерский (cheats and calls have
+    numbers, docs/envs.md) and двухкозырный (each seat's trump is encoded) included.
 
-    >>> "shulerskiy" in learning_presets(), "podkidnoy" in learning_presets()
-    (False, True)
+    >>> "shulerskiy" in learning_presets(), "dvukhkozyrny" in learning_presets()
+    (True, True)
     """
     return tuple(p for p in PRESETS if not unsupported(Rules.preset(p)))
 
 
 def unsupported(rules: Rules) -> str:
-    """Why the environments cannot play ``rules`` ("" if they can): ``cheating`` (its
-    cheats and calls have no number in the action encoding, so no agent could make them)
-    and ``trump=per_player`` (the encoding has one trump suit for the whole table)."""
-    if rules.cheating != "off":
-        return (
-            "cheating: the environments play honest rules only (cheating=off), "
-            f"not {rules.cheating!r}"
-        )
-    if rules.trump == "per_player":
-        return "trump: the environments play one trump for the table, not trump=per_player"
+    """Why the environments cannot play ``rules`` ("" if they can). Every valid rule set
+    is played now: with ``cheating`` the action encoding numbers cheats and calls and the
+    observation holds the public cheat facts; with ``trump=per_player`` it holds each
+    seat's trump. (Kept as the one place a future rule the environments cannot play
+    would be refused.)"""
+    del rules
     return ""
 
 

@@ -207,7 +207,7 @@ def env_id(preset: str) -> str:
     return "durak/" + "-".join(p.capitalize() for p in preset.split("-")) + "-v0"
 
 
-for _name in learning_presets():  # (not шулерский, двухкозырный: refused)
+for _name in learning_presets():  # (every preset: шулерский and двухкозырный too)
     if env_id(_name) not in gym.registry:
         gym.register(
             env_id(_name),

@@ -11,9 +11,10 @@ option as text (``transfer_by_showing=on``, ``throwers=neighbours``); an empty t
 the preset's value.
 
 Chance nodes are the real uncertainty of the game, uniform over the cards not yet
-placed: the deal (one card at a time, from the dealer's left, then the face-up trump),
-every card drawn from the talon (the face-up trump, seen by all, is drawn without a chance
-node), and the lot for the first lead when nobody holds a trump (``no_trump_lead=lot``).
+placed: the deal (one card at a time, from the dealer's left, then the face-up trump, or
+with a trump per seat one turned card each), every card drawn from the talon (the
+face-up trump, seen by all, is drawn without a chance node), and the lot for the first
+lead when nobody holds a trump (``no_trump_lead=lot``).
 A chance outcome is a card's number in the deck, lowest card 0 (for the lot: the seat).
 Player actions are the engine's fixed encoding (:mod:`durak.actions`).
 
@@ -157,8 +158,9 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
             self.dealer,
             self.encoder,
             Actions(rules),
-            # (trump=none: no card is turned, the deal is the hands only)
-            k + (1 if k < rules.deck and rules.trump != "none" else 0),
+            # (trump=none: no card is turned, the deal is the hands only; двухкозырный:
+            # one card turned for each seat)
+            k + (rules.players if rules.trump == "per_player" else _turned(rules, k)),
         )
 
     def new_initial_state(self) -> DurakState:
@@ -177,6 +179,35 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type.private_info,
             bool(iig_obs_type.public_info),
         )
+
+
+def _turned(rules: Rules, k: int) -> int:
+    """How many cards are turned after ``k`` are dealt with one trump for the table."""
+    return 1 if k < rules.deck and rules.trump != "none" else 0
+
+
+def _needs_lot(rules: Rules, dealer: int, dealt: list[int]) -> bool:
+    """Whether the first lead goes to the lot (``no_trump_lead=lot``) after the deal
+    ``dealt`` (the hands, one card at a time from the dealer's left, then the turned
+    cards): nobody holds a trump; with a trump per seat (двухкозырный, docs/rules.md 12)
+    nobody or more than one seat holds the lowest rank of its own trump."""
+    if rules.no_trump_lead != "lot":
+        return False
+    n = rules.players
+    k = n * rules.hand_size
+    if rules.trump != "per_player":
+        # (the rules' trump suit: none with trump=none, a fixed suit whatever is turned)
+        trump_suit = trump_suit_of(rules, dealt[-1] if rules.trump != "none" else -1)
+        return not any(c & 3 == trump_suit for c in dealt[:k])
+    turned = dealt[k:]
+    lows = []
+    for s in range(n):
+        # seat s gets the (s - dealer - 1)-th card of each round and of the turned ones
+        own = turned[(s - dealer - 1) % n] & 3
+        hand = [dealt[i] for i in range(k) if (dealer + 1 + i) % n == s]
+        lows.append(min((c // 4 for c in hand if c & 3 == own), default=99))
+    best = min(lows)
+    return best == 99 or lows.count(best) > 1
 
 
 class _Consts:
@@ -360,10 +391,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             d.left.remove(outcome)
         if len(d.dealt) < self.c.to_deal:
             return
-        # (the rules' trump suit: none with trump=none, a fixed suit whatever is turned)
-        trump_suit = trump_suit_of(r, d.dealt[-1] if r.trump != "none" else -1)
-        k = r.players * r.hand_size
-        if r.no_trump_lead == "lot" and not any(c & 3 == trump_suit for c in d.dealt[:k]):
+        if _needs_lot(r, self.c.dealer, d.dealt):
             d.lot = True
             return
         self._start(leader=None)
@@ -380,6 +408,8 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             leader=leader,
         )
         d.public.append(f"trump:{d.game.trump}")
+        if r.trump == "per_player":
+            d.public.append(f"trumps:{d.game.observation(0).trumps}")
 
     def _draw(self, outcome: int) -> None:
         d = self.d

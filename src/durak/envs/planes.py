@@ -120,14 +120,30 @@ class Planes:
         names = list(BASE_PLANES) + [f"known_{r}" for r in rel]
         if privileged:
             names += [f"hand_{r}" for r in rel]
+        seats = ["self"] + rel
+        # шулерский (cheating): the public cheat facts (Observation's cheated, called,
+        # laid, barred), only then, so that every other rule set's layout stays as it was
+        self._cheating = rules.cheating != "off"
+        if self._cheating:
+            names += ["cheated", "called"] + [f"laid_{s}" for s in seats]
         self.plane_names: tuple[str, ...] = tuple(names)
         self.planes_size = len(names) * self.cards
-        seats = ["self"] + rel
         # flags (0/1) after the planes, then values in [0, 1]
         flags = [f"trump_suit_{s}" for s in "♠♥♦♣"] + ["trump_under_talon"]
         flags += [f"out_{s}" for s in seats] + [f"attacker_{s}" for s in seats]
         flags += [f"defender_{s}" for s in seats] + [f"to_act_{s}" for s in seats]
         flags += [f"phase_{p}" for p in PHASES] + ["first_bout", "forced_take"]
+        # двухкозырный (trump=per_player): trump_suit_* is the seat's own trump, and each
+        # other seat's follows; шулерский: the seats caught cheating this bout
+        self._per_player = rules.trump == "per_player"
+        self._trumps = len(flags)
+        if self._per_player:
+            flags += [f"trump_{r}_{s}" for r in rel for s in "♠♥♦♣"]
+        self._barred = len(flags)
+        if self._cheating:
+            flags += [f"barred_{s}" for s in seats]
+        # (двухкозырный: the games encoded lately, by id, each kept with its seats' trumps)
+        self._trump_games: dict[int, tuple[Game, tuple[int, ...]]] = {}
         values = ["talon_size", "cap", "attacks_on_table"]
         values += [f"hand_size_{s}" for s in seats] + [f"pogony_{s}" for s in seats]
         self.scalar_names: tuple[str, ...] = tuple(flags + values)
@@ -237,6 +253,31 @@ class Planes:
         # trump); no suit flag at all without a trump (trump=none)
         suit = g.trump_suit
         flags = 1 << suit if suit < 4 else 0
+        if self._per_player:
+            # (the seats' trumps are not in the engine's state but in its observation; they
+            # do not change in a deal, so they are asked once a game: a vector env encodes
+            # many games in turn)
+            known_game = self._trump_games.get(id(g))
+            if known_game is None or known_game[0] is not g:
+                if len(self._trump_games) >= _PLANES_MAX:
+                    self._trump_games.clear()
+                known_game = self._trump_games[id(g)] = (g, g.observation(seat).trumps)
+            trumps = known_game[1]
+            flags = 1 << trumps[seat]
+            for k in range(1, self.players):
+                flags |= 1 << (self._trumps + 4 * (k - 1) + trumps[others[k - 1]])
+        if self._cheating:
+            # (the public cheat facts are not in the engine's state: its observation's)
+            obs = g.observation(seat)
+            out[i] = int(obs.cheated) >> lo
+            out[i + 1] = int(obs.called) >> lo
+            i += 2
+            laid = obs.laid
+            for s in self._around[seat]:
+                out[i] = int(laid[s]) >> lo
+                i += 1
+            for s in obs.barred:
+                flags |= 1 << (self._barred + self._rel[seat][s])
         if under:
             flags |= 16
         rel = self._rel[seat]

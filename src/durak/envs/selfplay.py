@@ -37,7 +37,7 @@ from ..actions import Action, encoding
 from ..determinize import sample
 from ..observation import Observation
 from ..rules import Rules
-from .bits import legal_indices
+from .bits import legal_indices, legal_moves
 from .encoding import Encoder, mask_of
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
@@ -72,7 +72,7 @@ class PolicyBot:
         g = sample(obs, self._rng)
         legal = legal_indices(g)
         index = int(self.policy(self._encoder.encode(g, obs.seat), mask_of(legal, self._size)))
-        for i, a in zip(legal, g.moves(), strict=True):
+        for i, a in zip(legal, legal_moves(g), strict=True):
             if i == index:
                 return a
         raise ValueError(f"policy {self.name}: action {index} is not legal here")

@@ -38,7 +38,7 @@ from typing import Any, Final
 
 from ..game import Game
 from ..rules import Rules
-from .bits import Actions, deck_slot, legal_indices
+from .bits import Actions, deck_slot, legal_indices, legal_moves
 from .episode import returns
 from .planes import Planes
 
@@ -94,7 +94,7 @@ class VecStepper:
         self.seats = [0] * n
         self.deal_seeds = [0] * n
         self.games: list[Game] = []
-        self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, g.moves()' order
+        self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, legal_moves' order
         self.deals = 0  # deals finished, all environments together
         self.moves = 0  # engine actions played (learners' and opponents'), all together
         self.rng = random.Random(seed)
@@ -153,8 +153,8 @@ class VecStepper:
                 done = 1
                 self._write(i, self.final, None, self._none)
             else:
-                # legal[] was listed from this very position's g.moves(), in its order
-                g.play(g.moves()[k])
+                # legal[] was listed from this very position's legal_moves, in its order
+                g.play(legal_moves(g)[k])
                 moves += 1
                 to_act = g.to_act
                 if to_act is not None and to_act != seat:
@@ -207,7 +207,7 @@ class VecStepper:
         played = 0
         while to_act is not None and to_act != seat:
             who = ops[((to_act - seat) % players - 1) % n_ops]
-            moves = g.moves()
+            moves = legal_moves(g)  # (with cheating, a random player cheats and calls too)
             if who is None:
                 g.play(moves[int(rng.random() * len(moves))])
             else:
@@ -255,7 +255,7 @@ def bot_opponent(rules: Rules, choose: Callable[[Game, int], object]) -> Opponen
 
     def play(g: Game, seat: int) -> int:
         action = choose(g, seat)
-        for index, a in zip(legal_indices(g, slot), g.moves(), strict=True):
+        for index, a in zip(legal_indices(g, slot), legal_moves(g), strict=True):
             if a is action:
                 return index
         raise ValueError(f"opponent in seat {seat}: {action} is not legal now")
