@@ -62,14 +62,6 @@ MATCHES: dict[str, list[Match]] = {
         for opponent, games in POOL_GAMES.items()
         for rules in ("podkidnoy", "perevodnoy")
     ],
-    # Level 6 on the pool's deals (seed 41), so that it is compared with level 5's
-    # published runs deal by deal; then four players (level 6 and three experts) and
-    # two teams of two (level 6 and an expert against two experts).
-    "level6": [
-        *(Match(("level6", "expert"), rules, 800, 41) for rules in ("podkidnoy", "perevodnoy")),
-        Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4)", 400, 41),
-        Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4,teams=2x2)", 400, 41),
-    ],
 }
 
 

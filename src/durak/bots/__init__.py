@@ -55,8 +55,6 @@ REGISTRY: dict[str, str] = {
     # шулерский (cheating=open): a cheater and a catcher, each over the heuristic
     "cheater": "durak.bots.cheater:CheaterBot",
     "catcher": "durak.bots.catcher:CatcherBot",
-    # Level 6 needs numpy (the learned model): made by name, not offered with levels 1-5.
-    "level6": "durak.bots.level6:Level6Bot",
 }
 
 # Difficulty levels: (bot, budget). Iteration budgets, not time, so that a level plays

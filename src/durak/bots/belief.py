@@ -41,7 +41,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from typing import Protocol
 
 from ..actions import Action
 from ..cards import iter_bits
@@ -56,16 +55,6 @@ EPS = 0.1
 
 def _bits(m: int) -> list[int]:
     return list(iter_bits(m))
-
-
-class MoveModel(Protocol):
-    """A model of how a seat plays, read as odds: per world of the position ``p`` (the
-    guesses' games), the probability that the seat to act makes one of ``moves`` there.
-    :class:`durak.bots.learned.MoveOdds` is one (level 6's)."""
-
-    def odds(
-        self, p: Observation, worlds: Sequence[Game], moves: Sequence[Action]
-    ) -> list[float]: ...
 
 
 def _signature(obs: Observation) -> tuple[object, ...]:
@@ -93,7 +82,6 @@ class Belief:
         style: int = CAREFUL,
         rng: random.Random | None = None,
         plain: float = 0.0,
-        model: MoveModel | None = None,
     ) -> None:
         if particles < 1:
             raise ValueError(f"belief: particles must be >= 1, not {particles}")
@@ -107,11 +95,6 @@ class Belief:
         if not 0.0 <= plain < 1.0:
             raise ValueError(f"belief: plain must be in [0, 1), not {plain}")
         self.plain = float(plain)
-        if model is not None and plain:
-            raise ValueError("belief: a move model reads one kind of player: no plain share")
-        # With a model a guess's weight goes by the odds it gives the move seen (times
-        # 1 - eps, plus eps), instead of ``style``'s yes or no.
-        self.model = model
         self.rng = rng or random.Random(0)
         # Deals begun, never reset: tells a reader of model_fit when a new one starts.
         self.deal = 0
@@ -263,9 +246,6 @@ class Belief:
         if not moves:
             return  # not one move apart (an observation was missed): nothing to read
         self.moves_read += 1
-        if self.model is not None:
-            self._weigh_by_model(p, s, moves, self.model)
-            return
         styles = [CLUB] * p.rules.players
         styles[s] = self.style
         plain_styles = list(styles)
@@ -300,33 +280,6 @@ class Belief:
             f = self._fit.setdefault(s, [0, 0.0])
             f[0] += 1
             f[1] += hit / total
-
-    def _weigh_by_model(
-        self, p: Observation, s: int, moves: list[Action], model: MoveModel
-    ) -> None:
-        """:meth:`_weigh` with a move model: each guess's weight times ``eps`` plus
-        ``1 - eps`` times the odds the model gives the move seen there."""
-        live = []
-        games = []
-        for i, hid in enumerate(self.hidden):
-            if self.weights[i] <= 0.0:
-                continue
-            g = _world(p, hid)
-            if len(g.moves()) > 1:
-                live.append(i)
-                games.append(g)
-        if not games:
-            return
-        eps = self.eps
-        total = hit = 0.0
-        for i, odds in zip(live, model.odds(p, games, moves), strict=True):
-            w = self.weights[i]
-            total += w
-            hit += w * odds
-            self.weights[i] = w * (eps + (1.0 - eps) * odds)
-        f = self._fit.setdefault(s, [0, 0.0])
-        f[0] += 1
-        f[1] += hit / total
 
     def model_fit(self, seat: int) -> tuple[int, float]:
         """How well the model predicts ``seat`` this deal: its moves read with a choice,

@@ -55,7 +55,7 @@ from ..actions import Action
 from ..determinize import sample
 from ..game import Game
 from ..observation import Observation
-from .belief import Belief, MoveModel
+from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
 from .policy import CLUB, STYLES, rollout
@@ -157,14 +157,13 @@ class BeliefWorlds(Uniform):
         players: int = 2,
         fit: float = 0.4,
         seed: int | None = None,
-        model: MoveModel | None = None,
     ) -> None:
         super().__init__()
         if players < 0:
             raise ValueError(f"belief worlds: players must be >= 0, not {players}")
         if not 0.0 <= fit <= 1.0:
             raise ValueError(f"belief worlds: fit must be in [0, 1], not {fit}")
-        self.belief = Belief(particles, eps, rng=random.Random(seed), model=model)
+        self.belief = Belief(particles, eps, rng=random.Random(seed))
         self.players = int(players)
         self.fit = float(fit)
 

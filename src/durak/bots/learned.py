@@ -23,14 +23,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..actions import Action
 from ..errors import DurakError
 from ..observation import Observation
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 try:
     import numpy as np
@@ -166,12 +163,7 @@ class QNet:
             return cls({k: f[k].astype(np.float32) for k in f.files})
 
     def scores(self, state: Any, actions: Any) -> Any:
-        return self.batch_scores(state[None, :], np.zeros(len(actions), np.int64), actions)
-
-    def batch_scores(self, states: Any, rows: Any, actions: Any) -> Any:
-        """Scores of many decisions at once: ``actions[j]`` is an action of the decision
-        whose state is ``states[rows[j]]``."""
-        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[rows], 0.0)
+        h = np.maximum(actions @ self.w1a + (state @ self.w1s + self.b1), 0.0)
         last = len(self.rest) - 1
         for i, (w, b) in enumerate(self.rest):
             h = h @ w + b
@@ -183,87 +175,16 @@ class QNet:
 _CACHE: dict[str, QNet] = {}
 
 
-def load(path: str | None = None) -> QNet:
-    """The network of a weights file (default: the shipped one), loaded once a process."""
-    path = path or DEFAULT_WEIGHTS
-    net = _CACHE.get(path)
-    if net is None:
-        net = _CACHE[path] = QNet.load(path)
-    return net
-
-
-def _bit_rows(masks: Sequence[int]) -> Any:
-    """Card sets as rows of 52 zeros and ones (card index order)."""
-    m = np.array(masks, np.uint64)[:, None]
-    return ((m >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(np.float32)
-
-
-class MoveOdds:
-    """The network as a model of how another seat plays: in each of several guesses of
-    the hidden cards (worlds of one position), the probability that the seat to act
-    makes the move it was seen to make (the softmax of the network's scores over its
-    legal moves there). What policy-based inference weighs each guess by (Rebstock et
-    al. 2019): the network imitates ``expert``, so against it a guess in which the
-    expert would have made the move seen is likely.
-
-    >>> import random
-    >>> from durak import Game, Rules
-    >>> g = Game(Rules(), seed=5)
-    >>> seen = g.legal_actions()[0]
-    >>> odds = MoveOdds().odds(g.observation(g.to_act), [g, g.clone()], [seen])
-    >>> len(odds), 0.0 <= odds[0] <= 1.0, odds[0] == odds[1]
-    (2, True, True)
-    """
-
-    def __init__(self, net: QNet | None = None) -> None:
-        self.net = net or load()
-
-    def odds(self, p: Observation, worlds: Sequence[Game], moves: Sequence[Action]) -> list[float]:
-        """Per world (each a full game of the position ``p`` shows), the probability the
-        network gives to the seat to act making one of ``moves``."""
-        if not worlds:
-            return []
-        s = p.to_act
-        if s is None:
-            raise DurakError("move odds: nobody is to act")
-        # What the seat sees differs between worlds only in its hand and in what it
-        # cannot see (the rest of the same cards): the features of one world, those two
-        # planes written anew for each.
-        view = worlds[0].observation(s)
-        base = state_features(view)
-        spread = int(view.unseen) | int(view.hand)
-        # The seat's hand decides its features and its moves: one row a distinct hand
-        # (the guesses repeat after resampling).
-        hands = [int(w.hand(s)) for w in worlds]
-        first: dict[int, int] = {}
-        for i, h in enumerate(hands):
-            first.setdefault(h, i)
-        distinct = list(first)
-        turn = _TURN[view.trump_suit]
-        states = np.repeat(base[None, :], len(distinct), axis=0)
-        states[:, turn] = _bit_rows(distinct)
-        states[:, 7 * 52 + turn] = _bit_rows([spread & ~h for h in distinct])
-        legal = [worlds[i].moves() for i in first.values()]
-        sizes = [len(m) for m in legal]
-        rows = np.repeat(np.arange(len(distinct)), sizes)
-        flat = [a for m in legal for a in m]
-        seen = np.array([a in moves for a in flat], bool)
-        q = self.net.batch_scores(states, rows, action_features(view, flat))
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        top = np.maximum.reduceat(q, starts)
-        e = np.exp(q - top[rows])
-        odds = np.add.reduceat(np.where(seen, e, 0.0), starts) / np.add.reduceat(e, starts)
-        of = {h: float(x) for h, x in zip(distinct, odds, strict=True)}
-        return [of[h] for h in hands]
-
-
 class LearnedBot:
     """Plays the legal action the network scores best; ``path`` names a weights file
     (default: the shipped one). Deterministic: the seed changes nothing."""
 
     def __init__(self, path: str | None = None, seed: int | None = None) -> None:
         path = path or DEFAULT_WEIGHTS
-        self.net = load(path)
+        net = _CACHE.get(path)
+        if net is None:
+            net = _CACHE[path] = QNet.load(path)
+        self.net = net
         self.name = "learned" if path == DEFAULT_WEIGHTS else f"policy:{path}"
 
     @classmethod
