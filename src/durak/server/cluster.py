@@ -155,10 +155,14 @@ end
 return 1
 """
 
-# Renew a lease only if it is still ours: ARGV worker, milliseconds.
+# Renew a lease if it is still ours, or take it again if it ran out and nobody took it
+# meanwhile (this worker's beat came late): ARGV worker, milliseconds. 0: another has it.
 RENEW_LUA = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
+local held = redis.call('get', KEYS[1])
+if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not held then
+  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+  return 1
 end
 return 0
 """
@@ -569,14 +573,22 @@ class RedisCluster:
 
     # -- the beat ------------------------------------------------------------------------
     async def _beats(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
+            t = loop.time()
             await asyncio.sleep(BEAT_SECONDS)
+            late = loop.time() - t - BEAT_SECONDS
+            if late > LEASE_SECONDS / 2:
+                log.warning("worker %s: its beat came %.1f s late", self.worker, late)
             try:
+                t = loop.time()
                 await self._beat_once()
                 await self._renew_leases()
                 await self._adopt_free()
                 await self._check_relays()
                 await self._check_edges()
+                if loop.time() - t > LEASE_SECONDS / 2:
+                    log.warning("worker %s: a beat took %.1f s", self.worker, loop.time() - t)
             except asyncio.CancelledError:
                 raise
             except Exception:
