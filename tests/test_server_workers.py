@@ -23,11 +23,11 @@ import pytest
 pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
-from sqlalchemy import create_engine  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from durak.server.messages import SERVER_DECODER  # noqa: E402
 
+from . import services  # noqa: E402
 from .browser import browser, move, open_custom, state_of  # noqa: E402
 from .services import free_port  # noqa: E402
 from .test_server import hello, next_of, play_out, sync  # noqa: E402
@@ -131,12 +131,7 @@ class Socket:
 
 @pytest.fixture(scope="module")
 def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
-    # Every table of earlier tests goes, the accounts' and ratings' too (a deal id of
-    # theirs would come back for a new deal).
-    engine = create_engine(pg_url)
-    with engine.begin() as c:
-        c.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    engine.dispose()
+    services.empty_database(pg_url)
     import redis
 
     redis.Redis.from_url(redis_url).flushall()
