@@ -289,6 +289,7 @@ class RemoteConnection(Connection):
         await self.cluster.publish(self.edge, text)
 
     async def _closed(self) -> None:
+        self.inbox.put_nowait(None)  # its reader ends and forgets it
         if not self.silent:
             await self.cluster.publish(
                 self.edge,
