@@ -6,12 +6,14 @@ worker with every confirmed action kept, and the limits hold over all the worker
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +27,12 @@ pytest.importorskip("websockets")
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+from durak.observation import Observation  # noqa: E402
+from durak.server.cluster import RedisCluster, SharedTally  # noqa: E402
+from durak.server.limits import Limits  # noqa: E402
+from durak.server.lobby import Lobby  # noqa: E402
 from durak.server.messages import SERVER_DECODER  # noqa: E402
+from durak.server.store import Store  # noqa: E402
 
 from . import services  # noqa: E402
 from .browser import browser, move, open_custom, state_of  # noqa: E402
@@ -127,6 +134,101 @@ class Socket:
 
     def close(self) -> None:
         self.ws.close()
+
+
+class Busy:
+    """A seat bot that thinks 0.1 s a move and counts how many bots of its table's
+    address (``who``) think at that moment, over every lobby of the test."""
+
+    name = "busy"
+
+    def __init__(self, who: str, now: dict[str, int], most: dict[str, int]) -> None:
+        self.who, self.now, self.most = who, now, most
+
+    lock = threading.Lock()
+
+    def choose(self, obs: Observation) -> Any:
+        with self.lock:
+            self.now[self.who] += 1
+            self.most[self.who] = max(self.most[self.who], self.now[self.who])
+        time.sleep(0.1)
+        with self.lock:
+            self.now[self.who] -= 1
+        return obs.legal[0]
+
+
+STRANGER, OTHER = "198.51.100.7", "203.0.113.9"
+
+
+def test_an_address_bots_think_within_one_budget_over_every_worker(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Limits.bots_per_address=1. A stranger makes two bot tables on worker a and two on
+    worker b (each worker has a pool of two bot threads); another person one on b. With
+    the budget in Redis the stranger's bots never think two at once, over both workers,
+    while the other person's bot thinks beside them and every table moves. Counted per
+    worker instead (each process's own tally, as one process counts), the stranger gets
+    one place on each worker: two at once. And a worker's places are free again once it
+    is gone."""
+
+    async def scenario(shared: bool) -> dict[str, int]:
+        limits = Limits(bots_per_address=1, bot_move_seconds=30)
+        a, b = lobbies = [
+            Lobby(
+                Store(f"sqlite:///{tmp_path / f'{name}{shared}.db'}"),
+                bot_pace=0,
+                deal_pause=0,
+                bot_threads=2,
+                limits=limits,
+            )
+            for name in "ab"
+        ]
+        clusters = [RedisCluster(redis_url, limits, name) for name in "ab"] if shared else []
+        for c, lobby in zip(clusters, lobbies, strict=False):
+            c.live_workers = [x.worker for x in clusters]  # as their beats would say
+            c.share(lobby)
+        now, most = {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        tables = []
+        try:
+            for lobby, who in ((a, "x"), (a, "x"), (b, "x"), (b, "x"), (b, "y")):
+                made = await lobby.create(
+                    {"seats": [{"kind": "bot", "level": 1}] * 2, "deals": 100},
+                    owner=STRANGER if who == "x" else OTHER,
+                )
+                t = lobby.table(made["table"])
+                async with t.lock:
+                    for s in t.seats:
+                        s.player = Busy(who, now, most)  # type: ignore[assignment]
+                    start = t.state
+                    t.schedule()
+                tables.append((t, start))
+            await asyncio.sleep(1.5)  # long enough to see bots think at once
+            # Every table moves (one address's tables wait in line, none is starved).
+            deadline = asyncio.get_running_loop().time() + 10
+            while any(t.state < start + 2 for t, start in tables):
+                assert asyncio.get_running_loop().time() < deadline, [
+                    t.state - start for t, start in tables
+                ]
+                await asyncio.sleep(0.05)
+            if shared:
+                # A worker that is gone (no beat) holds nothing: its places are free.
+                on_a, on_b = (SharedTally(c, "hints", 1) for c in clusters)
+                assert await on_a.acquire("probe")
+                assert not await on_b.acquire("probe")  # a's place counts on b
+                assert await on_b.acquire("probe2")
+                clusters[1].live_workers = [clusters[1].worker]  # a's beat stopped
+                assert await on_b.acquire("probe")
+        finally:
+            for lobby in lobbies:
+                await lobby.close()
+            for c in clusters:
+                await c.redis.aclose()
+        return most
+
+    most = asyncio.run(scenario(shared=True))
+    assert most == {"x": 1, "y": 1}, most
+    most = asyncio.run(scenario(shared=False))
+    assert most == {"x": 2, "y": 1}, most
 
 
 @pytest.fixture(scope="module")

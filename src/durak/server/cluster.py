@@ -44,7 +44,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .limits import Bucket, Guard, Limits, net_key, wide_key
+from .limits import Bucket, Guard, Limits, Tally, net_key, wide_key
 from .lobby import Lobby, LobbyError
 from .logins import Lockout, Logins
 from .table import Connection, LiveTable
@@ -172,15 +172,38 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0
 """
 
-# Open one more socket of an address if the live workers' counts leave room: KEYS[1]
-# the address's hash (worker -> open sockets), ARGV limit, this worker, live workers.
-OPEN_LUA = """
-local n = 0
-for i = 3, #ARGV do n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0) end
-if n >= tonumber(ARGV[1]) then return 0 end
-redis.call('hincrby', KEYS[1], ARGV[2], 1)
-redis.call('expire', KEYS[1], 86400)
-return 1
+# One more of something a key holds (an address's open sockets, its bots thinking) if
+# the live workers' counts leave room and no one waits ahead: KEYS[1] the key's hash
+# (worker -> its count), KEYS[2] its line (a sorted set of waiters "worker|n" by the
+# time they came); ARGV limit, this worker, this waiter ("" for none: not put in line),
+# then the live workers. A waiter of a worker that is gone leaves the line.
+TAKE_LUA = """
+local live, n = {}, 0
+for i = 4, #ARGV do
+  live[ARGV[i]] = true
+  n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0)
+end
+local free = tonumber(ARGV[1]) - n
+if free > 0 then
+  local ahead = 0
+  for _, m in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
+    if m == ARGV[3] then break end
+    if live[string.match(m, '^(.*)|')] then ahead = ahead + 1
+    else redis.call('zrem', KEYS[2], m) end
+  end
+  if ahead < free then
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    redis.call('expire', KEYS[1], 86400)
+    if ARGV[3] ~= '' then redis.call('zrem', KEYS[2], ARGV[3]) end
+    return 1
+  end
+end
+if ARGV[3] ~= '' then
+  local t = redis.call('time')
+  redis.call('zadd', KEYS[2], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[3])
+  redis.call('expire', KEYS[2], 3600)
+end
+return 0
 """
 
 
@@ -246,27 +269,64 @@ class SharedLockout(Lockout):
         await self.redis.delete(f"durak:lock:{key}")
 
 
+class SharedTally(Tally):
+    """How many of something each key holds at once, over every worker: a Redis hash per
+    key (worker -> its count), of which only the live workers' counts are summed, so the
+    places a worker held are free again once it is gone (its beat stopped); those who
+    wait stand in one line in Redis, in the order they came, whichever worker they are
+    on."""
+
+    poll = 0.05  # seconds between two looks while waiting (each is a round trip)
+
+    def __init__(self, cluster: RedisCluster, name: str, limit: int) -> None:
+        super().__init__(limit)
+        self.cluster, self.name = cluster, name
+        self._take = cluster.redis.register_script(TAKE_LUA)
+        self._waiters = itertools.count(1)
+
+    def key(self, key: str) -> str:
+        return f"durak:{self.name}:{key}"
+
+    async def _ask(self, key: str, waiter: str) -> bool:
+        c = self.cluster
+        got = await self._take(
+            keys=[self.key(key), self.key(key) + ":line"],
+            args=[self.limit, c.worker, waiter, *c.live_workers],
+        )
+        return bool(got)
+
+    async def acquire(self, key: str) -> bool:
+        return await self._ask(key, "")
+
+    async def release(self, key: str) -> None:
+        redis, worker = self.cluster.redis, self.cluster.worker
+        if await redis.hincrby(self.key(key), worker, -1) <= 0:
+            await redis.hdel(self.key(key), worker)
+
+    async def wait(self, key: str, seconds: float) -> bool:
+        waiter = f"{self.cluster.worker}|{next(self._waiters)}"
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        got = False
+        try:
+            while not (got := await self._ask(key, waiter)):
+                if loop.time() >= end:
+                    return False
+                await asyncio.sleep(self.poll)
+            return True
+        finally:
+            if not got:  # out of the line (given up, or cancelled)
+                with contextlib.suppress(Exception):
+                    await self.cluster.redis.zrem(self.key(key) + ":line", waiter)
+
+
 class SharedGuard(Guard):
     """The limits of one address over every worker: buckets and open sockets in Redis."""
 
     def __init__(self, limits: Limits, cluster: RedisCluster) -> None:
         redis = cluster.redis
         super().__init__(limits, lambda name, rate, burst: SharedBucket(redis, name, rate, burst))
-        self.cluster = cluster
-        self._open = redis.register_script(OPEN_LUA)
-
-    async def connect(self, address: str) -> bool:
-        c = self.cluster
-        got = await self._open(
-            keys=[f"durak:sockets:{address}"],
-            args=[self.limits.connections_per_address, c.worker, *c.live_workers],
-        )
-        return bool(got)
-
-    async def disconnect(self, address: str) -> None:
-        key = f"durak:sockets:{address}"
-        if await self.cluster.redis.hincrby(key, self.cluster.worker, -1) <= 0:
-            await self.cluster.redis.hdel(key, self.cluster.worker)
+        self.sockets = SharedTally(cluster, "sockets", limits.connections_per_address)
 
 
 class RemoteConnection(Connection):
@@ -345,6 +405,12 @@ class RedisCluster:
     def guard(self) -> Guard:
         return SharedGuard(self.limits, self)
 
+    def share(self, lobby: Lobby) -> None:
+        """Count ``lobby``'s bots thinking and hints searched per address over every
+        worker (``Limits.bots_per_address``, ``hints_per_address``), not per process."""
+        lobby.bot_slots = SharedTally(self, "bots", self.limits.bots_per_address)
+        lobby.hint_slots = SharedTally(self, "hints", self.limits.hints_per_address)
+
     def logins(self) -> Logins:
         lim, redis = self.limits, self.redis
         return Logins(
@@ -371,6 +437,7 @@ class RedisCluster:
         brings them back)."""
         self.lobby, self.handle = lobby, handle
         lobby.registry = self
+        self.share(lobby)
         lobby.start_watch()
         await self._beat_once()
         ids = await lobby.store.run(lobby.store.store.live_table_ids)

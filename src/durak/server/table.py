@@ -35,7 +35,7 @@ from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
 from . import accounts, protocol, ratings
-from .limits import Limits
+from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
@@ -55,6 +55,8 @@ class Host(Protocol):
     bot_pool: ThreadPoolExecutor
     stand_in_pool: ThreadPoolExecutor
     hint_pool: ThreadPoolExecutor
+    bot_slots: Tally  # bots thinking at once, per address key (Limits.bots_per_address)
+    hint_slots: Tally  # hints searched at once, per address key
     timings: Any  # deque[float]
 
     def outdated(self, table_id: str) -> None:
@@ -309,6 +311,12 @@ class LiveTable:
         if s.kind != "human" or s.token_hash is None or s.index in online or s.gone_since is None:
             return 0.0
         return now - s.gone_since
+
+    @property
+    def budget_key(self) -> str:
+        """Whose share of the bots this table's bots think on: its creator's address key
+        (a table taken over from the database does not know its creator: its own)."""
+        return net_key(self.owner) if self.owner is not None else f"table:{self.id}"
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -993,19 +1001,37 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         if bot is not self.stand_in:
             cap = self.lobby.limits.bot_move_seconds
-            future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
+            start = loop.time()
+            # The bots of one address key's tables think only so many at once (over every
+            # worker of a cluster): a stranger's tables cannot fill every worker's pool.
+            # Waiting for a place counts against the move's cap, as a queue did.
+            slots, key = self.lobby.bot_slots, self.budget_key
             try:
-                return await asyncio.wait_for(future, cap)
-            except TimeoutError:
-                log.warning(
-                    "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
-                )
-                # The late bot's thread may still be using it: the seat gets a fresh one.
-                s = self.seats[seat]
-                if s.player is bot and s.bot:
-                    s.player = make_bot(s.bot)
+                held = await slots.wait(key, cap)
             except Exception:
-                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
+                log.exception("table %s: counting its bots failed; a stand-in moves", self.id)
+                held = False
+            if not held:
+                log.warning("table %s: its address's bots were busy for %g s", self.id, cap)
+            else:
+                try:
+                    future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
+                    return await asyncio.wait_for(future, max(0.0, start + cap - loop.time()))
+                except TimeoutError:
+                    log.warning(
+                        "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
+                    )
+                    # The late bot's thread may still be using it: the seat gets a fresh one.
+                    s = self.seats[seat]
+                    if s.player is bot and s.bot:
+                        s.player = make_bot(s.bot)
+                except Exception:
+                    log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
+                finally:
+                    try:
+                        await slots.release(key)
+                    except Exception:
+                        log.exception("table %s: giving back its bot's place failed", self.id)
         try:
             return await loop.run_in_executor(self.lobby.stand_in_pool, self.stand_in.choose, obs)
         except Exception:
