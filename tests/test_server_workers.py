@@ -231,6 +231,104 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
     assert most == {"x": 2, "y": 1}, most
 
 
+def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
+    pg_url: str, redis_url: str
+) -> None:
+    """``durak serve --workers 2``: two processes on one port (the listening socket
+    shared). A table of two people is played a little through that one address; the
+    worker that owns it is killed with SIGKILL. The supervisor starts another in its
+    slot, the people connect again (as their pages do) and play on, every move they
+    were shown kept."""
+    import queue
+    import re
+
+    import redis
+
+    url = redis_url.rsplit("/", 1)[0] + "/1"  # a database of its own (the others: /0)
+    redis.Redis.from_url(url).flushdb()
+    limits = [x for lim in FAST for x in ("--limit", lim)]
+    cmd = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--workers", "2"]
+    cmd += ["--db", pg_url, "--redis", url, "--worker-id", "s", "--bot-pace", "0"]
+    cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: queue.Queue[str] = queue.Queue()
+    assert proc.stdout is not None
+    out = proc.stdout
+    threading.Thread(target=lambda: [said.put(line) for line in out], daemon=True).start()
+    lines: list[str] = []
+
+    def until(pattern: str, seconds: float = 30) -> re.Match[str]:
+        deadline = time.monotonic() + seconds
+        while True:
+            for line in lines:
+                m = re.search(pattern, line)
+                if m is not None:
+                    lines.remove(line)
+                    return m
+            try:
+                lines.append(said.get(timeout=max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"not said: {pattern}; said: {lines}") from None
+
+    p0 = p1 = None
+    try:
+        port = int(until(r"serving on http://127\.0\.0\.1:(\d+)/")[1])
+        pids = {
+            int(m[1]): int(m[2]) for m in (until(r"worker (\d) is process (\d+)") for _ in "01")
+        }
+        w = Worker("one", pg_url, url)  # the one address's client side
+        w.port, w.url = port, f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:  # both workers up: each answers (the kernel picks which)
+            try:
+                with w.http() as c:
+                    ready = all(c.get("/api/meta").status_code == 200 for _ in range(6))
+                if ready and len(redis.Redis.from_url(url).smembers("durak:workers")) == 2:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "durak serve --workers 2 did not start"
+            time.sleep(0.1)
+        tid, tok0, tok1 = two_player_table(w, w)
+        p0, p1 = w.ws(), w.ws()
+        states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        for _ in range(4):
+            mover = next(i for i, m in enumerate(states) if m["obs"]["legal"])
+            move = states[mover]["obs"]["legal"][0]
+            (p0, p1)[mover].send_json(
+                {"type": "act", "state": states[mover]["state"], "action": move}
+            )
+            states = [next_of(p0), next_of(p1)]
+        shown = states[0]["log"]
+        owner = str(redis.Redis.from_url(url, decode_responses=True).get(f"durak:lease:{tid}"))
+        slot = int(owner.split(".")[0].rsplit("-", 1)[1])  # "s-<slot>.<random>"
+        t0 = time.monotonic()
+        os.kill(pids[slot], signal.SIGKILL)
+        until(rf"worker {pids[slot]} ended")
+        again = until(rf"worker {slot} is process (\d+)", 10)
+        assert int(again[1]) != pids[slot] and proc.poll() is None
+        for s in (p0, p1):  # a page whose socket was on the dead worker connects again
+            s.close()
+        p0, p1 = w.ws(), w.ws()
+        after = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        took = time.monotonic() - t0
+        assert took < 10, f"the table came back after {took:.1f} s"
+        assert after[0]["log"][: len(shown)] == shown  # every move shown is kept
+        end = play_out([p0, p1], after)
+        assert end[0]["status"] == "finished" and end[0]["result"] is not None
+        os.kill(int(again[1]), 0)  # the new worker is alive
+    finally:
+        for s in (p0, p1):
+            if s is not None:
+                s.close()
+        proc.terminate()  # the supervisor stops its workers first
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 @pytest.fixture(scope="module")
 def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
     services.empty_database(pg_url)

@@ -190,6 +190,9 @@ def supervise(n: int, serve: Callable[[int], None]) -> int:
                 code = 1
             os._exit(code)
         children[pid] = slot
+        # Its worker id is --worker-id's name and the slot ("w-1.<random>"): which
+        # process that is, for an operator (and the test that kills one).
+        print(f"durak serve: worker {slot} is process {pid}", flush=True)
 
     stopping = False
 
