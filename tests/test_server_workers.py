@@ -55,6 +55,7 @@ FAST = [
     "creates_burst=100",
     "joins_burst=100",
     "requests_burst=1000",
+    "lock_after=3",  # each wrong password is a scrypt hash (a second here): three lock
 ]
 SERVE = "import sys; from durak.cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -96,12 +97,15 @@ class Worker:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
-    def stop(self) -> None:
+    def stop(self, told: bool = False) -> None:
+        """Stopped as an operator would (SIGTERM: a graceful stop), unless ``told``
+        already (a second SIGTERM would make uvicorn skip the graceful part)."""
         self.log.close()
         if not os.environ.get("DURAK_KEEP_WORKER_LOGS"):  # set: kept for a post-mortem
             Path(self.log.name).unlink(missing_ok=True)
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
+            if not told:
+                self.proc.terminate()
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
@@ -343,8 +347,11 @@ def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
             w.wait_ready()
         yield workers
     finally:
+        for w in workers:  # all told at once, then waited for
+            if w.proc is not None and w.proc.poll() is None:
+                w.proc.terminate()
         for w in workers:
-            w.stop()
+            w.stop(told=True)
 
 
 def two_player_table(owner: Worker, joiner: Worker) -> tuple[str, str, str]:
@@ -525,13 +532,13 @@ def test_an_owner_that_stalls_past_its_lease_loses_the_table_and_writes_nothing_
 
 
 def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worker]) -> None:
-    """Five wrong passwords for one name, spread over the three workers, lock the name
-    on all of them (the right password too), as on one process."""
+    """Three wrong passwords for one name (Limits.lock_after=3 here), one on each worker,
+    lock the name on all of them (the right password too), as on one process."""
     a, b, c = cluster
     with a.http() as http:
         r = http.post("/api/accounts", json={"name": "Vera", "password": "correct horse 1"})
         assert r.status_code == 201, r.text
-    for w in (a, b, c, a, b):
+    for w in (a, b, c):
         with w.http() as http:
             r = http.post("/api/login", json={"name": "Vera", "password": "wrong password"})
             assert r.status_code == 401, r.text
@@ -618,3 +625,12 @@ def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
     with c.http() as http:
         r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
     assert r.status_code == 429, r.text  # a right invite is not checked any more
+
+
+def test_a_lease_under_a_second_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``durak serve --lease`` below 1 s would have workers lose their tables at every
+    slow beat: refused before anything starts."""
+    from durak.cli import main
+
+    assert main(["serve", "--lease", "0.5", "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "--lease 0.5: at least 1 second" in capsys.readouterr().err

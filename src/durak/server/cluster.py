@@ -59,9 +59,10 @@ log = logging.getLogger("durak.server")
 # does not import the app, which imports it.
 Handler = Callable[[Connection, str], Awaitable[object]]
 
-LEASE_SECONDS = 3.0  # how long a table's lease lasts unless renewed
-BEAT_SECONDS = 0.5  # how often leases are renewed and free tables looked for
-WORKER_SECONDS = 5.0  # a worker that has not beaten for this long is gone
+# How long a table's lease lasts unless renewed (``durak serve --lease``). A worker beats
+# (renews its leases, looks for free tables) six times a lease, and is gone when it has
+# not beaten for 5/3 of a lease.
+LEASE_SECONDS = 3.0
 CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
 REDIS_CONNECTIONS = 32  # a worker's connections to Redis (its pub/sub listener aside)
 SEP = "\x00"
@@ -372,9 +373,16 @@ class Relay:
 class RedisCluster:
     """One worker of several (see the module's docstring)."""
 
-    def __init__(self, url: str, limits: Limits, worker: str | None = None) -> None:
+    def __init__(
+        self, url: str, limits: Limits, worker: str | None = None, lease: float = LEASE_SECONDS
+    ) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
 
+        if lease < 1.0:
+            raise ValueError(f"a lease of {lease:g} s: at least 1 s")
+        self.lease_ms = int(lease * 1000)
+        self.beat = lease / 6
+        self.worker_ms = int(lease * 5 / 3 * 1000)
         self.url = url
         self.limits = limits
         # Each process its own id, even restarted under the same name: an edge must see
@@ -510,7 +518,7 @@ class RedisCluster:
             if not await self.redis.sismember("durak:tables", table_id):
                 return False
             key = self.lease_key(table_id)
-            if not await self.redis.set(key, self.worker, nx=True, px=int(LEASE_SECONDS * 1000)):
+            if not await self.redis.set(key, self.worker, nx=True, px=self.lease_ms):
                 return False
             t = await lobby.adopt(table_id)
             if t is None:
@@ -528,7 +536,7 @@ class RedisCluster:
 
     # Registry (lobby.Registry): live tables counted over every worker.
     async def created(self, t: LiveTable) -> None:
-        await self.redis.set(self.lease_key(t.id), self.worker, px=int(LEASE_SECONDS * 1000))
+        await self.redis.set(self.lease_key(t.id), self.worker, px=self.lease_ms)
         await self.redis.sadd("durak:tables", t.id)
         self.since[t.id] = time.time()
         await self._publish_live([t])
@@ -637,16 +645,16 @@ class RedisCluster:
         if tables:
             key = f"durak:live:{self.worker}"
             await self.redis.hset(key, mapping={t.id: self._entry(t) for t in tables})
-            await self.redis.expire(key, int(WORKER_SECONDS) + 1)
+            await self.redis.pexpire(key, self.worker_ms + 1000)
 
     # -- the beat ------------------------------------------------------------------------
     async def _beats(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             t = loop.time()
-            await asyncio.sleep(BEAT_SECONDS)
-            late = loop.time() - t - BEAT_SECONDS
-            if late > LEASE_SECONDS / 2:
+            await asyncio.sleep(self.beat)
+            late = loop.time() - t - self.beat
+            if late > self.lease_ms / 2000:
                 log.warning("worker %s: its beat came %.1f s late", self.worker, late)
             try:
                 t = loop.time()
@@ -655,7 +663,7 @@ class RedisCluster:
                 await self._adopt_free()
                 await self._check_relays()
                 await self._check_edges()
-                if loop.time() - t > LEASE_SECONDS / 2:
+                if loop.time() - t > self.lease_ms / 2000:
                     log.warning("worker %s: a beat took %.1f s", self.worker, loop.time() - t)
             except asyncio.CancelledError:
                 raise
@@ -667,13 +675,13 @@ class RedisCluster:
         lobby = self.lobby
         assert lobby is not None
         async with r.pipeline(transaction=True) as p:
-            p.set(f"durak:worker:{self.worker}", "1", ex=int(WORKER_SECONDS))
+            p.set(f"durak:worker:{self.worker}", "1", px=self.worker_ms)
             p.sadd("durak:workers", self.worker)
             key = f"durak:live:{self.worker}"
             p.delete(key)
             if lobby.tables:
                 p.hset(key, mapping={t.id: self._entry(t) for t in lobby.tables.values()})
-                p.expire(key, int(WORKER_SECONDS) + 1)
+                p.pexpire(key, self.worker_ms + 1000)
             await p.execute()
         workers = sorted(str(w) for w in await r.smembers("durak:workers"))
         alive = await r.mget([f"durak:worker:{w}" for w in workers]) if workers else []
@@ -688,7 +696,7 @@ class RedisCluster:
         ids = list(lobby.tables)
         if not ids:
             return
-        ms = int(LEASE_SECONDS * 1000)
+        ms = self.lease_ms
         async with self.redis.pipeline(transaction=False) as p:
             for i in ids:
                 await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms], client=p)
