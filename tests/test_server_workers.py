@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
+import re
 import signal
 import subprocess
 import sys
@@ -202,7 +204,7 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        s.player = Busy(who, now, most)  # type: ignore[assignment]
+                        s.player = Busy(who, now, most)
                     start = t.state
                     t.schedule()
                 tables.append((t, start))
@@ -235,6 +237,35 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
     assert most == {"x": 2, "y": 1}, most
 
 
+class Said:
+    """What a process prints, read on a thread of its own; ``until`` waits for a line."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        self.out: Any = proc.stdout
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.out:
+            self.lines.put(line)
+
+    def until(self, pattern: str, seconds: float = 30) -> re.Match[str]:
+        """The first line not yet taken that matches ``pattern``, waited for."""
+        deadline = time.monotonic() + seconds
+        while True:
+            for line in self.seen:
+                m = re.search(pattern, line)
+                if m is not None:
+                    self.seen.remove(line)
+                    return m
+            try:
+                self.seen.append(self.lines.get(timeout=max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"not said: {pattern}; said: {self.seen}") from None
+
+
 def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
     pg_url: str, redis_url: str
 ) -> None:
@@ -243,9 +274,6 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
     worker that owns it is killed with SIGKILL. The supervisor starts another in its
     slot, the people connect again (as their pages do) and play on, every move they
     were shown kept."""
-    import queue
-    import re
-
     import redis
 
     url = redis_url.rsplit("/", 1)[0] + "/1"  # a database of its own (the others: /0)
@@ -255,26 +283,9 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
     cmd += ["--db", pg_url, "--redis", url, "--worker-id", "s", "--bot-pace", "0"]
     cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    said: queue.Queue[str] = queue.Queue()
-    assert proc.stdout is not None
-    out = proc.stdout
-    threading.Thread(target=lambda: [said.put(line) for line in out], daemon=True).start()
-    lines: list[str] = []
-
-    def until(pattern: str, seconds: float = 30) -> re.Match[str]:
-        deadline = time.monotonic() + seconds
-        while True:
-            for line in lines:
-                m = re.search(pattern, line)
-                if m is not None:
-                    lines.remove(line)
-                    return m
-            try:
-                lines.append(said.get(timeout=max(0.01, deadline - time.monotonic())))
-            except queue.Empty:
-                raise AssertionError(f"not said: {pattern}; said: {lines}") from None
-
-    p0 = p1 = None
+    until = Said(proc).until
+    p0: Socket | None = None
+    p1: Socket | None = None
     try:
         port = int(until(r"serving on http://127\.0\.0\.1:(\d+)/")[1])
         pids = {
@@ -311,8 +322,8 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
         until(rf"worker {pids[slot]} ended")
         again = until(rf"worker {slot} is process (\d+)", 10)
         assert int(again[1]) != pids[slot] and proc.poll() is None
-        for s in (p0, p1):  # a page whose socket was on the dead worker connects again
-            s.close()
+        p0.close()  # a page whose socket was on the dead worker connects again
+        p1.close()
         p0, p1 = w.ws(), w.ws()
         after = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
         took = time.monotonic() - t0
@@ -322,9 +333,9 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
         assert end[0]["status"] == "finished" and end[0]["result"] is not None
         os.kill(int(again[1]), 0)  # the new worker is alive
     finally:
-        for s in (p0, p1):
-            if s is not None:
-                s.close()
+        for ws in (p0, p1):
+            if ws is not None:
+                ws.close()
         proc.terminate()  # the supervisor stops its workers first
         try:
             proc.wait(20)
