@@ -208,6 +208,14 @@ return 0
 """
 
 
+# One fewer of what KEYS[1]'s key holds on worker ARGV[1], in one step: between a
+# decrement and a separate delete, a take could count one that the delete then forgets.
+GIVE_LUA = """
+if redis.call('hincrby', KEYS[1], ARGV[1], -1) <= 0 then redis.call('hdel', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
 class SharedBucket(Bucket):
     """A token bucket every worker spends from: its state is a Redis hash per key."""
 
@@ -283,6 +291,7 @@ class SharedTally(Tally):
         super().__init__(limit)
         self.cluster, self.name = cluster, name
         self._take = cluster.redis.register_script(TAKE_LUA)
+        self._give = cluster.redis.register_script(GIVE_LUA)
         self._waiters = itertools.count(1)
 
     def key(self, key: str) -> str:
@@ -300,9 +309,7 @@ class SharedTally(Tally):
         return await self._ask(key, "")
 
     async def release(self, key: str) -> None:
-        redis, worker = self.cluster.redis, self.cluster.worker
-        if await redis.hincrby(self.key(key), worker, -1) <= 0:
-            await redis.hdel(self.key(key), worker)
+        await self._give(keys=[self.key(key)], args=[self.cluster.worker])
 
     async def wait(self, key: str, seconds: float) -> bool:
         waiter = f"{self.cluster.worker}|{next(self._waiters)}"

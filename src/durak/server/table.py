@@ -67,6 +67,28 @@ class Host(Protocol):
 
 log = logging.getLogger("durak.server")
 
+_GIVING_BACK: set[asyncio.Task[None]] = set()
+
+
+def _give_back(loop: asyncio.AbstractEventLoop, slots: Tally, key: str) -> None:
+    """A bot's thread is done (any thread): its address's place is given back, on the
+    event loop (a shared tally's count is in Redis)."""
+
+    async def give() -> None:
+        try:
+            await slots.release(key)
+        except Exception:
+            log.exception("giving back a bot's place of %s failed", key)
+
+    def start() -> None:
+        task = loop.create_task(give())
+        _GIVING_BACK.add(task)
+        task.add_done_callback(_GIVING_BACK.discard)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: the count went with it
+        loop.call_soon_threadsafe(start)
+
+
 LOG_TAIL = 60  # moves of the deal's log sent with each update
 OUTBOX_LIMIT = 512  # messages queued for one client before it is dropped as too slow
 
@@ -1014,9 +1036,15 @@ class LiveTable:
             if not held:
                 log.warning("table %s: its address's bots were busy for %g s", self.id, cap)
             else:
+                # The place is held for as long as the bot's thread thinks, past the cap
+                # or the table's end too (as the thread of a pool is): given back when
+                # the thread is done.
+                work = self.lobby.bot_pool.submit(bot.choose, obs)
+                work.add_done_callback(lambda _: _give_back(loop, slots, key))
                 try:
-                    future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
-                    return await asyncio.wait_for(future, max(0.0, start + cap - loop.time()))
+                    return await asyncio.wait_for(
+                        asyncio.wrap_future(work), max(0.0, start + cap - loop.time())
+                    )
                 except TimeoutError:
                     log.warning(
                         "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
@@ -1027,11 +1055,6 @@ class LiveTable:
                         s.player = make_bot(s.bot)
                 except Exception:
                     log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
-                finally:
-                    try:
-                        await slots.release(key)
-                    except Exception:
-                        log.exception("table %s: giving back its bot's place failed", self.id)
         try:
             return await loop.run_in_executor(self.lobby.stand_in_pool, self.stand_in.choose, obs)
         except Exception:
