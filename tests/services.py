@@ -113,3 +113,19 @@ def redis() -> Iterator[str]:
         proc.kill()
         proc.wait(10)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def empty_database(url: str) -> None:
+    """Drop every table the server makes (the store's, the accounts' and ratings'), so a
+    test starts on an empty database: a deal id of an earlier test would otherwise come
+    back for a new deal while the ratings still name it."""
+    from sqlalchemy import create_engine
+
+    from durak.server import accounts, store
+
+    engine = create_engine(url)
+    try:
+        accounts.metadata.drop_all(engine)
+        store.metadata.drop_all(engine)
+    finally:
+        engine.dispose()

@@ -19,8 +19,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from durak.server import create_app
-from durak.server.store import Store, metadata
+from durak.server.store import Store
 
+from . import services
 from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -29,9 +30,7 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::Depr
 @pytest.fixture
 def url(pg_url: str) -> Iterator[str]:
     """A clean schema for each test."""
-    s = Store(pg_url)
-    metadata.drop_all(s.engine)
-    s.engine.dispose()
+    services.empty_database(pg_url)
     yield pg_url
 
 

@@ -6,12 +6,16 @@ worker with every confirmed action kept, and the limits hold over all the worker
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import queue
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,11 +27,16 @@ import pytest
 pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
-from sqlalchemy import create_engine  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+from durak.observation import Observation  # noqa: E402
+from durak.server.cluster import RedisCluster, SharedTally  # noqa: E402
+from durak.server.limits import Limits  # noqa: E402
+from durak.server.lobby import Lobby  # noqa: E402
 from durak.server.messages import SERVER_DECODER  # noqa: E402
+from durak.server.store import Store  # noqa: E402
 
+from . import services  # noqa: E402
 from .browser import browser, move, open_custom, state_of  # noqa: E402
 from .services import free_port  # noqa: E402
 from .test_server import hello, next_of, play_out, sync  # noqa: E402
@@ -48,6 +57,7 @@ FAST = [
     "creates_burst=100",
     "joins_burst=100",
     "requests_burst=1000",
+    "lock_after=3",  # each wrong password is a scrypt hash (a second here): three lock
 ]
 SERVE = "import sys; from durak.cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -89,12 +99,15 @@ class Worker:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
-    def stop(self) -> None:
+    def stop(self, told: bool = False) -> None:
+        """Stopped as an operator would (SIGTERM: a graceful stop), unless ``told``
+        already (a second SIGTERM would make uvicorn skip the graceful part)."""
         self.log.close()
         if not os.environ.get("DURAK_KEEP_WORKER_LOGS"):  # set: kept for a post-mortem
             Path(self.log.name).unlink(missing_ok=True)
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
+            if not told:
+                self.proc.terminate()
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
@@ -129,14 +142,212 @@ class Socket:
         self.ws.close()
 
 
+class Busy:
+    """A seat bot that thinks 0.1 s a move and counts how many bots of its table's
+    address (``who``) think at that moment, over every lobby of the test."""
+
+    name = "busy"
+
+    def __init__(self, who: str, now: dict[str, int], most: dict[str, int]) -> None:
+        self.who, self.now, self.most = who, now, most
+
+    lock = threading.Lock()
+
+    def choose(self, obs: Observation) -> Any:
+        with self.lock:
+            self.now[self.who] += 1
+            self.most[self.who] = max(self.most[self.who], self.now[self.who])
+        time.sleep(0.1)
+        with self.lock:
+            self.now[self.who] -= 1
+        return obs.legal[0]
+
+
+STRANGER, OTHER = "198.51.100.7", "203.0.113.9"
+
+
+def test_an_address_bots_think_within_one_budget_over_every_worker(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Limits.bots_per_address=1. A stranger makes two bot tables on worker a and two on
+    worker b (each worker has a pool of two bot threads); another person one on b. With
+    the budget in Redis the stranger's bots never think two at once, over both workers,
+    while the other person's bot thinks beside them and every table moves. Counted per
+    worker instead (each process's own tally, as one process counts), the stranger gets
+    one place on each worker: two at once. And a worker's places are free again once it
+    is gone."""
+
+    async def scenario(shared: bool) -> dict[str, int]:
+        limits = Limits(bots_per_address=1, bot_move_seconds=30)
+        a, b = lobbies = [
+            Lobby(
+                Store(f"sqlite:///{tmp_path / f'{name}{shared}.db'}"),
+                bot_pace=0,
+                deal_pause=0,
+                bot_threads=2,
+                limits=limits,
+            )
+            for name in "ab"
+        ]
+        clusters = [RedisCluster(redis_url, limits, name) for name in "ab"] if shared else []
+        for c, lobby in zip(clusters, lobbies, strict=False):
+            c.live_workers = [x.worker for x in clusters]  # as their beats would say
+            c.share(lobby)
+        now, most = {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        tables = []
+        try:
+            for lobby, who in ((a, "x"), (a, "x"), (b, "x"), (b, "x"), (b, "y")):
+                made = await lobby.create(
+                    {"seats": [{"kind": "bot", "level": 1}] * 2, "deals": 100},
+                    owner=STRANGER if who == "x" else OTHER,
+                )
+                t = lobby.table(made["table"])
+                async with t.lock:
+                    for s in t.seats:
+                        s.player = Busy(who, now, most)
+                    start = t.state
+                    t.schedule()
+                tables.append((t, start))
+            await asyncio.sleep(1.5)  # long enough to see bots think at once
+            # Every table moves (one address's tables wait in line, none is starved).
+            deadline = asyncio.get_running_loop().time() + 10
+            while any(t.state < start + 2 for t, start in tables):
+                assert asyncio.get_running_loop().time() < deadline, [
+                    t.state - start for t, start in tables
+                ]
+                await asyncio.sleep(0.05)
+            seen = dict(most)  # (the probe below changes what b counts)
+            if shared:
+                # A worker that is gone (no beat) holds nothing: its places are free.
+                on_a, on_b = (SharedTally(c, "hints", 1) for c in clusters)
+                assert await on_a.acquire("probe")
+                assert not await on_b.acquire("probe")  # a's place counts on b
+                assert await on_b.acquire("probe2")
+                clusters[1].live_workers = [clusters[1].worker]  # a's beat stopped
+                assert await on_b.acquire("probe")
+        finally:
+            for lobby in lobbies:
+                await lobby.close()
+            for c in clusters:
+                await c.redis.aclose()
+        return seen
+
+    most = asyncio.run(scenario(shared=True))
+    assert most == {"x": 1, "y": 1}, most
+    most = asyncio.run(scenario(shared=False))
+    assert most == {"x": 2, "y": 1}, most
+
+
+class Said:
+    """What a process prints, read on a thread of its own; ``until`` waits for a line."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        self.out: Any = proc.stdout
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.out:
+            self.lines.put(line)
+
+    def until(self, pattern: str, seconds: float = 30) -> re.Match[str]:
+        """The first line not yet taken that matches ``pattern``, waited for."""
+        deadline = time.monotonic() + seconds
+        while True:
+            for line in self.seen:
+                m = re.search(pattern, line)
+                if m is not None:
+                    self.seen.remove(line)
+                    return m
+            try:
+                self.seen.append(self.lines.get(timeout=max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"not said: {pattern}; said: {self.seen}") from None
+
+
+def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
+    pg_url: str, redis_url: str
+) -> None:
+    """``durak serve --workers 2``: two processes on one port (the listening socket
+    shared). A table of two people is played a little through that one address; the
+    worker that owns it is killed with SIGKILL. The supervisor starts another in its
+    slot, the people connect again (as their pages do) and play on, every move they
+    were shown kept."""
+    import redis
+
+    url = redis_url.rsplit("/", 1)[0] + "/1"  # a database of its own (the others: /0)
+    redis.Redis.from_url(url).flushdb()
+    limits = [x for lim in FAST for x in ("--limit", lim)]
+    cmd = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--workers", "2"]
+    cmd += ["--db", pg_url, "--redis", url, "--worker-id", "s", "--bot-pace", "0"]
+    cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    until = Said(proc).until
+    p0: Socket | None = None
+    p1: Socket | None = None
+    try:
+        port = int(until(r"serving on http://127\.0\.0\.1:(\d+)/")[1])
+        pids = {
+            int(m[1]): int(m[2]) for m in (until(r"worker (\d) is process (\d+)") for _ in "01")
+        }
+        w = Worker("one", pg_url, url)  # the one address's client side
+        w.port, w.url = port, f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:  # both workers up: each answers (the kernel picks which)
+            try:
+                with w.http() as c:
+                    ready = all(c.get("/api/meta").status_code == 200 for _ in range(6))
+                if ready and len(redis.Redis.from_url(url).smembers("durak:workers")) == 2:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "durak serve --workers 2 did not start"
+            time.sleep(0.1)
+        tid, tok0, tok1 = two_player_table(w, w)
+        p0, p1 = w.ws(), w.ws()
+        states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        for _ in range(4):
+            mover = next(i for i, m in enumerate(states) if m["obs"]["legal"])
+            move = states[mover]["obs"]["legal"][0]
+            (p0, p1)[mover].send_json(
+                {"type": "act", "state": states[mover]["state"], "action": move}
+            )
+            states = [next_of(p0), next_of(p1)]
+        shown = states[0]["log"]
+        owner = str(redis.Redis.from_url(url, decode_responses=True).get(f"durak:lease:{tid}"))
+        slot = int(owner.split(".")[0].rsplit("-", 1)[1])  # "s-<slot>.<random>"
+        t0 = time.monotonic()
+        os.kill(pids[slot], signal.SIGKILL)
+        until(rf"worker {pids[slot]} ended")
+        again = until(rf"worker {slot} is process (\d+)", 10)
+        assert int(again[1]) != pids[slot] and proc.poll() is None
+        p0.close()  # a page whose socket was on the dead worker connects again
+        p1.close()
+        p0, p1 = w.ws(), w.ws()
+        after = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        took = time.monotonic() - t0
+        assert took < 10, f"the table came back after {took:.1f} s"
+        assert after[0]["log"][: len(shown)] == shown  # every move shown is kept
+        end = play_out([p0, p1], after)
+        assert end[0]["status"] == "finished" and end[0]["result"] is not None
+        os.kill(int(again[1]), 0)  # the new worker is alive
+    finally:
+        for ws in (p0, p1):
+            if ws is not None:
+                ws.close()
+        proc.terminate()  # the supervisor stops its workers first
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 @pytest.fixture(scope="module")
 def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
-    # Every table of earlier tests goes, the accounts' and ratings' too (a deal id of
-    # theirs would come back for a new deal).
-    engine = create_engine(pg_url)
-    with engine.begin() as c:
-        c.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    engine.dispose()
+    services.empty_database(pg_url)
     import redis
 
     redis.Redis.from_url(redis_url).flushall()
@@ -148,8 +359,11 @@ def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
             w.wait_ready()
         yield workers
     finally:
+        for w in workers:  # all told at once, then waited for
+            if w.proc is not None and w.proc.poll() is None:
+                w.proc.terminate()
         for w in workers:
-            w.stop()
+            w.stop(told=True)
 
 
 def two_player_table(owner: Worker, joiner: Worker) -> tuple[str, str, str]:
@@ -330,13 +544,13 @@ def test_an_owner_that_stalls_past_its_lease_loses_the_table_and_writes_nothing_
 
 
 def test_a_password_guesser_meets_one_lock_over_every_worker(cluster: list[Worker]) -> None:
-    """Five wrong passwords for one name, spread over the three workers, lock the name
-    on all of them (the right password too), as on one process."""
+    """Three wrong passwords for one name (Limits.lock_after=3 here), one on each worker,
+    lock the name on all of them (the right password too), as on one process."""
     a, b, c = cluster
     with a.http() as http:
         r = http.post("/api/accounts", json={"name": "Vera", "password": "correct horse 1"})
         assert r.status_code == 201, r.text
-    for w in (a, b, c, a, b):
+    for w in (a, b, c):
         with w.http() as http:
             r = http.post("/api/login", json={"name": "Vera", "password": "wrong password"})
             assert r.status_code == 401, r.text
@@ -423,3 +637,12 @@ def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
     with c.http() as http:
         r = http.post(f"/api/tables/{made[1]}/join", json={"name": "Guess"})
     assert r.status_code == 429, r.text  # a right invite is not checked any more
+
+
+def test_a_lease_under_a_second_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``durak serve --lease`` below 1 s would have workers lose their tables at every
+    slow beat: refused before anything starts."""
+    from durak.cli import main
+
+    assert main(["serve", "--lease", "0.5", "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "--lease 0.5: at least 1 second" in capsys.readouterr().err

@@ -63,7 +63,7 @@ def start_workers(n: int, db: str, redis: str, bot_pace: float) -> list[tuple[st
                 "--deal-pause",
                 "1",
                 "--log-level",
-                "error",
+                "warning",
                 # 250 tables' people share each loopback /24 here: not one network's.
                 "--limit",
                 "tables_per_network=1000",

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .cluster import Cluster, Local, RedisCluster, RemoteConnection
+from .cluster import LEASE_SECONDS, Cluster, Local, RedisCluster, RemoteConnection
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
@@ -71,6 +71,7 @@ def create_app(  # noqa: PLR0913
     busy_timeout: float = 2.0,
     redis_url: str | None = None,
     worker: str | None = None,
+    lease: float = LEASE_SECONDS,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -81,9 +82,10 @@ def create_app(  # noqa: PLR0913
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
     ``busy_timeout``: seconds a database write waits for a lock before it fails;
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
-    (an id; a random one by default); without it this process holds every table."""
+    (an id; a random one by default), its tables' leases ``lease`` seconds long;
+    without it this process holds every table."""
     lim = limits or Limits()
-    cluster: Cluster = RedisCluster(redis_url, lim, worker) if redis_url else Local(lim)
+    cluster: Cluster = RedisCluster(redis_url, lim, worker, lease) if redis_url else Local(lim)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -19,6 +19,7 @@ from sqlalchemy import delete
 
 from ..bots.hint import hint as rank_actions
 from . import protocol
+from .limits import net_key
 from .protocol import Chat, Hint, Nonce, ProtocolError, Undo, Vote
 from .store import Store, actions_t
 
@@ -30,6 +31,7 @@ CHAT_MAX = 200  # characters in one message
 IDLE_SECONDS = 30.0  # on the move this long without moving: others may vote them off
 HINT_ITERATIONS = 300
 HINT_EVERY = 2.0  # seconds between two hints of one seat (each costs a search)
+HINT_WAIT = 10.0  # seconds a hint waits for its address's earlier hints to be searched
 
 
 @dataclass
@@ -113,12 +115,20 @@ async def hint(conn: Connection) -> None:
     e.last_hint[seat] = now
     state = t.state
     obs = g.observation(seat)
-    if t.deal_id is not None:
-        await _store_assisted(t, t.deal_id)
-    loop = asyncio.get_running_loop()
-    ranked = await loop.run_in_executor(
-        t.lobby.hint_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
-    )
+    # One address key's hints are searched only so many at once (Limits.hints_per_address,
+    # over every worker of a cluster); refused, nothing was stored.
+    slots, key = t.lobby.hint_slots, net_key(conn.address)
+    if not await slots.wait(key, HINT_WAIT):
+        raise ProtocolError("rate_limited", "your address's other hints are still searched")
+    try:
+        if t.deal_id is not None:
+            await _store_assisted(t, t.deal_id)
+        loop = asyncio.get_running_loop()
+        ranked = await loop.run_in_executor(
+            t.lobby.hint_pool, lambda: rank_actions(obs, iterations=HINT_ITERATIONS, seed=state)
+        )
+    finally:
+        await slots.release(key)
     best, value = ranked[0]
     _send(
         conn,

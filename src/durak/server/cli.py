@@ -91,6 +91,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="worker processes on this address (default 1; more needs --redis)",
     )
     parser.add_argument(
+        "--lease",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a table stays with a worker that stopped answering before another "
+        "takes it over (with --redis; default 3, at least 1)",
+    )
+    parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
     )
     parser.add_argument(
@@ -106,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers < 1 or (args.workers > 1 and not args.redis):
         print("durak serve: --workers N needs N >= 1, and --redis URL when N > 1", file=sys.stderr)
+        return 2
+    if args.lease is not None and not args.lease >= 1.0:
+        print(f"durak serve: --lease {args.lease:g}: at least 1 second", file=sys.stderr)
         return 2
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
@@ -158,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
             limits=limits,
             redis_url=args.redis,
             worker=worker,
+            **({} if args.lease is None else {"lease": args.lease}),
         )
         config = uvicorn.Config(
             app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
@@ -190,6 +202,9 @@ def supervise(n: int, serve: Callable[[int], None]) -> int:
                 code = 1
             os._exit(code)
         children[pid] = slot
+        # Its worker id is --worker-id's name and the slot ("w-1.<random>"): which
+        # process that is, for an operator (and the test that kills one).
+        print(f"durak serve: worker {slot} is process {pid}", flush=True)
 
     stopping = False
 

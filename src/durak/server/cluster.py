@@ -44,7 +44,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .limits import Bucket, Guard, Limits, net_key, wide_key
+from .limits import Bucket, Guard, Limits, Tally, net_key, wide_key
 from .lobby import Lobby, LobbyError
 from .logins import Lockout, Logins
 from .table import Connection, LiveTable
@@ -59,9 +59,10 @@ log = logging.getLogger("durak.server")
 # does not import the app, which imports it.
 Handler = Callable[[Connection, str], Awaitable[object]]
 
-LEASE_SECONDS = 3.0  # how long a table's lease lasts unless renewed
-BEAT_SECONDS = 0.5  # how often leases are renewed and free tables looked for
-WORKER_SECONDS = 5.0  # a worker that has not beaten for this long is gone
+# How long a table's lease lasts unless renewed (``durak serve --lease``). A worker beats
+# (renews its leases, looks for free tables) six times a lease, and is gone when it has
+# not beaten for 5/3 of a lease.
+LEASE_SECONDS = 3.0
 CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
 REDIS_CONNECTIONS = 32  # a worker's connections to Redis (its pub/sub listener aside)
 SEP = "\x00"
@@ -155,10 +156,14 @@ end
 return 1
 """
 
-# Renew a lease only if it is still ours: ARGV worker, milliseconds.
+# Renew a lease if it is still ours, or take it again if it ran out and nobody took it
+# meanwhile (this worker's beat came late): ARGV worker, milliseconds. 0: another has it.
 RENEW_LUA = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
+local held = redis.call('get', KEYS[1])
+if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not held then
+  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+  return 1
 end
 return 0
 """
@@ -168,14 +173,45 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0
 """
 
-# Open one more socket of an address if the live workers' counts leave room: KEYS[1]
-# the address's hash (worker -> open sockets), ARGV limit, this worker, live workers.
-OPEN_LUA = """
-local n = 0
-for i = 3, #ARGV do n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0) end
-if n >= tonumber(ARGV[1]) then return 0 end
-redis.call('hincrby', KEYS[1], ARGV[2], 1)
-redis.call('expire', KEYS[1], 86400)
+# One more of something a key holds (an address's open sockets, its bots thinking) if
+# the live workers' counts leave room and no one waits ahead: KEYS[1] the key's hash
+# (worker -> its count), KEYS[2] its line (a sorted set of waiters "worker|n" by the
+# time they came); ARGV limit, this worker, this waiter ("" for none: not put in line),
+# then the live workers. A waiter of a worker that is gone leaves the line.
+TAKE_LUA = """
+local live, n = {}, 0
+for i = 4, #ARGV do
+  live[ARGV[i]] = true
+  n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0)
+end
+local free = tonumber(ARGV[1]) - n
+if free > 0 then
+  local ahead = 0
+  for _, m in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
+    if m == ARGV[3] then break end
+    if live[string.match(m, '^(.*)|')] then ahead = ahead + 1
+    else redis.call('zrem', KEYS[2], m) end
+  end
+  if ahead < free then
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    redis.call('expire', KEYS[1], 86400)
+    if ARGV[3] ~= '' then redis.call('zrem', KEYS[2], ARGV[3]) end
+    return 1
+  end
+end
+if ARGV[3] ~= '' then
+  local t = redis.call('time')
+  redis.call('zadd', KEYS[2], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[3])
+  redis.call('expire', KEYS[2], 3600)
+end
+return 0
+"""
+
+
+# One fewer of what KEYS[1]'s key holds on worker ARGV[1], in one step: between a
+# decrement and a separate delete, a take could count one that the delete then forgets.
+GIVE_LUA = """
+if redis.call('hincrby', KEYS[1], ARGV[1], -1) <= 0 then redis.call('hdel', KEYS[1], ARGV[1]) end
 return 1
 """
 
@@ -242,27 +278,63 @@ class SharedLockout(Lockout):
         await self.redis.delete(f"durak:lock:{key}")
 
 
+class SharedTally(Tally):
+    """How many of something each key holds at once, over every worker: a Redis hash per
+    key (worker -> its count), of which only the live workers' counts are summed, so the
+    places a worker held are free again once it is gone (its beat stopped); those who
+    wait stand in one line in Redis, in the order they came, whichever worker they are
+    on."""
+
+    poll = 0.05  # seconds between two looks while waiting (each is a round trip)
+
+    def __init__(self, cluster: RedisCluster, name: str, limit: int) -> None:
+        super().__init__(limit)
+        self.cluster, self.name = cluster, name
+        self._take = cluster.redis.register_script(TAKE_LUA)
+        self._give = cluster.redis.register_script(GIVE_LUA)
+        self._waiters = itertools.count(1)
+
+    def key(self, key: str) -> str:
+        return f"durak:{self.name}:{key}"
+
+    async def _ask(self, key: str, waiter: str) -> bool:
+        c = self.cluster
+        got = await self._take(
+            keys=[self.key(key), self.key(key) + ":line"],
+            args=[self.limit, c.worker, waiter, *c.live_workers],
+        )
+        return bool(got)
+
+    async def acquire(self, key: str) -> bool:
+        return await self._ask(key, "")
+
+    async def release(self, key: str) -> None:
+        await self._give(keys=[self.key(key)], args=[self.cluster.worker])
+
+    async def wait(self, key: str, seconds: float) -> bool:
+        waiter = f"{self.cluster.worker}|{next(self._waiters)}"
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        got = False
+        try:
+            while not (got := await self._ask(key, waiter)):
+                if loop.time() >= end:
+                    return False
+                await asyncio.sleep(self.poll)
+            return True
+        finally:
+            if not got:  # out of the line (given up, or cancelled)
+                with contextlib.suppress(Exception):
+                    await self.cluster.redis.zrem(self.key(key) + ":line", waiter)
+
+
 class SharedGuard(Guard):
     """The limits of one address over every worker: buckets and open sockets in Redis."""
 
     def __init__(self, limits: Limits, cluster: RedisCluster) -> None:
         redis = cluster.redis
         super().__init__(limits, lambda name, rate, burst: SharedBucket(redis, name, rate, burst))
-        self.cluster = cluster
-        self._open = redis.register_script(OPEN_LUA)
-
-    async def connect(self, address: str) -> bool:
-        c = self.cluster
-        got = await self._open(
-            keys=[f"durak:sockets:{address}"],
-            args=[self.limits.connections_per_address, c.worker, *c.live_workers],
-        )
-        return bool(got)
-
-    async def disconnect(self, address: str) -> None:
-        key = f"durak:sockets:{address}"
-        if await self.cluster.redis.hincrby(key, self.cluster.worker, -1) <= 0:
-            await self.cluster.redis.hdel(key, self.cluster.worker)
+        self.sockets = SharedTally(cluster, "sockets", limits.connections_per_address)
 
 
 class RemoteConnection(Connection):
@@ -285,6 +357,7 @@ class RemoteConnection(Connection):
         await self.cluster.publish(self.edge, text)
 
     async def _closed(self) -> None:
+        self.inbox.put_nowait(None)  # its reader ends and forgets it
         if not self.silent:
             await self.cluster.publish(
                 self.edge,
@@ -307,9 +380,16 @@ class Relay:
 class RedisCluster:
     """One worker of several (see the module's docstring)."""
 
-    def __init__(self, url: str, limits: Limits, worker: str | None = None) -> None:
+    def __init__(
+        self, url: str, limits: Limits, worker: str | None = None, lease: float = LEASE_SECONDS
+    ) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
 
+        if lease < 1.0:
+            raise ValueError(f"a lease of {lease:g} s: at least 1 s")
+        self.lease_ms = int(lease * 1000)
+        self.beat = lease / 6
+        self.worker_ms = int(lease * 5 / 3 * 1000)
         self.url = url
         self.limits = limits
         # Each process its own id, even restarted under the same name: an edge must see
@@ -340,6 +420,12 @@ class RedisCluster:
     def guard(self) -> Guard:
         return SharedGuard(self.limits, self)
 
+    def share(self, lobby: Lobby) -> None:
+        """Count ``lobby``'s bots thinking and hints searched per address over every
+        worker (``Limits.bots_per_address``, ``hints_per_address``), not per process."""
+        lobby.bot_slots = SharedTally(self, "bots", self.limits.bots_per_address)
+        lobby.hint_slots = SharedTally(self, "hints", self.limits.hints_per_address)
+
     def logins(self) -> Logins:
         lim, redis = self.limits, self.redis
         return Logins(
@@ -366,6 +452,7 @@ class RedisCluster:
         brings them back)."""
         self.lobby, self.handle = lobby, handle
         lobby.registry = self
+        self.share(lobby)
         lobby.start_watch()
         await self._beat_once()
         ids = await lobby.store.run(lobby.store.store.live_table_ids)
@@ -438,7 +525,7 @@ class RedisCluster:
             if not await self.redis.sismember("durak:tables", table_id):
                 return False
             key = self.lease_key(table_id)
-            if not await self.redis.set(key, self.worker, nx=True, px=int(LEASE_SECONDS * 1000)):
+            if not await self.redis.set(key, self.worker, nx=True, px=self.lease_ms):
                 return False
             t = await lobby.adopt(table_id)
             if t is None:
@@ -456,7 +543,7 @@ class RedisCluster:
 
     # Registry (lobby.Registry): live tables counted over every worker.
     async def created(self, t: LiveTable) -> None:
-        await self.redis.set(self.lease_key(t.id), self.worker, px=int(LEASE_SECONDS * 1000))
+        await self.redis.set(self.lease_key(t.id), self.worker, px=self.lease_ms)
         await self.redis.sadd("durak:tables", t.id)
         self.since[t.id] = time.time()
         await self._publish_live([t])
@@ -565,18 +652,26 @@ class RedisCluster:
         if tables:
             key = f"durak:live:{self.worker}"
             await self.redis.hset(key, mapping={t.id: self._entry(t) for t in tables})
-            await self.redis.expire(key, int(WORKER_SECONDS) + 1)
+            await self.redis.pexpire(key, self.worker_ms + 1000)
 
     # -- the beat ------------------------------------------------------------------------
     async def _beats(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(BEAT_SECONDS)
+            t = loop.time()
+            await asyncio.sleep(self.beat)
+            late = loop.time() - t - self.beat
+            if late > self.lease_ms / 2000:
+                log.warning("worker %s: its beat came %.1f s late", self.worker, late)
             try:
+                t = loop.time()
                 await self._beat_once()
                 await self._renew_leases()
                 await self._adopt_free()
                 await self._check_relays()
                 await self._check_edges()
+                if loop.time() - t > self.lease_ms / 2000:
+                    log.warning("worker %s: a beat took %.1f s", self.worker, loop.time() - t)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -587,13 +682,13 @@ class RedisCluster:
         lobby = self.lobby
         assert lobby is not None
         async with r.pipeline(transaction=True) as p:
-            p.set(f"durak:worker:{self.worker}", "1", ex=int(WORKER_SECONDS))
+            p.set(f"durak:worker:{self.worker}", "1", px=self.worker_ms)
             p.sadd("durak:workers", self.worker)
             key = f"durak:live:{self.worker}"
             p.delete(key)
             if lobby.tables:
                 p.hset(key, mapping={t.id: self._entry(t) for t in lobby.tables.values()})
-                p.expire(key, int(WORKER_SECONDS) + 1)
+                p.pexpire(key, self.worker_ms + 1000)
             await p.execute()
         workers = sorted(str(w) for w in await r.smembers("durak:workers"))
         alive = await r.mget([f"durak:worker:{w}" for w in workers]) if workers else []
@@ -608,7 +703,7 @@ class RedisCluster:
         ids = list(lobby.tables)
         if not ids:
             return
-        ms = int(LEASE_SECONDS * 1000)
+        ms = self.lease_ms
         async with self.redis.pipeline(transaction=False) as p:
             for i in ids:
                 await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms], client=p)

@@ -11,8 +11,10 @@ Rates are token buckets: ``burst`` tries at once, refilled at ``rate`` per secon
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,6 +100,11 @@ class Limits:
     half_open_per_address: int = 8
     # Wall seconds a seat bot may think about one move; past it the stand-in moves.
     bot_move_seconds: float = 5.0
+    # Seat-bot moves the tables made from one address key may have thought about at once,
+    # and hints searched at once for one address key: over every worker of a cluster
+    # (the defaults are one process's bot and hint pools, so alone they change nothing).
+    bots_per_address: int = 2
+    hints_per_address: int = 1
     page_size: int = 50  # tables per page of /api/tables (at most 100)
     # Origins allowed to open /ws besides the server's own (scheme://host[:port]).
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
@@ -155,27 +162,84 @@ class Bucket:
 
 
 class Tally:
-    """How many of something (open sockets, half-sent requests) each key has, up to
-    ``limit``."""
+    """How many of something (open sockets, half-sent requests, bots thinking) each key
+    has, up to ``limit``. ``acquire``/``release``/``wait`` are how the server counts;
+    a tally shared by several workers (``cluster.SharedTally``) asks Redis instead.
+    Those who ``wait`` are served in the order they came (a table whose bot just moved
+    does not take its address's place again ahead of the tables waiting for it).
+
+    >>> t = Tally(1)
+    >>> asyncio.run(t.acquire("a")), asyncio.run(t.acquire("a")), asyncio.run(t.acquire("b"))
+    (True, False, True)
+    >>> asyncio.run(t.wait("a", 0.05))  # still held: given up after 0.05 s
+    False
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.count: dict[str, int] = {}
+        self.waiting: dict[str, deque[asyncio.Future[bool]]] = {}
 
     def open(self, key: str) -> bool:
-        """Count one more for ``key``; False (nothing counted) when it is at the limit."""
+        """Count one more for ``key``; False (nothing counted) when it is at the limit
+        or others wait for it."""
         n = self.count.get(key, 0)
-        if n >= self.limit:
+        if n >= self.limit or self.waiting.get(key):
             return False
         self.count[key] = n + 1
         return True
 
     def close(self, key: str) -> None:
+        """One fewer for ``key``: its place goes to the first who waits for it, if any."""
+        queue = self.waiting.get(key)
+        while queue:
+            first = queue.popleft()
+            if not first.done():
+                first.set_result(True)
+                if not queue:
+                    del self.waiting[key]
+                return
+        self.waiting.pop(key, None)
         n = self.count.get(key, 0) - 1
         if n > 0:
             self.count[key] = n
         else:
             self.count.pop(key, None)
+
+    async def acquire(self, key: str) -> bool:
+        """``open`` as the server calls it."""
+        return self.open(key)
+
+    async def release(self, key: str) -> None:
+        """``close`` as the server calls it."""
+        self.close(key)
+
+    async def wait(self, key: str, seconds: float) -> bool:
+        """``acquire``, or wait in line up to ``seconds`` for a place; False if none came
+        by then (nothing counted)."""
+        if self.open(key):
+            return True
+        turn: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(key, deque()).append(turn)
+        try:
+            return await asyncio.wait_for(turn, seconds)
+        except TimeoutError:
+            self._leave(key, turn)
+            return False
+        except asyncio.CancelledError:
+            self._leave(key, turn)
+            raise
+
+    def _leave(self, key: str, turn: asyncio.Future[bool]) -> None:
+        """A waiter gave up: out of the line, and a place it was given at the last moment
+        passed on."""
+        if turn.done() and not turn.cancelled():
+            self.close(key)
+        queue = self.waiting.get(key)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            if not queue:
+                del self.waiting[key]
 
 
 BucketMaker = Callable[[str, float, int], Bucket]
@@ -206,10 +270,10 @@ class Guard:
 
     async def connect(self, address: str) -> bool:
         """Count a new WebSocket of ``address``; False when it has too many open."""
-        return self.sockets.open(address)
+        return await self.sockets.acquire(address)
 
     async def disconnect(self, address: str) -> None:
-        self.sockets.close(address)
+        await self.sockets.release(address)
 
 
 class BodyTooLarge(Exception):

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from ..game import Game
 from ..rules import Rules, RulesError
 from . import accounts
-from .limits import Limits, net_key, wide_key
+from .limits import Limits, Tally, net_key, wide_key
 from .protocol import ProtocolError, clean_name
 from .ratings import address_key
 from .seatbots import public_spec
@@ -125,6 +125,10 @@ class Lobby:
         self.bot_pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="durak-bot")
         self.stand_in_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-stand-in")
         self.hint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-hint")
+        # What one address key may hold of those pools at once: counted in this process,
+        # or over every worker of a cluster (``RedisCluster.share`` replaces them).
+        self.bot_slots = Tally(self.limits.bots_per_address)
+        self.hint_slots = Tally(self.limits.hints_per_address)
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
         self.timings: deque[float] = deque(maxlen=100_000)

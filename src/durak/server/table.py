@@ -35,7 +35,7 @@ from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
 from . import accounts, protocol, ratings
-from .limits import Limits
+from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
 from .store import StoreUnavailable, TableRow
@@ -55,6 +55,8 @@ class Host(Protocol):
     bot_pool: ThreadPoolExecutor
     stand_in_pool: ThreadPoolExecutor
     hint_pool: ThreadPoolExecutor
+    bot_slots: Tally  # bots thinking at once, per address key (Limits.bots_per_address)
+    hint_slots: Tally  # hints searched at once, per address key
     timings: Any  # deque[float]
 
     def outdated(self, table_id: str) -> None:
@@ -64,6 +66,28 @@ class Host(Protocol):
 
 
 log = logging.getLogger("durak.server")
+
+_GIVING_BACK: set[asyncio.Task[None]] = set()
+
+
+def _give_back(loop: asyncio.AbstractEventLoop, slots: Tally, key: str) -> None:
+    """A bot's thread is done (any thread): its address's place is given back, on the
+    event loop (a shared tally's count is in Redis)."""
+
+    async def give() -> None:
+        try:
+            await slots.release(key)
+        except Exception:
+            log.exception("giving back a bot's place of %s failed", key)
+
+    def start() -> None:
+        task = loop.create_task(give())
+        _GIVING_BACK.add(task)
+        task.add_done_callback(_GIVING_BACK.discard)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: the count went with it
+        loop.call_soon_threadsafe(start)
+
 
 LOG_TAIL = 60  # moves of the deal's log sent with each update
 OUTBOX_LIMIT = 512  # messages queued for one client before it is dropped as too slow
@@ -309,6 +333,12 @@ class LiveTable:
         if s.kind != "human" or s.token_hash is None or s.index in online or s.gone_since is None:
             return 0.0
         return now - s.gone_since
+
+    @property
+    def budget_key(self) -> str:
+        """Whose share of the bots this table's bots think on: its creator's address key
+        (a table taken over from the database does not know its creator: its own)."""
+        return net_key(self.owner) if self.owner is not None else f"table:{self.id}"
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -993,19 +1023,38 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         if bot is not self.stand_in:
             cap = self.lobby.limits.bot_move_seconds
-            future = loop.run_in_executor(self.lobby.bot_pool, bot.choose, obs)
+            start = loop.time()
+            # The bots of one address key's tables think only so many at once (over every
+            # worker of a cluster): a stranger's tables cannot fill every worker's pool.
+            # Waiting for a place counts against the move's cap, as a queue did.
+            slots, key = self.lobby.bot_slots, self.budget_key
             try:
-                return await asyncio.wait_for(future, cap)
-            except TimeoutError:
-                log.warning(
-                    "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
-                )
-                # The late bot's thread may still be using it: the seat gets a fresh one.
-                s = self.seats[seat]
-                if s.player is bot and s.bot:
-                    s.player = make_bot(s.bot)
+                held = await slots.wait(key, cap)
             except Exception:
-                log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
+                log.exception("table %s: counting its bots failed; a stand-in moves", self.id)
+                held = False
+            if not held:
+                log.warning("table %s: its address's bots were busy for %g s", self.id, cap)
+            else:
+                # The place is held for as long as the bot's thread thinks, past the cap
+                # or the table's end too (as the thread of a pool is): given back when
+                # the thread is done.
+                work = self.lobby.bot_pool.submit(bot.choose, obs)
+                work.add_done_callback(lambda _: _give_back(loop, slots, key))
+                try:
+                    return await asyncio.wait_for(
+                        asyncio.wrap_future(work), max(0.0, start + cap - loop.time())
+                    )
+                except TimeoutError:
+                    log.warning(
+                        "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
+                    )
+                    # The late bot's thread may still be using it: the seat gets a fresh one.
+                    s = self.seats[seat]
+                    if s.player is bot and s.bot:
+                        s.player = make_bot(s.bot)
+                except Exception:
+                    log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
         try:
             return await loop.run_in_executor(self.lobby.stand_in_pool, self.stand_in.choose, obs)
         except Exception:
