@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import httpx
@@ -140,6 +141,25 @@ async def run_tables(
     return direct, relayed
 
 
+def stop(pids: Iterable[int], grace: float = 15.0) -> None:
+    """Stop the workers and wait until they are gone: a worker drains its tables on
+    SIGTERM, and one still running would join the next run's cluster (same Redis and
+    database, emptied under it) and adopt its tables. SIGKILL after ``grace`` seconds."""
+    left = list(pids)
+    for pid in left:
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while left:
+        left = [pid for pid in left if os.waitpid(pid, os.WNOHANG) == (0, 0)]
+        if left and time.monotonic() > deadline:
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+            for pid in left:
+                os.waitpid(pid, 0)
+            return
+        time.sleep(0.1)
+
+
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1000 if xs else float("nan")
@@ -186,9 +206,7 @@ def main() -> int:
                         for (_, pid), c in zip(workers, cpu0, strict=True)
                     ]
                 finally:
-                    for _, pid in workers:
-                        os.kill(pid, 15)
-                    time.sleep(1)
+                    stop(pid for _, pid in workers)
                 every = direct.latencies + relayed.latencies
                 p99 = pct(every, 99)
                 if p99 <= AIM * 1000:
