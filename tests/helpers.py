@@ -7,7 +7,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from durak import Game, Rules, RulesError
+from durak.bots import make
 from durak.cards import deck_mask
+from durak.enums import Kind
 from durak.game import FIELDS
 
 PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"]
@@ -68,3 +70,28 @@ def play(rules: Rules, bots: Sequence[Any], seed: int) -> Game:
         assert a in obs.legal
         g.apply(a)
     return g
+
+
+def cheating_deals(a: str, b: str, n: int, **opts: float) -> tuple[list[int], int, int, int]:
+    """``n`` two-player шулерский deals (seeds 0..n-1, the bots' action limit) of bot
+    ``a`` (seat 0, made with ``opts``) against ``b``: (deals lost per seat, cheats, calls,
+    wrong calls). The tests and benchmarks/bots/cheating.py count with it."""
+    rules = Rules.preset("shulerskiy").with_action_limit()
+    lost, cheats, calls, wrong = [0, 0], 0, 0, 0
+    for i in range(n):
+        bots = [make(a, seed=i, **opts), make(b, seed=i + 1000)]
+        g = Game(rules, seed=i)
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs = g.observation(s)
+            act = bots[s].choose(obs)
+            cheats += act.kind == Kind.CHEAT
+            if act.kind == Kind.CALL:
+                calls += 1
+                wrong += not act.cards & obs.cheated
+            g.apply(act)
+        assert g.outcome is not None
+        if g.outcome.durak is not None:
+            lost[g.outcome.durak] += 1
+    return lost, cheats, calls, wrong

@@ -13,7 +13,7 @@ from durak import Action, Game, IllegalActionError, Rules, RulesError
 from durak.bots import level, make
 from durak.enums import Kind
 
-from .helpers import assert_cards_conserved
+from .helpers import assert_cards_conserved, cheating_deals
 
 SHULER = Rules.preset("shulerskiy")
 
@@ -166,40 +166,16 @@ def test_existing_bots_play_the_cheating_preset_honestly(players: int) -> None:
         assert any(a.kind == Kind.CHEAT for a in g.history), "the cheaters cheated"
 
 
-def _deals(a: str, b: str, n: int, **opts: float) -> tuple[list[int], int, int, int]:
-    """``n`` two-player deals of ``a`` (seat 0) against ``b``: (lost per seat, cheats,
-    calls, wrong calls)."""
-    rules = SHULER.with_action_limit()
-    lost, cheats, calls, wrong = [0, 0], 0, 0, 0
-    for i in range(n):
-        bots = [make(a, seed=i, **opts), make(b, seed=i + 1000)]
-        g = Game(rules, seed=i)
-        while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            obs = g.observation(s)
-            act = bots[s].choose(obs)
-            cheats += act.kind == Kind.CHEAT
-            if act.kind == Kind.CALL:
-                calls += 1
-                wrong += not act.cards & obs.cheated
-            g.apply(act)
-        assert g.outcome is not None
-        if g.outcome.durak is not None:
-            lost[g.outcome.durak] += 1
-    return lost, cheats, calls, wrong
-
-
 def test_the_cheater_beats_an_honest_player_who_never_calls() -> None:
     # measured (scratch/measure.py, 200 deals): cheater lost 29, heuristic 151
-    lost, cheats, calls, _ = _deals("cheater", "heuristic", 60)
+    lost, cheats, calls, _ = cheating_deals("cheater", "heuristic", 60)
     assert cheats > 100 and calls == 0
     assert lost[0] * 2 < lost[1]
 
 
 def test_the_catcher_catches_the_cheater() -> None:
     # measured (200 deals): 1267 cheats, 1152 called, none wrongly; cheater lost 143, catcher 53
-    lost, cheats, calls, wrong = _deals("cheater", "catcher", 60)
+    lost, cheats, calls, wrong = cheating_deals("cheater", "catcher", 60)
     assert wrong == 0 and calls > 0.8 * cheats > 100
     assert lost[0] > lost[1]
 

@@ -143,36 +143,38 @@ def client_process(
     return stats, elapsed, time.process_time() - cpu0
 
 
+async def make_table(
+    base: str, i: int, bot_level: int, ctx: ssl.SSLContext | None = None
+) -> tuple[str, str, str, str]:
+    """Table ``i``: made and joined from its own loopback address (two people and a bot
+    of ``bot_level``, three deals of podkidnoy); (table, token 0, token 1, address)."""
+    addr = table_address(i)
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": bot_level}]
+    transport = httpx.AsyncHTTPTransport(local_address=addr, verify=ctx or True)
+    async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as mine:
+        body = {
+            "preset": "podkidnoy",
+            "options": {"players": 3},
+            "seats": seats,
+            "name": f"A{i}",
+            "deals": 3,
+            "turn_timer": 60,
+        }
+        t = (await mine.post("/api/tables", json=body)).json()
+        assert "table" in t, t
+        j = (await mine.post(f"/api/tables/{t['table']}/join", json={"name": f"B{i}"})).json()
+    assert "token" in j, j
+    return t["table"], t["token"], j["token"], addr
+
+
 async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]:
     stats = Stats()
     url = base.replace("http", "ws") + "/ws"
-    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": args.bot_level}]
     ctx = ssl.create_default_context()  # one for all: each costs ~30 ms to make
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         tables = []
         for i in range(args.first, args.first + args.tables):
-            addr = table_address(i)
-            async with httpx.AsyncClient(
-                base_url=base,
-                timeout=30,
-                transport=httpx.AsyncHTTPTransport(local_address=addr, verify=ctx),
-            ) as mine:
-                r = await mine.post(
-                    "/api/tables",
-                    json={
-                        "preset": "podkidnoy",
-                        "options": {"players": 3},
-                        "seats": seats,
-                        "name": f"A{i}",
-                        "deals": 3,
-                        "turn_timer": 60,
-                    },
-                )
-                t = r.json()
-                j = (
-                    await mine.post(f"/api/tables/{t['table']}/join", json={"name": f"B{i}"})
-                ).json()
-            tables.append((t["table"], t["token"], j["token"], addr))
+            tables.append(await make_table(base, i, args.bot_level, ctx))
         t0 = time.monotonic()
         stop_at = t0 + args.seconds
         rng = random.Random(args.seed)

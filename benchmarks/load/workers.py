@@ -87,29 +87,10 @@ async def run_tables(
 ) -> tuple[single.Stats, single.Stats]:
     """(direct, relayed) stats of ``tables`` tables played for ``args.seconds``."""
     direct, relayed = single.Stats(), single.Stats()
-    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": args.bot_level}]
     made = []
     for i in range(tables):
-        base, addr = bases[i % len(bases)], single.table_address(i)
-        async with httpx.AsyncClient(
-            base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(local_address=addr)
-        ) as mine:
-            t = (
-                await mine.post(
-                    "/api/tables",
-                    json={
-                        "preset": "podkidnoy",
-                        "options": {"players": 3},
-                        "seats": seats,
-                        "deals": 3,
-                        "turn_timer": 60,
-                    },
-                )
-            ).json()
-            assert "table" in t, t
-            j = (await mine.post(f"/api/tables/{t['table']}/join", json={"name": "B"})).json()
-        assert "token" in j, j
-        made.append((i, t["table"], t["token"], j["token"], addr))
+        table, tok0, tok1, addr = await single.make_table(bases[i % len(bases)], i, args.bot_level)
+        made.append((i, table, tok0, tok1, addr))
     stop_at = time.monotonic() + args.seconds
     rng = random.Random(args.seed)
     clients = [httpx.AsyncClient(base_url=b, timeout=30) for b in bases]
