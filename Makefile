@@ -82,7 +82,7 @@ redis:
 
 test: $(STAMP) $(ENGINE) browser postgres redis
 	@echo "==> make test 1/5: ruff check (a few seconds)"
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	@echo "==> make test 2/5: ruff format --check (a few seconds)"
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
 	@$(STEP) "make test 3/5: mypy --strict (about 1 min the first time, seconds after)" -- $(BIN)/mypy
@@ -128,7 +128,7 @@ mutate: $(STAMP) $(VENV)/.installed-mutate-$(SUM)
 	$(BIN)/python scripts/mutation_report.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
 
 typecheck: $(STAMP)

@@ -76,7 +76,7 @@ def play(rules_text: str, deals: int, loop: str) -> int:
         if loop in ("collect", "learner"):
             for _agent in e.agent_iter():
                 seen = e.last()
-                e.step(None if seen[2] or seen[3] else e.unwrapped._stepper.legal[0])
+                e.step(None if seen[2] or seen[3] else e.unwrapped.stepper.legal[0])
                 kept.append(seen)
             continue
         steps += masked_deal(e, rng)

@@ -77,7 +77,7 @@ def masked_deal(e: Any, rng: random.Random, observe: bool = True) -> int:
             legal = obs["action_mask"].view(bool).nonzero()[0]
             e.step(int(legal[int(rng.random() * len(legal))]))
         else:
-            choice = e.unwrapped._stepper.legal
+            choice = e.unwrapped.stepper.legal
             e.step(choice[int(rng.random() * len(choice))])
         steps += 1
     return steps

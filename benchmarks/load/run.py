@@ -74,21 +74,30 @@ def table_address(i: int) -> str:
     return f"127.0.{1 + i // 250}.{1 + i % 250}"
 
 
+@dataclass(frozen=True)
+class Person:
+    """Who plays a seat: the server's WebSocket address, the table, the seat's token and
+    number, and the loopback address the person connects from."""
+
+    url: str
+    table: str
+    token: str
+    seat: int
+    addr: str
+
+
 async def player(
-    url: str,
+    person: Person,
     http: httpx.AsyncClient,
-    table: str,
-    token: str,
-    seat: int,
     think: float,
     stop_at: float,
     stats: Stats,
     rng: random.Random,
-    addr: str,
 ) -> None:
     """One person at one table: waits for its turn, thinks, acts, times the answer."""
+    table, token, seat = person.table, person.token, person.seat
     sent: tuple[int, float] | None = None
-    async with connect(url, max_size=2**20, local_addr=(addr, 0)) as ws:
+    async with connect(person.url, max_size=2**20, local_addr=(person.addr, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": token}))
         think_task: asyncio.Task[None] | None = None
         while time.monotonic() < stop_at:
@@ -181,21 +190,10 @@ async def main_async(args: argparse.Namespace, base: str) -> tuple[Stats, float]
         tasks = []
         for table, tok0, tok1, addr in tables:
             for seat, tok in ((0, tok0), (1, tok1)):
+                person = Person(url, table, tok, seat, addr)
+                rng_i = random.Random(rng.random())
                 tasks.append(
-                    asyncio.create_task(
-                        player(
-                            url,
-                            http,
-                            table,
-                            tok,
-                            seat,
-                            args.think,
-                            stop_at,
-                            stats,
-                            random.Random(rng.random()),
-                            addr,
-                        )
-                    )
+                    asyncio.create_task(player(person, http, args.think, stop_at, stats, rng_i))
                 )
         results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.disconnects = sum(1 for r in results if isinstance(r, BaseException))
@@ -210,81 +208,86 @@ def abuse_process(base: str, seconds: float, table_ids: list[str]) -> dict[str, 
     # A real abuser spends their own machine's CPU, not the server's: on this one machine
     # they get the least of it, so that what is measured is what they cost the server.
     os.nice(19)
-    return asyncio.run(abuse(base, seconds, table_ids))
+    return asyncio.run(Abusers(base, seconds, table_ids).run())
 
 
-async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, dict[str, int]]:
+class Abusers:
     """One abusive client per finding, each from an address of its own (127.0.0.x), for
-    ``seconds``: what each sent and what it got back."""
-    url = base.replace("http", "ws") + "/ws"
-    ctx = ssl.create_default_context()
+    ``seconds``: what each sent and what it got back (:attr:`got`)."""
 
-    def http_from(addr: str) -> httpx.AsyncClient:
+    def __init__(self, base: str, seconds: float, table_ids: list[str]) -> None:
+        self.base = base
+        self.url = base.replace("http", "ws") + "/ws"
+        self.ctx = ssl.create_default_context()
+        self.stop_at = time.monotonic() + seconds
+        self.table_ids = table_ids
+        self.got: dict[str, dict[str, int]] = {}
+
+    def http_from(self, addr: str) -> httpx.AsyncClient:
         return httpx.AsyncClient(
-            base_url=base,
+            base_url=self.base,
             timeout=30,
-            transport=httpx.AsyncHTTPTransport(local_address=addr, verify=ctx),
+            transport=httpx.AsyncHTTPTransport(local_address=addr, verify=self.ctx),
         )
 
-    def ws_from(addr: str) -> connect:
-        return connect(url, local_addr=(addr, 0))
+    def ws_from(self, addr: str) -> connect:
+        return connect(self.url, local_addr=(addr, 0))
 
-    stop_at = time.monotonic() + seconds
-    got: dict[str, dict[str, int]] = {}
+    def count(self, who: str, what: str) -> None:
+        self.got.setdefault(who, {})
+        self.got[who][what] = self.got[who].get(what, 0) + 1
 
-    def count(who: str, what: str) -> None:
-        got.setdefault(who, {})
-        got[who][what] = got[who].get(what, 0) + 1
-
-    async def reader(ws: object, who: str) -> None:
+    async def reader(self, ws: object, who: str) -> None:
         try:
             async for raw in ws:  # type: ignore[attr-defined]
-                count(who, "got " + json.loads(raw).get("code", json.loads(raw)["type"]))
+                self.count(who, "got " + json.loads(raw).get("code", json.loads(raw)["type"]))
         except Exception:  # noqa: BLE001 - closed by the server: counted below
-            count(who, "closed by server")
+            self.count(who, "closed by server")
 
-    async def flood() -> None:  # finding 9: no rate limit on messages
-        while time.monotonic() < stop_at:
+    async def flood(self) -> None:  # finding 9: no rate limit on messages
+        while time.monotonic() < self.stop_at:
             try:
-                async with ws_from("127.0.0.2") as ws:
-                    r = asyncio.create_task(reader(ws, "flood"))
+                async with self.ws_from("127.0.0.2") as ws:
+                    r = asyncio.create_task(self.reader(ws, "flood"))
                     await ws.send(
-                        json.dumps({"type": "hello", "v": 1, "table": table_ids[0], "token": None})
+                        json.dumps(
+                            {"type": "hello", "v": 1, "table": self.table_ids[0], "token": None}
+                        )
                     )
-                    while time.monotonic() < stop_at:
+                    while time.monotonic() < self.stop_at:
                         await ws.send('{"type": "ping", "id": 1}')
-                        count("flood", "sent")
+                        self.count("flood", "sent")
                         await asyncio.sleep(0)
                     r.cancel()
             except Exception:  # noqa: BLE001
-                count("flood", "connection lost")
+                self.count("flood", "connection lost")
                 await asyncio.sleep(0.1)
 
-    async def hello_storm() -> None:  # finding 5
-        async with http_from("127.0.0.3") as http:
+    async def hello_storm(self) -> None:  # finding 5
+        async with self.http_from("127.0.0.3") as http:
             t = (
                 await http.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]})
             ).json()
             if "table" not in t:
-                count("hello storm", "create refused")
+                self.count("hello storm", "create refused")
                 return
-            crowd = [await ws_from("127.0.0.3") for _ in range(12)]
+            crowd = [await self.ws_from("127.0.0.3") for _ in range(12)]
             for ws in crowd:
                 await ws.send(
                     json.dumps({"type": "hello", "v": 1, "table": t["table"], "token": None})
                 )
-            readers = [asyncio.create_task(reader(ws, "hello storm crowd")) for ws in crowd]
-            async with ws_from("127.0.0.3") as ws:
-                r = asyncio.create_task(reader(ws, "hello storm"))
+            readers = [asyncio.create_task(self.reader(ws, "hello storm crowd")) for ws in crowd]
+            async with self.ws_from("127.0.0.3") as ws:
+                r = asyncio.create_task(self.reader(ws, "hello storm"))
                 hello = json.dumps(
                     {"type": "hello", "v": 1, "table": t["table"], "token": t["token"]}
                 )
-                while time.monotonic() < stop_at:
+                while time.monotonic() < self.stop_at:
                     try:
                         await ws.send(hello)
                     except Exception:  # noqa: BLE001
                         break
-                    count("hello storm", "sent")
+                    self.count("hello storm", "sent")
                     await asyncio.sleep(0.001)
                 r.cancel()
             for x in readers:
@@ -292,70 +295,70 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
             for ws in crowd:
                 await ws.close()
 
-    async def table_spam() -> None:  # finding 1
-        async with http_from("127.0.0.4") as http:
-            while time.monotonic() < stop_at:
+    async def table_spam(self) -> None:  # finding 1
+        async with self.http_from("127.0.0.4") as http:
+            while time.monotonic() < self.stop_at:
                 r = await http.post(
                     "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]}
                 )
-                count("table spam", f"HTTP {r.status_code}")
+                self.count("table spam", f"HTTP {r.status_code}")
 
-    async def body_bomb() -> None:  # finding 4
+    async def body_bomb(self) -> None:  # finding 4
         blob = b"{" + b" " * (1 << 20) + b"}"
-        http = http_from("127.0.0.5")
-        while time.monotonic() < stop_at:
+        http = self.http_from("127.0.0.5")
+        while time.monotonic() < self.stop_at:
             try:
                 r = await http.post(
                     "/api/tables", content=blob, headers={"Content-Type": "application/json"}
                 )
-                count("body bomb (1 MB)", f"HTTP {r.status_code}")
+                self.count("body bomb (1 MB)", f"HTTP {r.status_code}")
             except httpx.HTTPError:
-                count("body bomb (1 MB)", "connection cut")
+                self.count("body bomb (1 MB)", "connection cut")
             await asyncio.sleep(0.05)
 
-    async def guesser() -> None:  # finding 9: token guessing
-        while time.monotonic() < stop_at:
+    async def guesser(self) -> None:  # finding 9: token guessing
+        while time.monotonic() < self.stop_at:
             try:
-                async with ws_from("127.0.0.6") as ws:
-                    while time.monotonic() < stop_at:
+                async with self.ws_from("127.0.0.6") as ws:
+                    while time.monotonic() < self.stop_at:
                         await ws.send(
                             json.dumps(
                                 {
                                     "type": "hello",
                                     "v": 1,
-                                    "table": random.choice(table_ids),
+                                    "table": random.choice(self.table_ids),
                                     "token": secrets.token_urlsafe(24),
                                 }
                             )
                         )
                         m = json.loads(await ws.recv())
-                        count("token guessing", "got " + m.get("code", m["type"]))
+                        self.count("token guessing", "got " + m.get("code", m["type"]))
             except Exception:  # noqa: BLE001
-                count("token guessing", "connection lost")
+                self.count("token guessing", "connection lost")
                 await asyncio.sleep(0.1)
 
-    async def silent() -> None:  # finding 9: sockets that never say hello
+    async def silent(self) -> None:  # finding 9: sockets that never say hello
         socks = []
         for _ in range(40):
             try:
-                socks.append(await ws_from("127.0.0.7"))
-                count("silent sockets", "opened")
+                socks.append(await self.ws_from("127.0.0.7"))
+                self.count("silent sockets", "opened")
             except Exception:  # noqa: BLE001
-                count("silent sockets", "refused")
-        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+                self.count("silent sockets", "refused")
+        await asyncio.sleep(max(0.0, self.stop_at - time.monotonic()))
         for ws in socks:
             try:
                 while True:
                     await asyncio.wait_for(ws.recv(), 0.5)
             except TimeoutError:
-                count("silent sockets", "still open")
+                self.count("silent sockets", "still open")
             except Exception:  # noqa: BLE001 - the server closed it
-                count("silent sockets", "closed by server")
+                self.count("silent sockets", "closed by server")
 
-    async def bad_json() -> None:  # finding 7
-        http = http_from("127.0.0.8")
+    async def bad_json(self) -> None:  # finding 7
+        http = self.http_from("127.0.0.8")
         deep = "[" * 3000 + "]" * 3000
-        while time.monotonic() < stop_at:
+        while time.monotonic() < self.stop_at:
             for body in (
                 '{"options": ' + deep + "}",
                 '{"preset": "\\ud800"}',
@@ -364,23 +367,25 @@ async def abuse(base: str, seconds: float, table_ids: list[str]) -> dict[str, di
                 r = await http.post(
                     "/api/tables", content=body, headers={"Content-Type": "application/json"}
                 )
-                count("malformed JSON", f"HTTP {r.status_code}")
+                self.count("malformed JSON", f"HTTP {r.status_code}")
             await asyncio.sleep(0.05)
 
-    done = await asyncio.gather(
-        flood(),
-        hello_storm(),
-        table_spam(),
-        body_bomb(),
-        guesser(),
-        silent(),
-        bad_json(),
-        return_exceptions=True,
-    )
-    for x in done:
-        if isinstance(x, BaseException):
-            count("abuser crashed", repr(x)[:80])
-    return got
+    async def run(self) -> dict[str, dict[str, int]]:
+        """Every abuser at once, until the time is up."""
+        done = await asyncio.gather(
+            self.flood(),
+            self.hello_storm(),
+            self.table_spam(),
+            self.body_bomb(),
+            self.guesser(),
+            self.silent(),
+            self.bad_json(),
+            return_exceptions=True,
+        )
+        for x in done:
+            if isinstance(x, BaseException):
+                self.count("abuser crashed", repr(x)[:80])
+        return self.got
 
 
 def main() -> int:

@@ -100,20 +100,9 @@ async def run_tables(
         for seat, tok, at in ((0, tok0, i % n), (1, tok1, (i + 1) % n)):
             stats = direct if at == i % n else relayed
             url = bases[at].replace("http", "ws") + "/ws"
-            tasks.append(
-                single.player(
-                    url,
-                    clients[at],
-                    table,
-                    tok,
-                    seat,
-                    args.think,
-                    stop_at,
-                    stats,
-                    random.Random(rng.random()),
-                    addr,
-                )
-            )
+            person = single.Person(url, table, tok, seat, addr)
+            rng_i = random.Random(rng.random())
+            tasks.append(single.player(person, clients[at], args.think, stop_at, stats, rng_i))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     for c in clients:
         await c.aclose()

@@ -74,7 +74,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from .cards import Card, CardSet, cards_of, lowest_rank
 from .enums import Kind
@@ -128,23 +128,12 @@ class Action:
         "cards",
         "target",
         "_text",
-        "_n24",
-        "_n36",
-        "_n52",
         "__weakref__",
     )
     kind: Kind
     cards: CardSet
     target: Card | None
     _text: str
-    # Memos, not part of the value: the action's number in the encoding of each deck
-    # size (None until asked), for the environments' step (durak.envs.bits). Fields of
-    # the action itself, not a list: a step reads several, and each list is one more
-    # object to fetch from memory. Any, so that compiled code hands the number on
-    # without boxing it again.
-    _n24: Any
-    _n36: Any
-    _n52: Any
 
     def __new__(
         cls,
@@ -197,9 +186,6 @@ class Action:
         object.__setattr__(a, "cards", CardSet(mask))
         object.__setattr__(a, "target", target)
         object.__setattr__(a, "_text", text)
-        object.__setattr__(a, "_n24", None)
-        object.__setattr__(a, "_n36", None)
-        object.__setattr__(a, "_n52", None)
         _INTERN[key] = a
         return a
 
