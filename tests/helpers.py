@@ -26,6 +26,20 @@ def all_configs(names: Sequence[str] = PRESET_NAMES) -> Iterator[Rules]:
             continue
 
 
+def env_configs(presets: Sequence[str]) -> list[str]:
+    """The learning environments' rule sets: each preset with 2 to 6 players, 2x2 and
+    3x3 teams, where the preset allows them (двухкозырный: 2 to 4 players, no teams)."""
+    out = set()
+    for name in presets:
+        texts = [f"{name}(players={p})" for p in range(2, 7)]
+        for text in (*texts, f"{name}(players=4,teams=2x2)", f"{name}(players=6,teams=3x3)"):
+            try:
+                out.add(str(Rules.parse(text)))
+            except RulesError:
+                continue
+    return sorted(out)
+
+
 def snapshot(g: Game) -> tuple[object, ...]:
     """Everything a game holds, as plain values, to check it did not change."""
     out = []

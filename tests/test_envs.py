@@ -18,7 +18,7 @@ import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from durak import Action, Game, Rules, RulesError  # noqa: E402
+from durak import Action, Game, Rules  # noqa: E402
 from durak.cards import CardSet  # noqa: E402
 from durak.determinize import sample  # noqa: E402
 from durak.enums import Kind
@@ -29,26 +29,9 @@ from durak.envs.gymnasium import DurakEnv, env_id  # noqa: E402
 from durak.envs.pettingzoo import env  # noqa: E402
 from durak.errors import IllegalActionError  # noqa: E402
 
+from .helpers import env_configs  # noqa: E402
+
 PRESETS = learning_presets()  # (all of them, шулерский and двухкозырный included)
-
-
-def _configs() -> list[str]:
-    out = []
-    for name in PRESETS:
-        for players in range(2, 7):
-            out.append(f"{name}(players={players})")
-        out.append(f"{name}(players=4,teams=2x2)")
-        out.append(f"{name}(players=6,teams=3x3)")
-    return sorted({str(r) for r in map(_valid, out) if r is not None})
-
-
-def _valid(text: str) -> Rules | None:
-    """The rules ``text`` names, or None where they refuse the count or the teams
-    (двухкозырный: 2 to 4 players, no teams)."""
-    try:
-        return Rules.parse(text)
-    except RulesError:
-        return None
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +39,7 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", category=UserWarning)
 
 
-@pytest.mark.parametrize("rules", _configs())
+@pytest.mark.parametrize("rules", env_configs(PRESETS))
 def test_pettingzoo_api_and_seed_tests(rules: str) -> None:
     """PettingZoo's api_test and seed_test on every preset x 2-6 players x teams."""
     api_test(env(rules=rules), num_cycles=60)

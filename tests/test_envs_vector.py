@@ -11,12 +11,14 @@ pytest.importorskip("gymnasium")
 import gymnasium as gym  # noqa: E402
 
 import durak.envs.gymnasium  # noqa: E402, F401  (registers the ids)
-from durak import Game, Rules, RulesError  # noqa: E402
+from durak import Game  # noqa: E402
 from durak.bots import make  # noqa: E402
 from durak.envs.bits import legal_indices  # noqa: E402
 from durak.envs.episode import learning_presets, returns  # noqa: E402
 from durak.envs.gymnasium import env_id  # noqa: E402
 from durak.envs.vector import DurakVectorEnv  # noqa: E402
+
+from .helpers import env_configs  # noqa: E402
 
 PRESETS = learning_presets()  # (all of them, шулерский and двухкозырный included)
 
@@ -139,26 +141,7 @@ def test_single_env_takes_bots_and_policies_as_opponents() -> None:
         DurakEnv(opponents=[42])  # type: ignore[list-item]
 
 
-def _configs() -> list[str]:
-    out = []
-    for name in PRESETS:
-        for players in range(2, 7):
-            out.append(f"{name}(players={players})")
-        out.append(f"{name}(players=4,teams=2x2)")
-        out.append(f"{name}(players=6,teams=3x3)")
-    return sorted({str(r) for r in map(_valid, out) if r is not None})
-
-
-def _valid(text: str) -> Rules | None:
-    """The rules ``text`` names, or None where they refuse the count or the teams
-    (двухкозырный: 2 to 4 players, no teams)."""
-    try:
-        return Rules.parse(text)
-    except RulesError:
-        return None
-
-
-@pytest.mark.parametrize("text", _configs())
+@pytest.mark.parametrize("text", env_configs(PRESETS))
 def test_conformance_with_the_engine(text: str) -> None:
     """Every preset x 2-6 players x teams: each row is the engine's own deal
     ``Game(rules, seed=deal_seeds[i])`` replayed through the public ``apply``: its
