@@ -26,8 +26,6 @@ import json
 import os
 import random
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,14 +35,10 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import free_port, serve, wait_up  # noqa: E402  (this folder's run.py)
+
 MAX_SECONDS = 300
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def pct(xs: list[float], p: float) -> str:
@@ -231,36 +225,14 @@ def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "durak.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                f"sqlite:///{Path(tmp) / 'f.db'}",
-                "--bot-pace",
-                "0",
-                "--deal-pause",
-                "0.5",
-                "--bot-threads",
-                "2",
-                "--log-level",
-                "error",
-                "--stats-token",
-                args.token,
-            ],
-            stdout=subprocess.DEVNULL,
+        server = serve(
+            port,
+            f"sqlite:///{Path(tmp) / 'f.db'}",
+            *("--bot-pace", "0", "--deal-pause", "0.5", "--bot-threads", "2"),
+            *("--log-level", "error", "--stats-token", args.token),
         )
         try:
-            for _ in range(600):  # a busy machine takes a while to start it
-                try:
-                    httpx.get(base + "/api/meta", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_up(base)
             for line in asyncio.run(run(args, base)):
                 print(line)
         finally:

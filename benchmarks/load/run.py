@@ -62,6 +62,24 @@ def free_port() -> int:
         return port
 
 
+def serve(port: int, db: str, *options: str) -> subprocess.Popen[bytes]:
+    """``durak serve`` on 127.0.0.1:``port`` with the database ``db`` and ``options``
+    (each benchmark's own pace, log level and limits), its output dropped."""
+    command = [sys.executable, "-m", "durak.cli", "serve", "--port", str(port), "--db", db]
+    return subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL)
+
+
+def wait_up(base: str, seconds: float = 60.0) -> None:
+    """Wait until the server at ``base`` answers (a busy machine takes a while)."""
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        try:
+            httpx.get(base + "/api/meta", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc."""
     with open(f"/proc/{pid}/stat") as f:
@@ -414,34 +432,14 @@ def main() -> int:
     abused: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         db = Path(tmp) / "load.db"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "durak.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                f"sqlite:///{db}",
-                "--bot-pace",
-                str(args.bot_pace),
-                "--deal-pause",
-                "1",
-                "--log-level",
-                "error",
-                "--stats-token",
-                stats_token,
-            ],
-            stdout=subprocess.DEVNULL,
+        server = serve(
+            port,
+            f"sqlite:///{db}",
+            *("--bot-pace", str(args.bot_pace), "--deal-pause", "1", "--log-level", "error"),
+            *("--stats-token", stats_token),
         )
         try:
-            for _ in range(100):
-                try:
-                    httpx.get(base + "/api/meta", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_up(base, 10)
             cpu0 = cpu_seconds(server.pid)
             # Several client processes, so that the clients are not what is measured.
             shares = [

@@ -23,7 +23,6 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterable
@@ -45,40 +44,17 @@ def start_workers(n: int, db: str, redis: str, bot_pace: float) -> list[tuple[st
     out = []
     for i in range(n):
         port = single.free_port()
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "durak.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                db,
-                "--redis",
-                redis,
-                "--worker-id",
-                f"w{i}",
-                "--bot-pace",
-                str(bot_pace),
-                "--deal-pause",
-                "1",
-                "--log-level",
-                "warning",
-                # 250 tables' people share each loopback /24 here: not one network's.
-                "--limit",
-                "tables_per_network=1000",
-            ],
-            stdout=subprocess.DEVNULL,
+        proc = single.serve(
+            port,
+            db,
+            *("--redis", redis, "--worker-id", f"w{i}", "--bot-pace", str(bot_pace)),
+            *("--deal-pause", "1", "--log-level", "warning"),
+            # 250 tables' people share each loopback /24 here: not one network's.
+            *("--limit", "tables_per_network=1000"),
         )
         out.append((f"http://127.0.0.1:{port}", proc.pid))
     for base, _ in out:
-        for _ in range(200):
-            try:
-                httpx.get(base + "/api/meta", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        single.wait_up(base, 20)
     return out
 
 
