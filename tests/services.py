@@ -18,7 +18,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 
@@ -42,7 +42,7 @@ def _as_postgres(cmd: list[str]) -> list[str]:
 _STARTED: dict[str, str | subprocess.Popen[bytes]] = {}
 
 
-def postgres(own: bool = False) -> Iterator[str]:
+def postgres(own: bool = False) -> Generator[str, None, None]:
     """A PostgreSQL on a temporary data directory and socket (no TCP port): its URL.
     ``own``: started here even if ``DURAK_TEST_DATABASE_URL`` names one (a test that
     stops its server must not stop one others use)."""
@@ -87,7 +87,7 @@ def postgres(own: bool = False) -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def redis(own: bool = False) -> Iterator[str]:
+def redis(own: bool = False) -> Generator[str, None, None]:
     """A Redis on a free local port, in memory only: its URL (``own``: as for
     ``postgres``)."""
     given = None if own else os.environ.get("DURAK_TEST_REDIS_URL")

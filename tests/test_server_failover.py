@@ -209,8 +209,8 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         # One line of history: one row per deal, each deal's actions in turn.
         engine = create_engine(pg_url)
         try:
-            with engine.connect() as c:
-                deals = c.execute(
+            with engine.connect() as db:
+                deals = db.execute(
                     select(deals_t.c.id, deals_t.c.deal_no)
                     .where(deals_t.c.table_id == tid)
                     .order_by(deals_t.c.deal_no)
@@ -218,7 +218,7 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
                 played = {
                     d.deal_no: [
                         a.action
-                        for a in c.execute(
+                        for a in db.execute(
                             select(actions_t.c.action)
                             .where(actions_t.c.deal_id == d.id)
                             .order_by(actions_t.c.ply)

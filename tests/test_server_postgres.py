@@ -126,11 +126,15 @@ def test_restart_mid_match_on_postgres(url: str) -> None:
 
 
 def test_old_schema_gets_new_columns(url: str) -> None:
-    """A database made before private tables and fair deals gains their columns."""
+    """A database made before private tables, fair deals and fencing tokens gains their
+    columns; a table of before has no epoch (null), and the first worker to take it
+    over gets epoch 1."""
     s = Store(url)
     with s.engine.begin() as c:
         c.exec_driver_sql("ALTER TABLE durak_deals DROP COLUMN salt")
         c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN invite_hash")
+        c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN epoch")
+        c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN owner")
     s.close()
     s = Store(url)
     try:
@@ -148,5 +152,8 @@ def test_old_schema_gets_new_columns(url: str) -> None:
             [],
         )
         assert s.load_tables()[0].invite_hash == "x"
+        assert (s.load_tables()[0].epoch, s.load_tables()[0].owner) == (0, None)
+        taken = s.take_table("t")
+        assert taken is not None and taken.epoch == 1
     finally:
         s.close()

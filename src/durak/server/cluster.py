@@ -606,10 +606,9 @@ class RedisCluster:
         if t is None:
             return
         log.warning("worker %s: table %s was taken over by another", self.worker, table_id)
-        for c in list(t.conns):
+        for c in list(t.conns):  # (closed: whatever the table still pushes is dropped)
             if isinstance(c, RemoteConnection):
                 c.moved = True
-            t.detach(c)
             c.stop()
         self.since.pop(table_id, None)
 
