@@ -243,8 +243,11 @@ class Lobby:
     def outdated(self, table_id: str) -> None:
         self.registry.outdated(table_id)
 
-    def fenced(self, table_id: str) -> None:
-        self.registry.fenced(table_id)
+    def fenced(self, table: LiveTable) -> None:
+        # Only the copy held now: a stale copy's late write (one dropped and loaded again
+        # meanwhile) must not make the lobby let go of the fresh one.
+        if self.tables.get(table.id) is table:
+            self.registry.fenced(table.id)
 
     async def drop(self, table_id: str) -> None:
         """Let go of a table another worker now owns: out of memory, nothing written."""

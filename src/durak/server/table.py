@@ -64,8 +64,8 @@ class Host(Protocol):
         stored it (a worker that had stalled past its lease, docs/scale.md)."""
         ...
 
-    def fenced(self, table_id: str) -> None:
-        """Another worker took this table over: a write of it was fenced off."""
+    def fenced(self, table: LiveTable) -> None:
+        """Another worker took ``table`` over: a write of it was fenced off."""
         ...
 
 
@@ -327,7 +327,7 @@ class LiveTable:
             result: T = await self.store.write(self.fence, fn, *args, **kwargs)
         except Fenced:
             log.warning("table %s: taken over by another worker; letting it go", self.id)
-            self.lobby.fenced(self.id)
+            self.lobby.fenced(self)
             raise
         return result
 
