@@ -31,8 +31,8 @@ from durak.server.store import Store, actions_t, deals_t  # noqa: E402
 from durak.server.table import Connection, LiveTable, hash_token  # noqa: E402
 
 from . import services  # noqa: E402
-from .test_server import hello  # noqa: E402
-from .test_server_workers import Worker  # noqa: E402
+from .test_server import hello, next_of, play_out, sync  # noqa: E402
+from .test_server_workers import Worker, two_player_table  # noqa: E402
 
 pytestmark = [
     pytest.mark.timeout(180),
@@ -295,5 +295,55 @@ def test_a_table_taken_over_still_counts_against_its_creators_cap(
         assert res.status_code == 429, res.text
         assert "live tables from one address" in res.text
     finally:
+        for w in (a, b):
+            w.stop()
+
+
+def test_after_redis_lost_its_keys_a_dead_owners_table_is_still_taken_over(
+    pg_url: str, redis_url: str
+) -> None:
+    """A table of two people on worker a, both players' sockets on b. Redis is flushed
+    (as a restart without persistence): the leases and the list of live tables are
+    gone. The workers list the database's live tables again at their next beat, so
+    when a is then killed with SIGKILL, b still finds the table without a lease and
+    takes it over; the players play on through b to the end. (Before, the list stayed
+    empty until a worker started, and the table was never taken over.)"""
+    services.empty_database(pg_url)
+    import redis
+
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    r.flushall()
+    a, b = (Worker(name, pg_url, redis_url, "--lease", "1") for name in "ab")
+    for w in (a, b):
+        w.start()
+    p0 = p1 = None
+    try:
+        for w in (a, b):
+            w.wait_ready()
+        tid, tok0, tok1 = two_player_table(a, b)
+        p0, p1 = b.ws(), b.ws()
+        states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
+        for _ in range(3):
+            mover = next(i for i, m in enumerate(states) if m["obs"]["legal"])
+            act = {"type": "act", "state": states[mover]["state"]}
+            (p0, p1)[mover].send_json({**act, "action": states[mover]["obs"]["legal"][0]})
+            states = [next_of(p0), next_of(p1)]
+        shown = [e["action"] for e in states[0]["log"]]
+        r.flushall()
+        deadline = time.monotonic() + 3  # (a beat lists it again within 1/6 s)
+        while not r.sismember("durak:tables", tid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        a.kill()
+        after = [next_of(p0), next_of(p1)]  # b's welcome state, once it took the table
+        while after[0]["state"] != after[1]["state"]:
+            after = sync([p0, p1], after)
+        assert [e["action"] for e in after[0]["log"]][: len(shown)] == shown
+        assert str(r.get(f"durak:lease:{tid}")).startswith("b.")
+        end = play_out([p0, p1], after)
+        assert end[0]["status"] == "finished" and end[0]["result"] is not None
+    finally:
+        for ws in (p0, p1):
+            if ws is not None:
+                ws.close()
         for w in (a, b):
             w.stop()
