@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -96,7 +97,9 @@ def test_a_worker_told_to_stop_while_its_services_hang_leaves_within_its_drain_b
         assert code == 1, code  # stopped without storing everything
         w.log.flush()
         said = Path(w.log.name).read_text()
-        assert "without storing: " in said and "add_action(" in said, said[-3000:]
+        # (the write the database thread was in when the database stopped answering:
+        # a bot's move, or a deal's start or end)
+        assert re.search(r"without storing: \w+\(", said), said[-3000:]
     finally:
         if ws is not None:
             ws.close()
