@@ -350,3 +350,12 @@ def test_after_redis_lost_its_keys_a_dead_owners_table_is_still_taken_over(
                 ws.close()
         for w in (a, b):
             w.stop()
+
+
+def test_a_drain_of_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``durak serve --drain 0`` would leave without storing anything: refused before
+    anything starts."""
+    from durak.cli import main
+
+    assert main(["serve", "--drain", "0", "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "--drain 0: more than 0 seconds" in capsys.readouterr().err

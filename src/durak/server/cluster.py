@@ -19,6 +19,12 @@ Two implementations of one interface, chosen once in ``app.create_app``:
   gives back the game, its seats and tokens, and its turn clock from the stored time of
   the last move), and the edges send their sockets' hellos to the new owner.
 
+Redis is not the last word on who owns a table (a worker may stall past its lease;
+Redis may lose its keys): the database is. Each adoption raises the table's epoch in
+the database, and every write of the table checks it (``store.Store.begin``), so of two
+workers that both hold a table only the one that took it last can store anything; the
+other lets the table go as soon as a write of it is refused (``RedisCluster.fenced``).
+
 Frames on a worker's channel are ``kind``, then fields, separated by NUL (no JSON
 around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: the
 socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
