@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from durak.server.store import Fence, Store  # noqa: E402
 from tests import services  # noqa: E402  (the throwaway PostgreSQL)
+
+from durak.server.store import Fence, Store  # noqa: E402
 
 
 def block(store: Store, fence: Fence | None, deal_no: int, writes: int) -> list[float]:
