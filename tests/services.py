@@ -9,14 +9,16 @@ the tests at servers of your own instead.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 
@@ -35,9 +37,16 @@ def _as_postgres(cmd: list[str]) -> list[str]:
     return cmd
 
 
-def postgres() -> Iterator[str]:
-    """A PostgreSQL on a temporary data directory and socket (no TCP port): its URL."""
-    given = os.environ.get("DURAK_TEST_DATABASE_URL")
+# The servers started here (not those given by URL): URL -> the data directory of a
+# PostgreSQL, the process of a Redis. Only these may be paused (``paused``).
+_STARTED: dict[str, str | subprocess.Popen[bytes]] = {}
+
+
+def postgres(own: bool = False) -> Generator[str, None, None]:
+    """A PostgreSQL on a temporary data directory and socket (no TCP port): its URL.
+    ``own``: started here even if ``DURAK_TEST_DATABASE_URL`` names one (a test that
+    stops its server must not stop one others use)."""
+    given = None if own else os.environ.get("DURAK_TEST_DATABASE_URL")
     if given:
         yield given
         return
@@ -64,9 +73,12 @@ def postgres() -> Iterator[str]:
     opts = f"-p {port} -k {sock} -c listen_addresses='' -F -c max_connections=200"
     start = [f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w", "-l", f"{root}/log", "start"]
     subprocess.run(_as_postgres(start), check=True, capture_output=True, timeout=120)
+    url = f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
+    _STARTED[url] = data
     try:
-        yield f"postgresql+psycopg://durak@/postgres?host={sock}&port={port}"
+        yield url
     finally:
+        _STARTED.pop(url, None)
         subprocess.run(
             _as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]),
             capture_output=True,
@@ -75,9 +87,10 @@ def postgres() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def redis() -> Iterator[str]:
-    """A Redis on a free local port, in memory only: its URL."""
-    given = os.environ.get("DURAK_TEST_REDIS_URL")
+def redis(own: bool = False) -> Generator[str, None, None]:
+    """A Redis on a free local port, in memory only: its URL (``own``: as for
+    ``postgres``)."""
+    given = None if own else os.environ.get("DURAK_TEST_REDIS_URL")
     if given:
         yield given
         return
@@ -108,8 +121,11 @@ def redis() -> Iterator[str]:
             assert proc.poll() is None, "redis-server exited at start"
             assert time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        url = f"redis://127.0.0.1:{port}/0"
+        _STARTED[url] = proc
+        yield url
     finally:
+        _STARTED.pop(f"redis://127.0.0.1:{port}/0", None)
         proc.kill()
         proc.wait(10)
         shutil.rmtree(root, ignore_errors=True)
@@ -129,3 +145,40 @@ def empty_database(url: str) -> None:
         store.metadata.drop_all(engine)
     finally:
         engine.dispose()
+
+
+def _processes(url: str) -> list[int]:
+    """The processes of a server started here: a Redis's one, a PostgreSQL's postmaster
+    and its children."""
+    started = _STARTED[url]
+    if isinstance(started, subprocess.Popen):
+        return [started.pid]
+    with open(os.path.join(started, "postmaster.pid")) as f:
+        master = int(f.readline())
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == master:
+                children.append(int(entry))
+    return [master, *children]
+
+
+@contextlib.contextmanager
+def paused(*urls: str) -> Iterator[None]:
+    """The servers at ``urls`` (started here by ``postgres(own=True)`` or
+    ``redis(own=True)``) stopped with SIGSTOP meanwhile: alive, connections open, no
+    answer (a machine that hangs, a network that drops everything); SIGCONT after."""
+    pids = [pid for url in urls for pid in _processes(url)]
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from durak.server import create_app
-from durak.server.store import Store
+from durak.server.store import Fenced, Store
 
 from . import services
 from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
@@ -126,11 +126,15 @@ def test_restart_mid_match_on_postgres(url: str) -> None:
 
 
 def test_old_schema_gets_new_columns(url: str) -> None:
-    """A database made before private tables and fair deals gains their columns."""
+    """A database made before private tables, fair deals and fencing tokens gains their
+    columns; a table of before has no epoch (null), and the first worker to take it
+    over gets epoch 1."""
     s = Store(url)
     with s.engine.begin() as c:
         c.exec_driver_sql("ALTER TABLE durak_deals DROP COLUMN salt")
         c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN invite_hash")
+        c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN epoch")
+        c.exec_driver_sql("ALTER TABLE durak_tables DROP COLUMN owner")
     s.close()
     s = Store(url)
     try:
@@ -148,5 +152,28 @@ def test_old_schema_gets_new_columns(url: str) -> None:
             [],
         )
         assert s.load_tables()[0].invite_hash == "x"
+        assert (s.load_tables()[0].epoch, s.load_tables()[0].owner) == (0, None)
+        taken = s.take_table("t")
+        assert taken is not None and taken.epoch == 1
+    finally:
+        s.close()
+
+
+def test_a_write_with_a_stale_epoch_is_fenced_off_and_writes_nothing(url: str) -> None:
+    """The fencing token (docs/scale.md): once a second worker took the table over
+    (epoch 2), a write fenced with the first's epoch raises ``Fenced`` and stores none
+    of its transaction; the same write fenced with epoch 2 is stored."""
+    s = Store(url)
+    try:
+        row = {"id": "t", "rules": "podkidnoy()", "status": "waiting", "match_no": 0}
+        s.create_table({**row, "epoch": 1}, [])
+        taken = s.take_table("t")
+        assert taken is not None and taken.epoch == 2
+        with s.fenced(("t", 1)), pytest.raises(Fenced):
+            s.set_table("t", status="finished")
+        assert s.load_tables()[0].status == "waiting"
+        with s.fenced(("t", 2)):
+            s.set_table("t", status="finished")
+        assert s.load_tables()[0].status == "finished"
     finally:
         s.close()

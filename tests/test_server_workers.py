@@ -65,8 +65,9 @@ SERVE = "import sys; from durak.cli import main; sys.exit(main(sys.argv[1:]))"
 class Worker:
     """One ``durak serve`` process of the cluster."""
 
-    def __init__(self, name: str, db: str, redis: str) -> None:
+    def __init__(self, name: str, db: str, redis: str, *args: str) -> None:
         self.name, self.db, self.redis = name, db, redis
+        self.args = args  # more of ``durak serve``'s options
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -75,7 +76,7 @@ class Worker:
         limits = [x for lim in FAST for x in ("--limit", lim)]
         cmd = [sys.executable, "-c", SERVE, "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--redis", self.redis, "--worker-id", self.name, "--bot-pace", "0"]
-        cmd += ["--deal-pause", "0", "--log-level", "warning", *limits]
+        cmd += ["--deal-pause", "0", "--log-level", "warning", *limits, *self.args]
         # What it says goes to a file of its own, shown if it does not start.
         self.log = open(f"{tempfile.gettempdir()}/durak-worker-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)

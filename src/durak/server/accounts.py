@@ -445,7 +445,7 @@ def link_seat(store: Store, table_id: str, seat: int, account_id: int | None) ->
     """The person at ``seat`` of ``table_id`` plays as ``account_id`` (None: as no one)
     from the next deal on."""
     ensure(store.engine)
-    with store.engine.begin() as c:
+    with store.begin() as c:  # fenced, as every write of a table's state (Store.begin)
         c.execute(
             delete(seat_accounts_t).where(
                 seat_accounts_t.c.table_id == table_id, seat_accounts_t.c.seat == seat

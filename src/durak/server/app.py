@@ -13,7 +13,7 @@ import contextlib
 import functools
 import hmac
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .cluster import LEASE_SECONDS, Cluster, Local, RedisCluster, RemoteConnection
+from .cluster import DRAIN_SECONDS, LEASE_SECONDS, Cluster, Local, RedisCluster, RemoteConnection
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
@@ -72,6 +72,8 @@ def create_app(  # noqa: PLR0913
     redis_url: str | None = None,
     worker: str | None = None,
     lease: float = LEASE_SECONDS,
+    drain: float = DRAIN_SECONDS,
+    stopped: Callable[[list[str]], None] | None = None,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -82,10 +84,14 @@ def create_app(  # noqa: PLR0913
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
     ``busy_timeout``: seconds a database write waits for a lock before it fails;
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
-    (an id; a random one by default), its tables' leases ``lease`` seconds long;
-    without it this process holds every table."""
+    (an id; a random one by default), its tables' leases ``lease`` seconds long, its
+    stop bounded by ``drain`` seconds; without it this process holds every table.
+    ``stopped``: called once the server stopped, with what it could not store (empty:
+    everything was)."""
     lim = limits or Limits()
-    cluster: Cluster = RedisCluster(redis_url, lim, worker, lease) if redis_url else Local(lim)
+    cluster: Cluster = (
+        RedisCluster(redis_url, lim, worker, lease, drain) if redis_url else Local(lim)
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -106,8 +112,10 @@ def create_app(  # noqa: PLR0913
         try:
             yield
         finally:
-            await cluster.stop()
+            unstored = await cluster.stop()
             app.state.logins.close()
+            if stopped is not None:
+                stopped(unstored)
 
     routes = [
         Route("/", index),

@@ -55,7 +55,7 @@ async def _store_assisted(t: LiveTable, deal_id: int) -> None:
     """The deal is assisted, stored before the hint is sent or the undo made, so that a
     restart does not make it rated again."""
     if deal_id not in t.assisted:
-        await t.store.run(t.store.store.set_assisted, deal_id)
+        await t.write(t.store.store.set_assisted, deal_id)
         t.assisted.add(deal_id)
 
 
@@ -143,7 +143,7 @@ async def hint(conn: Connection) -> None:
 
 
 def _drop_actions(store: Store, deal_id: int, from_ply: int) -> None:
-    with store.engine.begin() as c:
+    with store.begin() as c:
         c.execute(
             delete(actions_t).where(actions_t.c.deal_id == deal_id, actions_t.c.ply >= from_ply)
         )
@@ -163,7 +163,7 @@ async def undo(conn: Connection) -> None:
         keep = len(seats) - 1 - seats[::-1].index(seat)
         # Stored first, as every change: a restart replays what the database holds.
         await _store_assisted(t, t.deal_id)
-        await t.store.run(_drop_actions, t.store.store, t.deal_id, keep)
+        await t.write(_drop_actions, t.store.store, t.deal_id, keep)
         for _ in range(len(history) - keep):
             g.undo()
         t.log = t.log[:keep]

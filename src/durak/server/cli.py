@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import dataclasses
 import logging
+import math
 import os
 import signal
 import socket
@@ -99,6 +100,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "takes it over (with --redis; default 3, at least 1)",
     )
     parser.add_argument(
+        "--drain",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --redis: how long a worker told to stop waits for its sockets' requests, "
+        "then as long again for its tables' writes, before it leaves anyway (exit status 1 "
+        "and a log of what it could not store; default 5)",
+    )
+    parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
     )
     parser.add_argument(
@@ -118,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
     if args.lease is not None and not args.lease >= 1.0:
         print(f"durak serve: --lease {args.lease:g}: at least 1 second", file=sys.stderr)
         return 2
+    if args.drain is not None and not args.drain > 0:
+        print(f"durak serve: --drain {args.drain:g}: more than 0 seconds", file=sys.stderr)
+        return 2
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
     except OSError as e:
@@ -127,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     from .app import create_app
+    from .cluster import DRAIN_SECONDS
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(message)s")
     from .limits import Limits
@@ -170,9 +184,21 @@ def run(args: argparse.Namespace) -> int:
             redis_url=args.redis,
             worker=worker,
             **({} if args.lease is None else {"lease": args.lease}),
+            **({} if args.drain is None else {"drain": args.drain}),
+            stopped=undrained_exit,
         )
         config = uvicorn.Config(
-            app, log_level=args.log_level, ws_max_size=64 * 1024, http=protocol_class(limits)
+            app,
+            log_level=args.log_level,
+            ws_max_size=64 * 1024,
+            http=protocol_class(limits),
+            # A worker's sockets get as long to finish their requests as its tables get
+            # to store their writes afterwards (a request may wait on a database that
+            # stopped answering); one process waits for them as it always did.
+            # (whole seconds: uvicorn's type)
+            timeout_graceful_shutdown=math.ceil(args.drain or DRAIN_SECONDS)
+            if args.redis
+            else None,
         )
         uvicorn.Server(config).run(sockets=[sock])
 
@@ -180,6 +206,17 @@ def run(args: argparse.Namespace) -> int:
         serve(None)
         return 0
     return supervise(args.workers, serve)
+
+
+def undrained_exit(unstored: list[str]) -> None:
+    """A worker that stopped without storing everything (its database or Redis did not
+    answer within ``--drain``) leaves at once with status 1: its database thread may be
+    stuck in a call that never returns, which a normal exit would wait for."""
+    if unstored:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
 
 
 def supervise(n: int, serve: Callable[[int], None]) -> int:

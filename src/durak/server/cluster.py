@@ -19,6 +19,12 @@ Two implementations of one interface, chosen once in ``app.create_app``:
   gives back the game, its seats and tokens, and its turn clock from the stored time of
   the last move), and the edges send their sockets' hellos to the new owner.
 
+Redis is not the last word on who owns a table (a worker may stall past its lease;
+Redis may lose its keys): the database is. Each adoption raises the table's epoch in
+the database, and every write of the table checks it (``store.Store.begin``), so of two
+workers that both hold a table only the one that took it last can store anything; the
+other lets the table go as soon as a write of it is refused (``RedisCluster.fenced``).
+
 Frames on a worker's channel are ``kind``, then fields, separated by NUL (no JSON
 around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: the
 socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
@@ -63,6 +69,10 @@ Handler = Callable[[Connection, str], Awaitable[object]]
 # (renews its leases, looks for free tables) six times a lease, and is gone when it has
 # not beaten for 5/3 of a lease.
 LEASE_SECONDS = 3.0
+# How long a worker told to stop (SIGTERM) waits for its database and Redis before it
+# leaves anyway (``durak serve --drain``): first for its sockets' requests to end, then
+# for its tables' writes. What it could not store then is logged, and it exits with 1.
+DRAIN_SECONDS = 5.0
 CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
 REDIS_CONNECTIONS = 32  # a worker's connections to Redis (its pub/sub listener aside)
 SEP = "\x00"
@@ -99,9 +109,15 @@ class Local:
         if n:
             log.info("restored %d tables", n)
 
-    async def stop(self) -> None:
+    async def stop(self) -> list[str]:
+        """Stop every table and store all there is to store: one process waits as long
+        as that takes (SQLite's own lock timeout bounds each write), and leaves as it
+        always did; a write its tables were still retrying is logged (a restart records
+        a deal's end from the stored actions). Returns nothing left to report."""
         if self.lobby is not None:
-            await self.lobby.close()
+            for what in await self.lobby.close():
+                log.warning("not stored: %s", what)
+        return []
 
     async def where(self, table_id: str) -> str | None:
         """The worker that owns ``table_id``; None: this one (or no such table)."""
@@ -381,12 +397,20 @@ class RedisCluster:
     """One worker of several (see the module's docstring)."""
 
     def __init__(
-        self, url: str, limits: Limits, worker: str | None = None, lease: float = LEASE_SECONDS
+        self,
+        url: str,
+        limits: Limits,
+        worker: str | None = None,
+        lease: float = LEASE_SECONDS,
+        drain: float = DRAIN_SECONDS,
     ) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
 
         if lease < 1.0:
             raise ValueError(f"a lease of {lease:g} s: at least 1 s")
+        if not drain > 0:
+            raise ValueError(f"a drain of {drain:g} s: more than 0 s")
+        self.drain = drain
         self.lease_ms = int(lease * 1000)
         self.beat = lease / 6
         self.worker_ms = int(lease * 5 / 3 * 1000)
@@ -452,12 +476,11 @@ class RedisCluster:
         brings them back)."""
         self.lobby, self.handle = lobby, handle
         lobby.registry = self
+        lobby.fencing = True  # every adoption takes a new epoch; stale writes are refused
         self.share(lobby)
         lobby.start_watch()
         await self._beat_once()
-        ids = await lobby.store.run(lobby.store.store.live_table_ids)
-        if ids:
-            await self.redis.sadd("durak:tables", *ids)
+        await self._seed_tables()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.channel(self.worker))
         self._tasks = [
@@ -466,14 +489,24 @@ class RedisCluster:
         ]
         log.info("worker %s joined the cluster at %s", self.worker, self.url)
 
-    async def stop(self) -> None:
+    async def stop(self) -> list[str]:
         """Leave: the tables held here are let go at once (their leases deleted), so
-        other workers adopt them without waiting for the leases to run out."""
+        other workers adopt them without waiting for the leases to run out. Within
+        ``drain`` seconds, whatever the database and Redis do: what could not be stored
+        by then is logged and returned (a worker must not hang on a database or a Redis
+        that stopped answering; every action a player was shown was stored before it
+        was shown, and the next owner records a deal's end from the stored actions)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.drain
+
+        def left() -> float:
+            return max(0.0, end - loop.time())
+
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=left())
+        unstored: list[str] = []
         lobby = self.lobby
         if lobby is not None:
             ids = list(lobby.tables)
@@ -481,14 +514,28 @@ class RedisCluster:
                 rc.moved = True
             # Every table stopped and every write done (the database thread is drained)
             # before the leases go: the next owner must load everything this one stored.
-            await lobby.close()
+            # (A write still running after the deadline is fenced: its table's next owner
+            # takes a new epoch first, Store.take_table.)
+            unstored = await lobby.close(left())
             with contextlib.suppress(Exception):
-                for table_id in ids:
-                    await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
+                async with asyncio.timeout(left()):
+                    for table_id in ids:
+                        await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
         with contextlib.suppress(Exception):
-            await self.redis.delete(f"durak:worker:{self.worker}", f"durak:live:{self.worker}")
-            await self.redis.srem("durak:workers", self.worker)
-        await self.redis.aclose()
+            async with asyncio.timeout(left()):
+                await self.redis.delete(f"durak:worker:{self.worker}", f"durak:live:{self.worker}")
+                await self.redis.srem("durak:workers", self.worker)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(max(0.1, left())):
+                await self.redis.aclose()
+        if unstored:
+            log.error(
+                "worker %s: stopped after %g s without storing: %s",
+                self.worker,
+                self.drain,
+                "; ".join(unstored),
+            )
+        return unstored
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -553,6 +600,46 @@ class RedisCluster:
         await self.redis.hdel(f"durak:live:{self.worker}", table_id)
         await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
         self.since.pop(table_id, None)
+
+    def fenced(self, table_id: str) -> None:
+        """Another worker took over a table held here (a write of it was fenced off: its
+        epoch moved on, as when Redis lost its leases and two workers each thought the
+        table theirs). Let go at once, before anything more of it is sent: sockets
+        relayed from other workers are told it moved (their edges ask again where it
+        is, and find the new owner), this worker's own sockets are closed (the pages
+        connect again, to whichever worker); then it is dropped and its lease, if it
+        is still this worker's, released."""
+        lobby = self.lobby
+        assert lobby is not None
+        t = lobby.tables.pop(table_id, None)
+        if t is None:
+            return
+        log.warning("worker %s: table %s was taken over by another", self.worker, table_id)
+        for c in list(t.conns):  # (closed: whatever the table still pushes is dropped)
+            if isinstance(c, RemoteConnection):
+                c.moved = True
+            c.stop()
+        self.since.pop(table_id, None)
+
+        async def let_go() -> None:
+            await t.close()
+            await self.redis.hdel(f"durak:live:{self.worker}", table_id)
+            await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
+
+        self._spawn(let_go())
+
+    async def _seed_tables(self) -> None:
+        """The live tables of the database listed in Redis (``durak:tables``), so that
+        those nobody holds are adopted: when a worker starts, and again whenever Redis
+        lost the list (flushed, or restarted without persistence)."""
+        lobby = self.lobby
+        assert lobby is not None
+        ids = await lobby.store.run(lobby.store.store.live_table_ids)
+        async with self.redis.pipeline(transaction=True) as p:
+            if ids:
+                p.sadd("durak:tables", *ids)
+            p.set("durak:seeded", "1")
+            await p.execute()
 
     def outdated(self, table_id: str) -> None:
         """Another worker stored a move of a table held here (it stalled past its lease
@@ -689,7 +776,12 @@ class RedisCluster:
             if lobby.tables:
                 p.hset(key, mapping={t.id: self._entry(t) for t in lobby.tables.values()})
                 p.pexpire(key, self.worker_ms + 1000)
-            await p.execute()
+                p.sadd("durak:tables", *lobby.tables)  # (again, if Redis lost it)
+            p.exists("durak:seeded")
+            seeded = (await p.execute())[-1]
+        if not seeded:  # Redis lost its keys: the database's live tables listed again
+            log.warning("worker %s: Redis lost the list of tables; listing it again", self.worker)
+            await self._seed_tables()
         workers = sorted(str(w) for w in await r.smembers("durak:workers"))
         alive = await r.mget([f"durak:worker:{w}" for w in workers]) if workers else []
         self.live_workers = [w for w, a in zip(workers, alive, strict=True) if a is not None]

@@ -66,6 +66,11 @@ class Registry(Protocol):
         number taken): load it again."""
         ...
 
+    def fenced(self, table_id: str) -> None:
+        """Another worker took over the table held here (a write of it was fenced off,
+        ``store.Fenced``): let it go at once."""
+        ...
+
 
 class LocalRegistry:
     """The tables of one process: the lobby's own."""
@@ -86,6 +91,10 @@ class LocalRegistry:
     def outdated(self, table_id: str) -> None:
         # One process is the only writer of its tables: nothing else stores their moves.
         log.error("table %s: a move's number was taken in the database", table_id)
+
+    def fenced(self, table_id: str) -> None:
+        # One process writes unfenced (``Lobby.fencing`` is off): never called.
+        log.error("table %s: a write was fenced off", table_id)
 
 
 class Lobby:
@@ -136,6 +145,9 @@ class Lobby:
         self.lags: deque[float] = deque(maxlen=10_000)
         self._watch: asyncio.Task[None] | None = None
         self.registry: Registry = LocalRegistry(self)
+        # Tables' writes checked against their epoch (``store.Store.begin``): on for the
+        # workers of a cluster (``RedisCluster.start``), off for one process.
+        self.fencing = False
 
     async def _watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -161,7 +173,7 @@ class Lobby:
             limit = self.close_after.get(t.status)
             if limit is not None and t.idle_for(now) > limit:
                 try:
-                    await self.store.run(self.store.store.set_table, t.id, status="closed")
+                    await t.write(self.store.store.set_table, t.id, status="closed")
                 except StoreUnavailable:
                     continue  # the next sweep tries again
                 await t.close()
@@ -187,10 +199,14 @@ class Lobby:
         """Take over ``table_id`` from the database (its owner is gone: docs/scale.md),
         its turn clock running from the stored time of its last change; None if the
         database has no live table of that id."""
-        rows = await self.store.run(self.store.store.load_tables, ids=[table_id])
-        if not rows:
+        if self.fencing:  # the table's epoch raised: its previous owner's writes fenced off
+            row = await self.store.run(self.store.store.take_table, table_id)
+        else:
+            rows = await self.store.run(self.store.store.load_tables, ids=[table_id])
+            row = rows[0] if rows else None
+        if row is None:
             return None
-        return await self._revive(rows[0], keep_clock=True)
+        return await self._revive(row, keep_clock=True)
 
     async def _revive(self, row: TableRow, keep_clock: bool = False) -> LiveTable | None:
         try:
@@ -209,7 +225,9 @@ class Lobby:
                 row.target,
                 row.turn_timer,
                 invite_hash=row.invite_hash,
+                owner=row.owner,
             )
+            t.epoch = row.epoch if self.fencing else None
             end = t.restore(row, keep_clock)
             links = await self.store.run(accounts.linked_seats, self.store.store, row.id)
             for seat, account_id in links.items():
@@ -225,20 +243,45 @@ class Lobby:
     def outdated(self, table_id: str) -> None:
         self.registry.outdated(table_id)
 
+    def fenced(self, table: LiveTable) -> None:
+        # Only the copy held now: a stale copy's late write (one dropped and loaded again
+        # meanwhile) must not make the lobby let go of the fresh one.
+        if self.tables.get(table.id) is table:
+            self.registry.fenced(table.id)
+
     async def drop(self, table_id: str) -> None:
         """Let go of a table another worker now owns: out of memory, nothing written."""
         t = self.tables.pop(table_id, None)
         if t is not None:
             await t.close()
 
-    async def close(self) -> None:
+    async def close(self, seconds: float | None = None) -> list[str]:
+        """Stop every table and finish the database's work: all of it, or (``seconds``
+        given) what finishes within ``seconds``, the database thread then left behind.
+        Returns what could not be stored (empty: everything was): the writes still
+        running or waiting at the deadline, and the ones the tables were retrying."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + (seconds or 0.0)
         if self._watch is not None:
             self._watch.cancel()
-        for t in self.tables.values():
-            await t.close()
+        left = [
+            f"table {t.id}: {what} (was being retried)"
+            for t in self.tables.values()
+            for what in sorted(t.retrying)
+        ]
+        closing = [asyncio.ensure_future(t.close()) for t in self.tables.values()]
+        if closing:
+            await asyncio.wait(
+                closing, timeout=None if seconds is None else max(0.0, end - loop.time())
+            )
         for pool in (self.bot_pool, self.stand_in_pool, self.hint_pool):
             pool.shutdown(wait=False, cancel_futures=True)
-        self.store.close()
+        if seconds is None:
+            self.store.close()
+            return left
+        unfinished = await self.store.drain(end - loop.time())
+        self.store.close(wait=not unfinished)
+        return left + unfinished
 
     def table(self, table_id: str, invite: object = None) -> LiveTable:
         """The table ``table_id``; a private one only with its invite (else, as for a
@@ -362,6 +405,8 @@ class Lobby:
                     "status": "waiting",
                     "match_no": 0,
                     "invite_hash": t.invite_hash,
+                    "epoch": 1,
+                    "owner": net_key(owner)[:64] if owner is not None else None,
                 },
                 [s.row() for s in seats],
             )
@@ -372,6 +417,7 @@ class Lobby:
                 )
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
+        t.epoch = 1 if self.fencing else None
         self.tables[table_id] = t
         await self.registry.created(t)
         try:

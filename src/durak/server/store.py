@@ -17,8 +17,9 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -51,6 +52,9 @@ log = logging.getLogger("durak.server")
 
 metadata = MetaData()
 
+# A writer's claim on a table: its id and the epoch the writer took it over with.
+Fence = tuple[str, int]
+
 tables_t = Table(
     "durak_tables",
     metadata,
@@ -64,6 +68,13 @@ tables_t = Table(
     Column("match_seed", BigInteger, nullable=True),
     Column("created_at", DateTime, nullable=False),
     Column("invite_hash", String(64), nullable=True),  # set: a private table
+    # The fencing token of a cluster (docs/scale.md): raised by one each time a worker
+    # takes the table over; a write of the table's state is stored only by the worker
+    # whose epoch is still this one. Null in a database made before it: read as 0.
+    Column("epoch", Integer, nullable=True),
+    # The creator's address as the per-address caps key it (limits.net_key): a table
+    # brought back from the database still counts against its creator's cap.
+    Column("owner", String(64), nullable=True),
 )
 
 seats_t = Table(
@@ -157,6 +168,8 @@ class TableRow:
     # start), UTC: the turn clock of the seat to act runs from here, so a table taken
     # over by another worker keeps its clocks (docs/scale.md).
     turn_since: datetime | None = None
+    epoch: int = 0  # the fencing token (``Store.take_table``)
+    owner: str | None = None  # the creator's address key
 
 
 class Store:
@@ -171,6 +184,9 @@ class Store:
                 c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
             metadata.create_all(c)
             _add_missing_columns(c)
+        # The fence of the call running on this thread (``AsyncStore.write``): every
+        # transaction ``begin`` opens checks it first.
+        self._local = threading.local()
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if url.startswith("sqlite") and not _is_memory(url):
@@ -199,14 +215,67 @@ class Store:
         self.engine.dispose()
 
     # -- writes ----------------------------------------------------------------------
-    def create_table(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A write transaction. Inside ``fenced((table, epoch))`` it first checks that
+        ``epoch`` is still the table's and holds the table's row until it commits (an
+        ``UPDATE`` of it: a worker taking the table over waits for the commit), so a
+        worker whose table was taken over by another stores nothing more of it; it
+        raises ``Fenced`` instead, and nothing of the transaction is written."""
         with self.engine.begin() as c:
+            fence: Fence | None = getattr(self._local, "fence", None)
+            if fence is not None:
+                table_id, epoch = fence
+                held = c.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id == table_id, tables_t.c.epoch == epoch)
+                    .values(epoch=epoch)
+                ).rowcount
+                if held != 1:
+                    raise Fenced(f"table {table_id}: another worker took it over")
+            yield c
+
+    @contextmanager
+    def fenced(self, fence: Fence | None) -> Iterator[None]:
+        """Every ``begin`` of this thread checks ``fence`` meanwhile (None: no check)."""
+        self._local.fence = fence
+        try:
+            yield
+        finally:
+            self._local.fence = None
+
+    def take_table(self, table_id: str) -> TableRow | None:
+        """Take ``table_id`` over (a worker adopting it): its epoch raised by one, then
+        the table loaded with that epoch, in one transaction (a write the previous owner
+        made before is loaded; one it tries after is fenced off). None if the database
+        has no live table of that id.
+
+        >>> s = Store("sqlite://")
+        >>> s.create_table({"id": "t1", "rules": "podkidnoy", "status": "waiting",
+        ...                 "match_no": 0, "epoch": 1}, [])
+        >>> s.take_table("t1").epoch, s.take_table("t1").epoch, s.take_table("nope")
+        (2, 3, None)
+        """
+        live = ("waiting", "playing", "finished")
+        with self.engine.begin() as c:
+            res = c.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.status.in_(live))
+                .values(epoch=func.coalesce(tables_t.c.epoch, 0) + 1)
+            )
+            if res.rowcount != 1:
+                return None
+            rows = _load(c, live, [table_id])
+            return rows[0] if rows else None
+
+    def create_table(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+        with self.begin() as c:
             c.execute(insert(tables_t).values(**row, created_at=now()))
             for s in seats:
                 c.execute(insert(seats_t).values(table_id=row["id"], **s))
 
     def set_seat(self, table_id: str, seat: int, **values: Any) -> None:
-        with self.engine.begin() as c:
+        with self.begin() as c:
             c.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
@@ -214,7 +283,7 @@ class Store:
             )
 
     def set_table(self, table_id: str, **values: Any) -> None:
-        with self.engine.begin() as c:
+        with self.begin() as c:
             c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     # PLR0913: one row's columns, each a keyword
@@ -236,7 +305,7 @@ class Store:
     ) -> int:
         """A new deal; ``then(connection, deal_id)`` writes more in the same transaction
         (the accounts that start it, see ratings.snapshot)."""
-        with self.engine.begin() as c:
+        with self.begin() as c:
             if table_values:
                 c.execute(update(tables_t).where(tables_t.c.id == table_id).values(**table_values))
             res = c.execute(
@@ -264,7 +333,7 @@ class Store:
     def add_action(
         self, deal_id: int, ply: int, seat: int, action: str, moved_by: str | None = None
     ) -> None:
-        with self.engine.begin() as c:
+        with self.begin() as c:
             c.execute(
                 insert(actions_t).values(
                     deal_id=deal_id, ply=ply, seat=seat, action=action, at=now(), moved_by=moved_by
@@ -272,7 +341,7 @@ class Store:
             )
 
     def set_assisted(self, deal_id: int) -> None:
-        with self.engine.begin() as c:
+        with self.begin() as c:
             c.execute(update(deals_t).where(deals_t.c.id == deal_id).values(assisted=1))
 
     def finish_deal(
@@ -286,7 +355,7 @@ class Store:
     ) -> None:
         """A deal's end; ``then(connection)`` writes more in the same transaction (its
         ratings: the result and the ratings it moves are stored together or not at all)."""
-        with self.engine.begin() as c:
+        with self.begin() as c:
             c.execute(
                 update(deals_t)
                 .where(deals_t.c.id == deal_id)
@@ -313,83 +382,8 @@ class Store:
     ) -> list[TableRow]:
         """Every table in one of ``statuses`` (of ``ids`` only, if given), with the deals
         of its current match."""
-        out: list[TableRow] = []
         with self.engine.connect() as c:
-            q = select(tables_t).where(tables_t.c.status.in_(statuses))
-            if ids is not None:
-                q = q.where(tables_t.c.id.in_(ids))
-            rows = c.execute(q.order_by(tables_t.c.created_at)).mappings().all()
-            for t in rows:
-                seats = [
-                    dict(s)
-                    for s in c.execute(
-                        select(seats_t)
-                        .where(seats_t.c.table_id == t["id"])
-                        .order_by(seats_t.c.seat)
-                    ).mappings()
-                ]
-                deals = [
-                    DealRow(
-                        d["id"],
-                        d["match_no"],
-                        d["deal_no"],
-                        d["seed"],
-                        d["dealer"],
-                        d["leader"],
-                        d["result"],
-                        salt=d["salt"],
-                        assisted=bool(d["assisted"]),
-                        server_seed=d["server_seed"],
-                        nonces=json.loads(d["nonces"]) if d["nonces"] else None,
-                        started_at=d["started_at"],
-                    )
-                    for d in c.execute(
-                        select(deals_t)
-                        .where(deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
-                        .order_by(deals_t.c.deal_no)
-                    ).mappings()
-                ]
-                turn_since = None
-                for d in deals:
-                    rows_a = c.execute(
-                        select(
-                            actions_t.c.seat,
-                            actions_t.c.action,
-                            actions_t.c.moved_by,
-                            actions_t.c.at,
-                        )
-                        .where(actions_t.c.deal_id == d.id)
-                        .order_by(actions_t.c.ply)
-                    ).all()
-                    d.actions = [(a.seat, a.action, a.moved_by) for a in rows_a]
-                    turn_since = rows_a[-1].at if rows_a else d.started_at
-                n_deals = c.execute(
-                    select(func.count()).select_from(deals_t).where(deals_t.c.table_id == t["id"])
-                ).scalar_one()
-                n_actions = c.execute(
-                    select(func.count())
-                    .select_from(actions_t.join(deals_t))
-                    .where(deals_t.c.table_id == t["id"])
-                ).scalar_one()
-                out.append(
-                    TableRow(
-                        id=t["id"],
-                        rules=t["rules"],
-                        deals=t["deals"],
-                        target=t["target"],
-                        turn_timer=t["turn_timer"],
-                        status=t["status"],
-                        match_no=t["match_no"],
-                        match_seed=t["match_seed"],
-                        seats=seats,
-                        current=deals,
-                        deal_count=int(n_deals),
-                        action_count=int(n_actions),
-                        invite_hash=t["invite_hash"],
-                        turn_since=turn_since,
-                    )
-                )
-        return out
+            return _load(c, statuses, ids)
 
     def finished_deals(self, limit: int = 50, table_id: str | None = None) -> list[dict[str, Any]]:
         """The most recent finished deals of public tables, newest first (no record
@@ -449,6 +443,86 @@ class Store:
             return d
 
 
+def _load(c: Connection, statuses: tuple[str, ...], ids: list[str] | None) -> list[TableRow]:
+    """``Store.load_tables`` on the connection ``c``."""
+    out: list[TableRow] = []
+    q = select(tables_t).where(tables_t.c.status.in_(statuses))
+    if ids is not None:
+        q = q.where(tables_t.c.id.in_(ids))
+    rows = c.execute(q.order_by(tables_t.c.created_at)).mappings().all()
+    for t in rows:
+        seats = [
+            dict(s)
+            for s in c.execute(
+                select(seats_t).where(seats_t.c.table_id == t["id"]).order_by(seats_t.c.seat)
+            ).mappings()
+        ]
+        deals = [
+            DealRow(
+                d["id"],
+                d["match_no"],
+                d["deal_no"],
+                d["seed"],
+                d["dealer"],
+                d["leader"],
+                d["result"],
+                salt=d["salt"],
+                assisted=bool(d["assisted"]),
+                server_seed=d["server_seed"],
+                nonces=json.loads(d["nonces"]) if d["nonces"] else None,
+                started_at=d["started_at"],
+            )
+            for d in c.execute(
+                select(deals_t)
+                .where(deals_t.c.table_id == t["id"], deals_t.c.match_no == t["match_no"])
+                .order_by(deals_t.c.deal_no)
+            ).mappings()
+        ]
+        turn_since = None
+        for d in deals:
+            rows_a = c.execute(
+                select(
+                    actions_t.c.seat,
+                    actions_t.c.action,
+                    actions_t.c.moved_by,
+                    actions_t.c.at,
+                )
+                .where(actions_t.c.deal_id == d.id)
+                .order_by(actions_t.c.ply)
+            ).all()
+            d.actions = [(a.seat, a.action, a.moved_by) for a in rows_a]
+            turn_since = rows_a[-1].at if rows_a else d.started_at
+        n_deals = c.execute(
+            select(func.count()).select_from(deals_t).where(deals_t.c.table_id == t["id"])
+        ).scalar_one()
+        n_actions = c.execute(
+            select(func.count())
+            .select_from(actions_t.join(deals_t))
+            .where(deals_t.c.table_id == t["id"])
+        ).scalar_one()
+        out.append(
+            TableRow(
+                id=t["id"],
+                rules=t["rules"],
+                deals=t["deals"],
+                target=t["target"],
+                turn_timer=t["turn_timer"],
+                status=t["status"],
+                match_no=t["match_no"],
+                match_seed=t["match_seed"],
+                seats=seats,
+                current=deals,
+                deal_count=int(n_deals),
+                action_count=int(n_actions),
+                invite_hash=t["invite_hash"],
+                turn_since=turn_since,
+                epoch=t["epoch"] or 0,
+                owner=t["owner"],
+            )
+        )
+    return out
+
+
 def _is_memory(url: str) -> bool:
     return url in ("sqlite://", "sqlite:///:memory:")
 
@@ -498,6 +572,12 @@ class StoreUnavailable(RuntimeError):
     """A database call failed (locked, gone): nothing it was to do was done."""
 
 
+class Fenced(StoreUnavailable):
+    """A write refused because another worker took the table over since the writer
+    did (its epoch moved on: ``Store.begin``). Nothing was written; the writer is to let
+    the table go."""
+
+
 class AsyncStore:
     """A Store driven from asyncio: every call on one worker thread, in order, so the
     event loop never waits on the database (a busy SQLite lock, a slow network)."""
@@ -505,17 +585,64 @@ class AsyncStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-db")
+        # The calls handed to the thread and not finished, each with what it is (for
+        # the log of a drain cut short: ``drain``).
+        self._pending: dict[Future[Any], str] = {}
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
+        return await self.write(None, fn, *args, **kwargs)
+
+    async def write(
+        self, fence: Fence | None, fn: Callable[..., T], *args: Any, **kwargs: Any
+    ) -> T:
+        """``run``, every transaction of the call fenced by ``fence`` (``Store.begin``);
+        raises ``Fenced`` if the table's epoch is no longer the fence's."""
+        store = self.store
+
+        def call() -> T:
+            with store.fenced(fence):
+                return fn(*args, **kwargs)
+
+        work = self._pool.submit(call)
+        self._pending[work] = _describe(fn, args)
+        work.add_done_callback(lambda w: self._pending.pop(w, None))
         try:
-            return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+            return await asyncio.wrap_future(work)
         except SQLAlchemyError as e:
             log.warning(
                 "database call %s failed: %s", getattr(fn, "__name__", fn), str(e).splitlines()[0]
             )
             raise StoreUnavailable("the database is busy; try again") from e
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True)
-        self.store.close()
+    async def drain(self, seconds: float) -> list[str]:
+        """Wait up to ``seconds`` for the calls already handed to the thread; what is
+        left unfinished then (a database that stopped answering), described."""
+        waiting = [asyncio.wrap_future(w) for w in list(self._pending)]
+        if waiting:
+            await asyncio.wait(waiting, timeout=max(0.0, seconds))
+        return sorted(self._pending.values())
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the thread after its calls (``wait``), or at once: a call stuck on a
+        database that does not answer is left to the process's exit."""
+        if wait:
+            self._pool.shutdown(wait=True)
+            self.store.close()
+        else:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _describe(fn: Callable[..., Any], args: tuple[Any, ...]) -> str:
+    """A call as the log names it: the function and its leading ids.
+
+    >>> _describe(Store.add_action, (17, 3, 0, "6♠"))
+    'add_action(17, 3, 0, 6♠)'
+    """
+    ids = []
+    for a in args[:4]:
+        if isinstance(a, Store):
+            continue
+        if not isinstance(a, int | str) or len(str(a)) > 40:
+            break
+        ids.append(str(a))
+    return f"{getattr(fn, '__name__', 'call')}({', '.join(ids)})"

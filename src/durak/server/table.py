@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -38,7 +38,7 @@ from . import accounts, protocol, ratings
 from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
-from .store import StoreUnavailable, TableRow
+from .store import Fence, Fenced, StoreUnavailable, TableRow
 from .store import now as now_utc
 
 
@@ -64,8 +64,14 @@ class Host(Protocol):
         stored it (a worker that had stalled past its lease, docs/scale.md)."""
         ...
 
+    def fenced(self, table: LiveTable) -> None:
+        """Another worker took ``table`` over: a write of it was fenced off."""
+        ...
+
 
 log = logging.getLogger("durak.server")
+
+T = TypeVar("T")
 
 _GIVING_BACK: set[asyncio.Task[None]] = set()
 
@@ -291,6 +297,10 @@ class LiveTable:
         self.turn_state = -1
         self.task: asyncio.Task[None] | None = None
         self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
+        self.retrying: set[str] = set()  # what those writes are (``_store_or_retry``)
+        # The epoch this worker took the table over with (the fencing token of a cluster,
+        # ``store.Store.begin``); None: one process, writes not fenced.
+        self.epoch: int | None = None
         self.assisted: set[int] = set()  # deal ids with a hint or an undo (unrated)
         self.stand_in: Bot = make_bot(STAND_IN)
         for s in seats:
@@ -302,6 +312,24 @@ class LiveTable:
     @property
     def store(self) -> Any:
         return self.lobby.store
+
+    @property
+    def fence(self) -> Fence | None:
+        return None if self.epoch is None else (self.id, self.epoch)
+
+    async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A write of this table's state (on the database thread, as ``store.run``),
+        fenced by the epoch the table was taken with. Fenced off (another worker took
+        the table over): nothing was written; every connection is let go at once, so
+        that nothing more of this copy of the table reaches anyone, and the lobby drops
+        it. Raises ``Fenced`` (a ``StoreUnavailable``) then."""
+        try:
+            result: T = await self.store.write(self.fence, fn, *args, **kwargs)
+        except Fenced:
+            log.warning("table %s: taken over by another worker; letting it go", self.id)
+            self.lobby.fenced(self)
+            raise
+        return result
 
     def names(self) -> list[str]:
         return [s.name or f"Seat {s.index + 1}" for s in self.seats]
@@ -574,7 +602,7 @@ class LiveTable:
         # Stored first: a crash after this line replays the action on restart; a store
         # that fails leaves everything as it was.
         try:
-            await self.store.run(
+            await self.write(
                 self.store.store.add_action, self.deal_id, len(g.history), seat, str(action), by
             )
         except StoreUnavailable as e:
@@ -666,19 +694,28 @@ class LiveTable:
         database refuses it now, it is tried again in the background until it takes
         (and a restart before that records it from the stored actions)."""
         try:
-            await self.store.run(fn, *args)
+            await self.write(fn, *args)
+        except Fenced:
+            return  # the table's new owner stores it (from the stored actions)
         except StoreUnavailable:
+            what = f"{fn.__name__}({args[0]})"
 
             async def again() -> None:
-                for delay in (*RETRY_DELAYS, *[10.0] * 60):
-                    await asyncio.sleep(delay)
-                    try:
-                        await self.store.run(fn, *args)
-                        return
-                    except StoreUnavailable:
-                        continue
-                log.error("table %s: gave up storing %s", self.id, fn.__name__)
+                try:
+                    for delay in (*RETRY_DELAYS, *[10.0] * 60):
+                        await asyncio.sleep(delay)
+                        try:
+                            await self.write(fn, *args)
+                            return
+                        except Fenced:
+                            return
+                        except StoreUnavailable:
+                            continue
+                    log.error("table %s: gave up storing %s", self.id, fn.__name__)
+                finally:
+                    self.retrying.discard(what)
 
+            self.retrying.add(what)
             self.spawn(again())
 
     def _fair_deal(self, game: Game, seed: int) -> Game:
@@ -706,7 +743,7 @@ class LiveTable:
         match_no = self.match_no + 1 if match is not None else self.match_no
         deal_no = 1 if match is not None else self.deal_no + 1
         names = self.names()
-        self.deal_id = await self.store.run(
+        self.deal_id = await self.write(
             self.store.store.start_deal,
             self.id,
             match_no,
@@ -796,7 +833,7 @@ class LiveTable:
             s = self.seats[seat]
             if s.kind != "human" or s.token_hash is not None:
                 raise ProtocolError("seat_taken", "someone took that seat first")
-            await self.store.run(
+            await self.write(
                 self.store.store.set_seat,
                 self.id,
                 seat,
@@ -804,7 +841,7 @@ class LiveTable:
                 token_hash=token_hash,
                 address=address,
             )
-            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
+            await self.write(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.name, s.token_hash = name, token_hash
             s.account_id, s.address = account_id, address
             if nonce is not None:
@@ -835,7 +872,7 @@ class LiveTable:
                 raise ProtocolError(
                     "deal_in_play", "a seat's account is set before a deal, not during it"
                 )
-            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, account_id)
+            await self.write(accounts.link_seat, self.store.store, self.id, seat, account_id)
             s.account_id = account_id
 
     async def start_if_ready_later(self) -> None:
@@ -851,12 +888,12 @@ class LiveTable:
         async with self.lock:
             s = self.seats[seat]
             name = s.name if self.status == "playing" else ""
-            await self.store.run(
+            await self.write(
                 self.store.store.set_seat, self.id, seat, name=name, token_hash=None, address=None
             )
             # The account plays this seat no more (the deal in play still counts as
             # theirs: as a loss, see ratings.rate_in).
-            await self.store.run(accounts.link_seat, self.store.store, self.id, seat, None)
+            await self.write(accounts.link_seat, self.store.store, self.id, seat, None)
             s.token_hash, s.name = None, name
             s.account_id = s.address = None
             for c in list(self.conns):
@@ -871,7 +908,7 @@ class LiveTable:
         async with self.lock:
             if self.status != "finished":
                 raise ProtocolError("not_finished", "the match is still in play")
-            await self.store.run(self.store.store.set_table, self.id, status="waiting")
+            await self.write(self.store.store.set_table, self.id, status="waiting")
             self.status = "waiting"
             await self._start_if_ready()
             if self.status == "waiting":
@@ -904,7 +941,7 @@ class LiveTable:
             names = self.names()
             text = forfeit_text(names, gone, conn.seat)
             assert self.deal_id is not None
-            await self.store.run(
+            await self.write(
                 self.store.store.finish_deal,
                 self.deal_id,
                 text,
@@ -1170,7 +1207,7 @@ class LiveTable:
                 g = self.game
                 assert g is not None and self.deal_id is not None
                 assert g.outcome is not None
-                await self.store.run(
+                await self.write(
                     self.store.store.finish_deal,
                     self.deal_id,
                     str(g.outcome),
