@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -177,3 +178,47 @@ def test_a_write_with_a_stale_epoch_is_fenced_off_and_writes_nothing(url: str) -
         assert s.load_tables()[0].status == "finished"
     finally:
         s.close()
+
+
+def test_workers_starting_together_make_the_schema_once(url: str) -> None:
+    """The workers of a cluster start at once on an empty database: each makes the
+    store's and the accounts' tables (``Store()``, ``accounts.ensure``). Two ``CREATE
+    TABLE`` s of one name at once fail on PostgreSQL (a worker of the load benchmark
+    died so: "duplicate key ... pg_type_typname_nsp_index"); both take the schema's
+    advisory lock, so one makes the tables and the others find them made."""
+    for _ in range(3):
+        services.empty_database(url)
+        assert _start_together(url, 4) == []
+
+
+def _start_together(url: str, n: int) -> list[str]:
+    """``n`` processes (as the workers are: each its own ``_ready`` memo) that each open
+    the store and make the account tables at once: the errors they met."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    start = ctx.Barrier(n)
+    errors = ctx.Queue()
+    procs = [ctx.Process(target=_make_schema, args=(url, start, errors)) for _ in range(n)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert all(p.exitcode == 0 for p in procs), [p.exitcode for p in procs]
+    out: list[str] = []
+    while not errors.empty():
+        out.append(errors.get())
+    return out
+
+
+def _make_schema(url: str, start: Any, errors: Any) -> None:
+    """One worker's start: the store, then the account tables (``_start_together``)."""
+    from durak.server import accounts
+
+    start.wait()
+    try:
+        s = Store(url)
+        accounts.ensure(s.engine)
+        s.close()
+    except Exception as e:  # noqa: BLE001 - the test asserts there were none
+        errors.put(repr(e)[:300])

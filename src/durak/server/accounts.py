@@ -47,7 +47,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from .store import Store, now
+from .store import Store, now, schema_lock
 
 metadata = MetaData()
 
@@ -193,7 +193,8 @@ def ensure(engine: Engine) -> None:
     """Create the account tables in this database, once."""
     with _ready_lock:
         if engine not in _ready:
-            metadata.create_all(engine)
+            with schema_lock(engine) as c:
+                metadata.create_all(c)
             _ready.add(engine)
 
 

@@ -172,16 +172,24 @@ class TableRow:
     owner: str | None = None  # the creator's address key
 
 
+@contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """A transaction in which to create tables: on PostgreSQL it first takes an advisory
+    lock, because the workers of a cluster start together and two ``CREATE TABLE`` s of
+    one name at once fail (one makes the tables at a time; the next finds them made)."""
+    with engine.begin() as c:
+        if engine.dialect.name == "postgresql":
+            c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
+        yield c
+
+
 class Store:
     """The database. ``Store("sqlite:///durak.db")``; ``Store("sqlite://")`` is in memory."""
 
     def __init__(self, url: str, busy_timeout: float = 2.0) -> None:
         self.url = url
         self.engine = make_engine(url, busy_timeout)
-        with self.engine.begin() as c:
-            if self.engine.dialect.name == "postgresql":
-                # Workers of a cluster start together: one makes the tables at a time.
-                c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
+        with schema_lock(self.engine) as c:
             metadata.create_all(c)
             _add_missing_columns(c)
         # The fence of the call running on this thread (``AsyncStore.write``): every
