@@ -378,6 +378,16 @@ def two_player_table(owner: Worker, joiner: Worker) -> tuple[str, str, str]:
     return t["table"], t["token"], j["token"]
 
 
+def test_workers_joining_a_fresh_cluster_say_nothing_is_lost(cluster: list[Worker]) -> None:
+    """A worker lists the database's live tables in Redis before its first beat: the
+    beat does not find the list missing and warn that "Redis lost" it (every worker of
+    every fresh cluster said so, which hid the real warning)."""
+    for w in cluster:
+        w.log.flush()
+        said = Path(w.log.name).read_text()
+        assert "lost the list" not in said, said
+
+
 def test_players_on_two_workers_spectators_on_a_third_and_no_secret_leaks(
     cluster: list[Worker],
 ) -> None:

@@ -479,8 +479,10 @@ class RedisCluster:
         lobby.fencing = True  # every adoption takes a new epoch; stale writes are refused
         self.share(lobby)
         lobby.start_watch()
-        await self._beat_once()
+        # (listed before the first beat, which would otherwise find the list missing and
+        # warn that Redis lost it)
         await self._seed_tables()
+        await self._beat_once()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.channel(self.worker))
         self._tasks = [
