@@ -75,10 +75,10 @@ def test_a_tiny_run_saves_a_q_that_plays_legal_moves_on_the_ladder(
     net = dmc.QNet(policy.f.size, policy.f.width)
     net.load_state_dict(st["net"])
     g = Game(RULES, seed=4)
-    x, legal = (
-        Encoder(RULES).encode(g, g.to_act),
-        np.array(sorted(a.index(RULES) for a in g.moves())),
-    )
+    seat = g.to_act
+    assert seat is not None
+    x = Encoder(RULES).encode(g, seat)
+    legal = np.array(sorted(a.index(RULES) for a in g.moves()))
     s, t = policy.f.state(x[None, :])
     with torch.no_grad():
         want = net(torch.from_numpy(s), torch.from_numpy(policy.f.actions[t[0], legal]),

@@ -151,7 +151,8 @@ class QNet(nn.Module):
 
     def forward(self, s: torch.Tensor, a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
         """Q of actions ``a`` (m, width) in states ``s[row]`` (``s`` is (n, size))."""
-        return self.rest(self.s(s)[row] + self.a(a))[:, 0]
+        q: torch.Tensor = self.rest(self.s(s)[row] + self.a(a))[:, 0]
+        return q
 
 
 class Policy:
@@ -249,7 +250,8 @@ class Explorer:
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
         best = act_i[np.lexsort((-q, env_i))[starts]]
         pick = act_i[starts + (self.rng.random(n) * counts).astype(np.int64)]
-        return np.where(self.rng.random(n) < self.eps, pick, best)
+        out: np.ndarray = np.where(self.rng.random(n) < self.eps, pick, best)
+        return out
 
 
 class SelfPlay:
@@ -397,7 +399,7 @@ class Learner:
             idx = order[k : k + self.batch]
             loss = nn.functional.mse_loss(self.net(s[idx], a[idx], torch.arange(len(idx))), g[idx])
             self.opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)  # DouZero's max_grad_norm
             self.opt.step()
             self.losses.append(float(loss.detach()))
@@ -465,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     def go_on() -> bool:
         st["cpu"] = cpu0 + time.process_time() - start
-        return (
+        return bool(
             st["cpu"] < args.cpu_minutes * 60
             and time.time() - wall < args.wall_minutes * 60
             and st["deals"] < args.deals
