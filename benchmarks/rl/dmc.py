@@ -35,8 +35,11 @@ deals) is added to ``--curve``; ``--resume`` goes on from ``--save`` (the counte
 time included, carry on). ``evaluate.py --players dmc:PATH`` plays a checkpoint on the
 ladder::
 
-    nice -n 10 .venv/bin/python benchmarks/rl/dmc.py --cpu-minutes 65 --save scratch/dmc.pt \\
-        --curve benchmarks/rl/dmc_curve.csv   # 65 min of one core
+    nice -n 10 .venv/bin/python benchmarks/rl/dmc.py --cpu-minutes 65 --wall-minutes 70 \\
+        --eval-every 25000 --eval-deals 100 --save scratch/dmc.pt --curve scratch/dmc_curve.csv
+
+(the measured run, stopped by hand at 400,001 deals after 2,420 s of one core on the
+pure-Python engine: 0.735 against greedy on the ladder's deals; ``README.md`` here).
 """
 
 from __future__ import annotations
