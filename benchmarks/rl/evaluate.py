@@ -5,8 +5,9 @@ then in seat 1, against the same rung (so a deal's luck cancels out); the bots a
 afresh each game with seeds that follow from the deal's number. The same deals for every
 baseline and rung. Score: 1 not durak, 1/2 draw, 0 durak; the interval is 95%, normal,
 over deals (both games of a deal are one observation). Baselines: ``random`` (uniform
-over the legal moves), any bot spec (``learned``, ``policy:PATH``) and ``ppo:PATH`` (a
-MaskablePPO model saved by ``ppo.py``, its deterministic policy on the env's encoder)::
+over the legal moves), any bot spec (``learned``, ``policy:PATH``), ``ppo:PATH`` (a
+MaskablePPO model saved by ``ppo.py``, its deterministic policy on the env's encoder) and
+``dmc:PATH`` (a checkpoint of ``dmc.py``'s Deep Monte-Carlo learner, its greedy ``Q``)::
 
     .venv/bin/python benchmarks/rl/evaluate.py --games 200 --slow-games 100 \
         --players random,learned,ppo:scratch/ppo.zip   # about 1 h of one core, most of it level 5
@@ -42,6 +43,8 @@ def player(spec: str, rules: Rules, seed: int) -> Player:
         return lambda g, seat: g.legal_actions()[int(rng.random() * len(g.moves()))]
     if spec.startswith("ppo:"):
         return ppo_player(spec[4:], rules)
+    if spec.startswith("dmc:"):
+        return dmc_player(spec[4:], rules)
     bot = make(spec, seed=seed)
     return lambda g, seat: bot.choose(g.observation(seat))
 
@@ -65,6 +68,17 @@ def ppo_player(path: str, rules: Rules) -> Player:
         action, _ = model.predict(encoder.encode(g, seat), action_masks=mask, deterministic=True)
         return enc.action(int(action))
 
+    return play
+
+
+def dmc_player(path: str, rules: Rules) -> Player:
+    import dmc  # beside this file (benchmarks/rl/dmc.py); it imports torch
+
+    key = "dmc:" + path
+    if key not in _MODELS:
+        _MODELS[key] = dmc.player(dmc.load(path, rules))
+    play = _MODELS[key]
+    assert callable(play)
     return play
 
 

@@ -1,9 +1,11 @@
 """Learning curves as pictures: ``curve.csv`` (``train.py``: the imitation run's scores
-against greedy and heuristic) or ``ppo_curve.csv`` (``ppo.py``: the score of the deals each
-MaskablePPO rollout finished against its training opponent)::
+against greedy and heuristic), ``ppo_curve.csv`` (``ppo.py``: the score of the deals each
+MaskablePPO rollout finished against its training opponent) or ``dmc_curve.csv``
+(``dmc.py``: the Deep Monte-Carlo learner's scores against greedy and heuristic)::
 
     .venv/bin/python benchmarks/rl/plot.py benchmarks/rl/curve.csv benchmarks/rl/curve.png
     .venv/bin/python benchmarks/rl/plot.py benchmarks/rl/ppo_curve.csv benchmarks/rl/ppo_curve.png
+    .venv/bin/python benchmarks/rl/plot.py benchmarks/rl/dmc_curve.csv benchmarks/rl/dmc_curve.png
 """
 
 from __future__ import annotations
@@ -31,9 +33,13 @@ def main(src: str, out: str) -> None:
         deals = [int(r["deals"]) for r in rows]
         for name in ("greedy", "heuristic"):
             ax.plot(deals, [float(r[name]) for r in rows], marker="o", label=f"against {name}")
-        ax.set_xlabel("training deals played by the expert")
         ax.set_ylabel("score (100 deals, both seats)")
-        ax.set_title("learned player: imitation of the expert, 2-player podkidnoy")
+        if rows and "updates" in rows[0]:
+            ax.set_xlabel("training deals (self-play: both seats the learner)")
+            ax.set_title("Deep Monte-Carlo, Q(s, a), 2-player podkidnoy")
+        else:
+            ax.set_xlabel("training deals played by the expert")
+            ax.set_title("learned player: imitation of the expert, 2-player podkidnoy")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_ylim(0, 1)
     ax.legend()

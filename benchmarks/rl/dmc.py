@@ -1,0 +1,524 @@
+"""Baseline: Deep Monte-Carlo (DouZero's learner) for 2-player podkidnoy, torch on the CPU.
+
+DouZero (Zha et al. 2021) learns ``Q(s, a)`` with the action *encoded* (its cards as card
+planes), scores every legal action with one forward pass and plays the best, explores
+epsilon-greedily (0.01), and regresses each decision's ``Q(s, a)`` on the deal's final
+return with a mean squared error: Monte-Carlo targets, no bootstrapping, each sample used
+once. This script does the same:
+
+- **actors**: ``--envs`` deals at a time. ``self`` (the default, DouZero's way) has the
+  learner in every seat (:class:`SelfPlay`: each step encodes the position of every deal's
+  seat to act and scores all their legal actions in one batched forward pass) and every
+  decision of both seats is a sample. A bot spec (``--opponents self,greedy``) puts a share
+  of the deals in :class:`durak.envs.vector.DurakVectorEnv` against that bot instead
+  (:class:`Actors`; the learner's seat only). A finished deal's decisions become samples
+  ``(s, a, G)``;
+- **target** ``G``: each seat's final reward, +1 not durak, -1 durak, 0 a draw (a deal cut
+  off by the action limit is dropped); the tables' score is ``(G + 1) / 2``;
+- **learner**: Adam (``--lr``) on shuffled batches of ``--batch`` samples as they come, each
+  sample once, gradients clipped to 40 (DouZero's ``max_grad_norm``).
+
+**Features.** The state is the shared encoder's vector (:mod:`durak.envs.encoding`, 315
+floats for 36 cards), with the suits of every card plane turned so that the trump suit is
+slot 0 (a position looks the same whatever the trump; the encoder's trump-suit columns
+become constant). The action (:class:`Features`) is :data:`ACTION_KINDS` one-hot (7), the
+card plane of the card(s) it lays (36), the card plane of the table card it beats (36)
+and the number of cards laid / 4 (1): 80 floats, suits turned as the state's, one row per
+action number (:meth:`Features.decode` gives the number back). The network (:class:`QNet`):
+state → 256 plus action → 256 (the state's part computed once a position), ReLU, then
+256 → 128 → 1.
+
+Checkpoints (network, optimiser, counters) go to ``--save`` every ``--eval-every`` deals,
+when the greedy policy's score against ``greedy`` and ``heuristic`` on ``--eval-deals``
+fixed deals (``Game(rules, seed=90_000_000 + d)``, each from both seats; not the ladder's
+deals) is added to ``--curve``; ``--resume`` goes on from ``--save`` (the counters, CPU
+time included, carry on). ``evaluate.py --players dmc:PATH`` plays a checkpoint on the
+ladder::
+
+    nice -n 10 .venv/bin/python benchmarks/rl/dmc.py --cpu-minutes 65 --wall-minutes 70 \\
+        --eval-every 25000 --eval-deals 100 --save scratch/dmc.pt --curve scratch/dmc_curve.csv
+
+(the measured run, stopped by hand at 400,001 deals after 2,420 s of one core on the
+pure-Python engine: 0.735 against greedy on the ladder's deals; ``README.md`` here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from durak import Game
+from durak.actions import Action, encoding
+from durak.bots import make
+from durak.envs.bits import legal_indices, legal_moves
+from durak.envs.encoding import Encoder, mask_of
+from durak.envs.episode import learning_rules, returns
+from durak.envs.vector import DurakVectorEnv
+from durak.rules import Rules
+
+ACTION_KINDS = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
+HIDDEN = (256, 256, 128)
+CURVE_SEED = 90_000_000  # the curve's fixed deals (the ladder's are 2026 + d)
+
+
+class Features:
+    """The state's suit turn and the action table of ``rules`` (see the module docstring).
+
+    ``state(obs)`` turns a batch of encoder vectors so the trump suit is slot 0 and gives
+    each row's trump suit; ``actions[t, i]`` is action number ``i``'s 80 floats under trump
+    suit ``t``; :meth:`decode` gives the action number back from them.
+
+    >>> f = Features(learning_rules("podkidnoy"))
+    >>> f.actions.shape
+    (4, 1608, 80)
+    >>> all(f.decode(f.actions[t, i], t) == i for t in range(4) for i in (0, 25, 933))
+    True
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        enc = Encoder(rules)
+        if enc.lo % 4:
+            raise ValueError("Features: the deck's lowest card must start a rank")
+        names = enc.describe()
+        suits = [k for k, name in enumerate(names) if name.startswith("trump_suit_")]
+        if len(suits) != 4 or rules.players != 2:
+            raise ValueError(f"Features: 2 players and a trump suit, not {rules}")
+        self.rules, self.size, self.cards, self.lo = rules, enc.size, enc.cards, enc.lo
+        self.trump_cols = np.array(suits)
+        # src[t][j]: the column whose value goes to column j when t is the trump suit
+        self.src = np.tile(np.arange(enc.size), (4, 1))
+        for t in range(4):
+            for j in range(enc.planes_size):
+                plane, c = divmod(j, enc.cards)
+                self.src[t, plane * enc.cards + self._turn(c, t)] = j
+            for k, col in enumerate(suits):
+                self.src[t, suits[(k - t) % 4]] = col
+        enc_actions = encoding(rules)
+        self.num_actions = enc_actions.size
+        kinds, n = len(ACTION_KINDS), enc.cards
+        self.width = kinds + 2 * n + 1
+        self.actions = np.zeros((4, self.num_actions, self.width), np.float32)
+        for i in range(self.num_actions):
+            a = enc_actions.action(i)
+            for t in range(4):
+                row = self.actions[t, i]
+                row[ACTION_KINDS.index(a.kind.name.lower())] = 1.0
+                for card in a.cards:
+                    row[kinds + self._turn(card.index - self.lo, t)] = 1.0
+                if a.target is not None:
+                    row[kinds + n + self._turn(a.target.index - self.lo, t)] = 1.0
+                row[-1] = len(a.cards) / 4
+        self._back = [
+            {self.actions[t, i].tobytes(): i for i in range(self.num_actions)} for t in range(4)
+        ]
+        if any(len(b) != self.num_actions for b in self._back):
+            raise AssertionError("two actions with the same features")
+
+    @staticmethod
+    def _turn(c: int, t: int) -> int:
+        """Card slot ``c``'s slot when suit ``t`` is trump (trumps in slot 0)."""
+        return c - c % 4 + (c % 4 - t) % 4
+
+    def state(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(turned rows, trump suit of each row)`` of a ``(n, size)`` batch."""
+        trump = obs[:, self.trump_cols].argmax(axis=1)
+        return np.take_along_axis(obs, self.src[trump], axis=1), trump
+
+    def decode(self, row: np.ndarray, trump: int) -> int:
+        """The action number whose features under ``trump`` are ``row``."""
+        return self._back[trump][np.asarray(row, np.float32).tobytes()]
+
+
+class QNet(nn.Module):
+    """``Q(s, a)``: state → 256 plus action → 256, ReLU, then 256 → 128 → 1."""
+
+    def __init__(self, state: int, action: int, hidden: Sequence[int] = HIDDEN) -> None:
+        super().__init__()
+        self.hidden = list(hidden)
+        self.s = nn.Linear(state, hidden[0])
+        self.a = nn.Linear(action, hidden[0], bias=False)
+        layers: list[nn.Module] = []
+        for w_in, w_out in zip(hidden, hidden[1:], strict=False):
+            layers += [nn.ReLU(), nn.Linear(w_in, w_out)]
+        layers += [nn.ReLU(), nn.Linear(hidden[-1], 1)]
+        self.rest = nn.Sequential(*layers)
+
+    def forward(self, s: torch.Tensor, a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
+        """Q of actions ``a`` (m, width) in states ``s[row]`` (``s`` is (n, size))."""
+        q: torch.Tensor = self.rest(self.s(s)[row] + self.a(a))[:, 0]
+        return q
+
+
+class Policy:
+    """A trained ``Q`` in numpy, playing greedily: ``policy(observation, mask) -> action``
+    (the vectorised env's opponent protocol, :class:`durak.envs.selfplay.PolicyBot`'s too).
+    """
+
+    def __init__(self, features: Features, weights: dict[str, np.ndarray]) -> None:
+        self.f = features
+        self.ws, self.bs, self.wa = weights["s.weight"].T, weights["s.bias"], weights["a.weight"].T
+        lin = sorted({k.rsplit(".", 1)[0] for k in weights if k.startswith("rest.")})
+        self.rest = [
+            (weights[f"{k}.weight"].T.copy(), weights[f"{k}.bias"])
+            for k in sorted(lin, key=lambda k: int(k.split(".")[1]))
+        ]
+
+    @classmethod
+    def of(cls, features: Features, net: QNet) -> Policy:
+        return cls(features, {k: v.detach().numpy().copy() for k, v in net.state_dict().items()})
+
+    def q(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Q of the actions numbered ``legal`` in the one position ``obs``."""
+        s, trump = self.f.state(obs[None, :])
+        h = np.maximum(self.f.actions[trump[0], legal] @ self.wa + (s[0] @ self.ws + self.bs), 0)
+        for k, (w, b) in enumerate(self.rest):
+            h = h @ w + b
+            if k < len(self.rest) - 1:
+                h = np.maximum(h, 0)
+        return np.asarray(h[:, 0])
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[int(np.argmax(self.q(obs, legal)))])
+
+
+def load(path: str, rules: Rules | None = None) -> Policy:
+    """The greedy policy of a checkpoint ``dmc.py`` saved."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"dmc: no checkpoint {path!r}")
+    st = torch.load(path, map_location="cpu", weights_only=True)
+    f = Features(rules or learning_rules(str(st["rules"])))
+    return Policy(f, {k: v.numpy() for k, v in st["net"].items()})
+
+
+def player(policy: Policy) -> Callable[[Game, int], Action]:
+    """``(game, seat) -> action``: ``policy`` on the encoder's vector of the seat's view."""
+    rules = policy.f.rules
+    enc, size = Encoder(rules), encoding(rules)
+
+    def play(g: Game, seat: int) -> Action:
+        return size.action(policy(enc.encode(g, seat), mask_of(legal_indices(g), size.size)))
+
+    return play
+
+
+def score(policy: Policy, opponent: str, deals: int) -> float:
+    """``policy``'s score against ``opponent`` on the curve's fixed deals, both seats."""
+    me_play, rules, total = player(policy), policy.f.rules, 0.0
+    for d in range(deals):
+        for seat in (0, 1):
+            g = Game(rules, seed=CURVE_SEED + d)
+            other = make(opponent, seed=d * 2 + seat)
+            while not g.is_over:
+                s = g.to_act
+                assert s is not None
+                g.apply(me_play(g, s) if s == seat else other.choose(g.observation(s)))
+            out = g.outcome
+            assert out is not None
+            total += 0.5 if out.durak is None else float(out.durak != seat)
+    return total / (2 * deals)
+
+
+Sample = tuple[np.ndarray, np.ndarray, np.ndarray]  # states, actions' features, returns
+
+
+class Explorer:
+    """Epsilon-greedy choices of many positions in one forward pass of ``Q``."""
+
+    def __init__(self, f: Features, eps: float, seed: int) -> None:
+        self.f, self.eps, self.rng = f, eps, np.random.default_rng(seed)
+
+    def __call__(
+        self, net: QNet, s: np.ndarray, trump: np.ndarray, env_i: np.ndarray, act_i: np.ndarray
+    ) -> np.ndarray:
+        """Position ``i``'s action (turned state ``s[i]``, trump suit ``trump[i]``); its
+        legal action numbers are ``act_i[env_i == i]`` (``env_i`` sorted)."""
+        n = len(s)
+        with torch.no_grad():
+            q = net(
+                torch.from_numpy(s),
+                torch.from_numpy(self.f.actions[trump[env_i], act_i]),
+                torch.from_numpy(env_i),
+            ).numpy()
+        counts = np.bincount(env_i, minlength=n)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        best = act_i[np.lexsort((-q, env_i))[starts]]
+        pick = act_i[starts + (self.rng.random(n) * counts).astype(np.int64)]
+        out: np.ndarray = np.where(self.rng.random(n) < self.eps, pick, best)
+        return out
+
+
+class SelfPlay:
+    """DouZero's self-play: ``n`` deals in which every seat is the learner (epsilon-greedy,
+    one forward pass for all the deals' seats to act), every decision a sample."""
+
+    def __init__(self, f: Features, n: int, seed: int, eps: float) -> None:
+        self.f, self.n, self.choose = f, n, Explorer(f, eps, seed)
+        self.enc = Encoder(f.rules)
+        self.seed = seed * 1_000_003
+        self.games = [self._deal() for _ in range(n)]
+        self.obs = np.zeros((n, f.size), np.float32)
+        # per deal and seat: the turned states, action numbers and trump suits played
+        self.trace: list[list[tuple[list[np.ndarray], list[int], list[int]]]] = [
+            [([], [], []) for _ in range(f.rules.players)] for _ in range(n)
+        ]
+        self.deals = self.cut = 0
+
+    def _deal(self) -> Game:
+        self.seed += 1
+        return Game(self.f.rules, seed=self.seed)
+
+    def step(self, net: QNet) -> list[Sample]:
+        f, n, obs = self.f, self.n, self.obs
+        legal: list[list[int]] = []
+        for i, g in enumerate(self.games):
+            seat = g.to_act
+            assert seat is not None
+            self.enc.encode(g, seat, out=obs[i])
+            legal.append(legal_indices(g))
+        s, trump = f.state(obs)
+        env_i = np.repeat(np.arange(n), [len(x) for x in legal])
+        act_i = np.fromiter((a for x in legal for a in x), np.int64, len(env_i))
+        choice = self.choose(net, s, trump, env_i, act_i).tolist()
+        out: list[Sample] = []
+        for i, g in enumerate(self.games):
+            seat = g.to_act
+            assert seat is not None
+            states, acts, trumps = self.trace[i][seat]
+            states.append(s[i])
+            acts.append(choice[i])
+            trumps.append(int(trump[i]))
+            g.play(legal_moves(g)[legal[i].index(choice[i])])
+            if not g.is_over:
+                continue
+            outcome = g.outcome
+            assert outcome is not None
+            if outcome.truncated:
+                self.cut += 1  # cut off by the action limit: no outcome to learn
+            else:
+                self.deals += 1
+                for k, g_k in enumerate(returns(f.rules, outcome)):
+                    states, acts, trumps = self.trace[i][k]
+                    if states:
+                        out.append(
+                            (np.stack(states), f.actions[trumps, acts],
+                             np.full(len(states), g_k, np.float32))
+                        )  # fmt: skip
+            self.trace[i] = [([], [], []) for _ in range(f.rules.players)]
+            self.games[i] = self._deal()
+        return out
+
+
+class Actors:
+    """``n`` deals split over one vector env per opponent; :meth:`step` plays one move in
+    each with epsilon-greedy ``Q`` and returns the samples of the deals that ended."""
+
+    def __init__(self, f: Features, n: int, opponents: list[str], seed: int, eps: float) -> None:
+        self.f, self.choose = f, Explorer(f, eps, seed)
+        self.envs: list[DurakVectorEnv] = []
+        self.now: list[dict[str, Any]] = []
+        for k, name in enumerate(opponents):
+            count = n // len(opponents) + (k < n % len(opponents))
+            env = DurakVectorEnv(count, f.rules, [name])
+            self.now.append(env.reset(seed=seed * 1000 + k)[0])
+            self.envs.append(env)
+        self.n = sum(e.num_envs for e in self.envs)
+        self.trace_s: list[list[np.ndarray]] = [[] for _ in range(self.n)]
+        self.trace_a: list[list[int]] = [[] for _ in range(self.n)]
+        self.trace_t: list[list[int]] = [[] for _ in range(self.n)]
+        self.deals = self.cut = 0
+
+    def step(self, net: QNet) -> list[Sample]:
+        f, n = self.f, self.n
+        obs = np.concatenate([o["observation"] for o in self.now])
+        mask = np.concatenate([o["action_mask"] for o in self.now]).view(bool)
+        s, trump = f.state(obs)
+        env_i, act_i = np.nonzero(mask)  # sorted by env
+        choice = self.choose(net, s, trump, env_i, act_i)
+        for i in range(n):
+            self.trace_s[i].append(s[i])
+            self.trace_a[i].append(int(choice[i]))
+            self.trace_t[i].append(int(trump[i]))
+        out: list[Sample] = []
+        lo = 0
+        for k, env in enumerate(self.envs):
+            hi = lo + env.num_envs
+            self.now[k], reward, term, trunc, _ = env.step(choice[lo:hi])
+            for j in np.flatnonzero(term | trunc).tolist():
+                i = lo + j
+                if trunc[j]:
+                    self.cut += 1  # cut off by the action limit: no outcome to learn
+                else:
+                    g = float(reward[j])
+                    states = np.stack(self.trace_s[i])
+                    acts = f.actions[self.trace_t[i], self.trace_a[i]]
+                    out.append((states, acts, np.full(len(states), g, np.float32)))
+                    self.deals += 1
+                self.trace_s[i], self.trace_a[i], self.trace_t[i] = [], [], []
+            lo = hi
+        return out
+
+
+def save(path: str, state: dict[str, Any]) -> None:
+    """Whole or not at all (a run stopped while writing keeps the last checkpoint)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    torch.save(state, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+COUNTERS = ("deals", "samples", "updates", "cpu", "cut")
+
+
+class Learner:
+    """The network, its optimiser and the run's counters; :meth:`fit` takes samples and
+    steps on every full batch of them, each sample once, in a shuffled order."""
+
+    def __init__(self, f: Features, lr: float, batch: int, seed: int) -> None:
+        self.net = QNet(f.size, f.width)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
+        self.batch, self.rng = batch, np.random.default_rng(seed)
+        self.pool: list[Sample] = []
+        self.pooled = 0
+        self.losses: list[float] = []
+        self.st: dict[str, float] = dict.fromkeys(COUNTERS, 0)
+
+    def fit(self, samples: list[Sample]) -> None:
+        self.pool += samples
+        self.pooled += sum(len(x[2]) for x in samples)
+        if self.pooled < 8 * self.batch:  # a few batches' worth at a time, mixed
+            return
+        s, a, g = (torch.from_numpy(np.concatenate([x[k] for x in self.pool])) for k in range(3))
+        order = torch.from_numpy(self.rng.permutation(len(g)))
+        for k in range(0, len(g) - self.batch + 1, self.batch):
+            idx = order[k : k + self.batch]
+            loss = nn.functional.mse_loss(self.net(s[idx], a[idx], torch.arange(len(idx))), g[idx])
+            self.opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)  # DouZero's max_grad_norm
+            self.opt.step()
+            self.losses.append(float(loss.detach()))
+            self.st["updates"] += 1
+        self.st["samples"] += len(g)
+        self.pool, self.pooled = [], 0
+
+    def state(self, rules: Rules) -> dict[str, Any]:
+        return {"net": self.net.state_dict(), "opt": self.opt.state_dict(), "rules": str(rules),
+                **self.st}  # fmt: skip
+
+    def restore(self, path: str) -> None:
+        old = torch.load(path, map_location="cpu", weights_only=True)
+        self.net.load_state_dict(old["net"])
+        self.opt.load_state_dict(old["opt"])
+        self.st.update({k: float(old[k]) for k in COUNTERS})
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--rules", default="podkidnoy")
+    p.add_argument("--opponents", default="self", help="self (every seat) and/or bot specs")
+    p.add_argument("--envs", type=int, default=128, help="deals played at a time")
+    p.add_argument("--eps", type=float, default=0.01, help="exploration (DouZero's 0.01)")
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--cpu-minutes", type=float, default=65.0, help="CPU budget of the run")
+    p.add_argument("--wall-minutes", type=float, default=1e9, help="wall budget of this call")
+    p.add_argument("--deals", type=int, default=10**9, help="stop after this many deals")
+    p.add_argument("--eval-every", type=int, default=20000, help="deals between curve points")
+    p.add_argument("--eval-deals", type=int, default=100)
+    p.add_argument("--save", default="scratch/dmc.pt")
+    p.add_argument("--curve", default=None, help="CSV of the scores on the fixed deals")
+    p.add_argument("--resume", action="store_true", help="go on from --save")
+    p.add_argument("--seed", type=int, default=0)
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse(argv)
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    rules = learning_rules(args.rules)
+    f = Features(rules)
+    learner = Learner(f, args.lr, args.batch, args.seed)
+    st = learner.st
+    if args.resume:
+        learner.restore(args.save)
+        print(f"resumed from {args.save} at {st['deals']:.0f} deals", flush=True)
+    elif args.curve and os.path.exists(args.curve):
+        os.remove(args.curve)  # a new run, a new curve
+    names = args.opponents.split(",")
+    bots = [x for x in names if x != "self"]
+    share = args.envs * (len(names) - len(bots)) // len(names)
+    seed = args.seed + int(st["deals"])  # a resumed run plays other deals
+    actors: list[SelfPlay | Actors] = []
+    if share:
+        actors.append(SelfPlay(f, share, seed, args.eps))
+    if bots:
+        actors.append(Actors(f, args.envs - share, bots, seed, args.eps))
+    weights = sum(p.numel() for p in learner.net.parameters())
+    print(f"{args.envs} deals at a time, {names}; {weights} weights", flush=True)
+    base, start, wall = st["deals"], time.process_time(), time.time()
+    cpu0, next_eval = st["cpu"], (base // args.eval_every + 1) * args.eval_every
+
+    def go_on() -> bool:
+        st["cpu"] = cpu0 + time.process_time() - start
+        return bool(
+            st["cpu"] < args.cpu_minutes * 60
+            and time.time() - wall < args.wall_minutes * 60
+            and st["deals"] < args.deals
+        )
+
+    while go_on():
+        for actor in actors:
+            learner.fit(actor.step(learner.net))
+        st["deals"] = base + sum(a.deals for a in actors)
+        st["cut"] = sum(a.cut for a in actors)
+        if st["deals"] >= next_eval:
+            next_eval += args.eval_every
+            report(args, learner, f, actors)
+            save(args.save, learner.state(rules))
+    report(args, learner, f, actors)
+    save(args.save, learner.state(rules))
+    print(f"stopped at {st['deals']:.0f} deals, {st['cpu']:.0f} s of CPU; {args.save}", flush=True)
+
+
+def report(
+    args: argparse.Namespace, learner: Learner, f: Features, actors: Sequence[SelfPlay | Actors]
+) -> None:
+    """Score the network on the curve's deals, print a line, add a row to ``--curve``."""
+    st, policy, t0 = learner.st, Policy.of(f, learner.net), time.process_time()
+    scores = {o: score(policy, o, args.eval_deals) for o in ("greedy", "heuristic")}
+    st["cpu"] += time.process_time() - t0
+    loss = sum(learner.losses) / len(learner.losses) if learner.losses else float("nan")
+    learner.losses = []
+    row = {
+        "deals": f"{st['deals']:.0f}",
+        "samples": f"{st['samples']:.0f}",
+        "updates": f"{st['updates']:.0f}",
+        "cpu_s": f"{st['cpu']:.0f}",
+        "loss": f"{loss:.4f}",
+        "greedy": f"{scores['greedy']:.4f}",
+        "heuristic": f"{scores['heuristic']:.4f}",
+        "load": f"{os.getloadavg()[0]:.1f}",
+    }
+    print(" ".join(f"{k} {v}" for k, v in row.items()), flush=True)
+    if args.curve:
+        os.makedirs(os.path.dirname(args.curve) or ".", exist_ok=True)
+        new = not os.path.exists(args.curve)
+        with open(args.curve, "a", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(row))
+            if new:
+                w.writeheader()
+            w.writerow(row)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
