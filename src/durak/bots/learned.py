@@ -1,11 +1,12 @@
-"""A learned player: Q(s, a) from self-play, Deep Monte-Carlo style, run with numpy alone.
+"""A learned player: a network that scores each legal action, run with numpy alone.
 
 The network scores each legal action from one seat's :class:`~durak.observation.Observation`
-(nothing else: it sees what a person in that seat sees) and plays the best. It was trained
-by ``benchmarks/rl/train_dmc.py`` (torch, CPU): episodes of the learner against past copies
-of itself and the pool's bots, each decision's features regressed on the deal's final
-return, as DouZero does for Dou Dizhu (Zha et al. 2021). The weights ship in the package
-(``bots/data/learned.npz``); training needs torch, playing only numpy.
+(nothing else: it sees what a person in that seat sees) and plays the best. The shipped
+weights (``bots/data/learned.npz``) were fitted by ``benchmarks/rl/train.py`` (torch, CPU)
+to the moves of the pool's ``expert`` (supervised imitation, cross-entropy over the legal
+actions); ``make("policy:PATH")`` plays any other weights of this shape. Training needs
+torch, playing only numpy. (The self-play learner of ``benchmarks/rl/dmc.py`` plays
+stronger but reads other features: see benchmarks/rl/README.md.)
 
 Features (:func:`state_features`, :func:`action_features`) are written in card planes of 52
 slots, with the suits turned so that the trump suit is always slot 0: the same position
