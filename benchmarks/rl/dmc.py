@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from evaluate import game_score  # beside this file (benchmarks/rl/evaluate.py)
 from torch import nn
 
 from durak import Game
@@ -216,15 +217,8 @@ def score(policy: Policy, opponent: str, deals: int) -> float:
     me_play, rules, total = player(policy), policy.f.rules, 0.0
     for d in range(deals):
         for seat in (0, 1):
-            g = Game(rules, seed=CURVE_SEED + d)
             other = make(opponent, seed=d * 2 + seat)
-            while not g.is_over:
-                s = g.to_act
-                assert s is not None
-                g.apply(me_play(g, s) if s == seat else other.choose(g.observation(s)))
-            out = g.outcome
-            assert out is not None
-            total += 0.5 if out.durak is None else float(out.durak != seat)
+            total += game_score(Game(rules, seed=CURVE_SEED + d), seat, me_play, other)
     return total / (2 * deals)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from durak import Game
 from durak.actions import Action, encoding
-from durak.bots import make
+from durak.bots import Bot, make
 from durak.envs.bits import legal_indices
 from durak.envs.encoding import Encoder, mask_of
 from durak.envs.episode import learning_rules
@@ -86,17 +86,22 @@ def deal_score(rules: Rules, spec: str, rung: str, seed: int) -> float:
     """The baseline's mean score over the deal's two games (one from each seat)."""
     total = 0.0
     for seat in (0, 1):
-        g = Game(rules, seed=seed)
         me = player(spec, rules, seed * 2 + seat)
         other = make(rung, seed=seed * 2 + seat + 1)
-        while not g.is_over:
-            to_act = g.to_act
-            assert to_act is not None
-            g.apply(me(g, to_act) if to_act == seat else other.choose(g.observation(to_act)))
-        out = g.outcome
-        assert out is not None
-        total += 0.5 if out.durak is None else 0.0 if out.durak == seat else 1.0
+        total += game_score(Game(rules, seed=seed), seat, me, other)
     return total / 2
+
+
+def game_score(g: Game, seat: int, me: Player, other: Bot) -> float:
+    """``g`` played to its end, ``me`` in ``seat`` and ``other`` in the other seat:
+    ``seat``'s score (1 not durak, 1/2 a draw, 0 durak)."""
+    while not g.is_over:
+        to_act = g.to_act
+        assert to_act is not None
+        g.apply(me(g, to_act) if to_act == seat else other.choose(g.observation(to_act)))
+    out = g.outcome
+    assert out is not None
+    return 0.5 if out.durak is None else 0.0 if out.durak == seat else 1.0
 
 
 def main() -> None:
