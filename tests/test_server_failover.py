@@ -254,13 +254,10 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
     asyncio.run(scenario())
 
 
-def test_a_table_taken_over_still_counts_against_its_creators_cap(
-    pg_url: str, redis_url: str
-) -> None:
-    """One address makes as many tables as it may (4) on worker a; a is killed with
-    SIGKILL and b takes them over from the database. Once a is gone from the cluster
-    (its own list of tables with it), b still knows who made them: the address cannot
-    make a fifth. (Before, a table taken over had no creator, and the cap counted 0.)"""
+@pytest.fixture
+def pair(pg_url: str, redis_url: str) -> Iterator[tuple[Worker, Worker, Any]]:
+    """Workers a and b (leases of 1 s) on an emptied database and Redis, and a client
+    of that Redis (answers as text); both stopped after the test."""
     services.empty_database(pg_url)
     import redis
 
@@ -272,38 +269,49 @@ def test_a_table_taken_over_still_counts_against_its_creators_cap(
     try:
         for w in (a, b):
             w.wait_ready()
-        made = []
-        with a.http() as http:
-            for _ in range(4):
-                res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
-                assert res.status_code == 201, res.text
-                made.append(res.json()["table"])
-            res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
-            assert res.status_code == 429, res.text
-        a.kill()
-        # b holds every table, and a is out of the cluster's count (its beat stopped).
-        deadline = time.monotonic() + 30
-        while True:
-            owners = {r.get(f"durak:lease:{t}") for t in made}
-            workers = list(r.scan_iter("durak:worker:*"))
-            if len(owners) == 1 and None not in owners and len(workers) == 1:
-                break
-            assert time.monotonic() < deadline, (owners, workers)
-            time.sleep(0.2)
-        time.sleep(1.0)  # a few beats of b's: its count is b's list alone
-        with b.http() as http:
-            listed = http.get("/api/tables").json()
-            assert sorted(s["id"] for s in listed["tables"]) == sorted(made)
-            res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
-        assert res.status_code == 429, res.text
-        assert "live tables from one address" in res.text
+        yield a, b, r
     finally:
         for w in (a, b):
             w.stop()
 
 
+def test_a_table_taken_over_still_counts_against_its_creators_cap(
+    pair: tuple[Worker, Worker, Any],
+) -> None:
+    """One address makes as many tables as it may (4) on worker a; a is killed with
+    SIGKILL and b takes them over from the database. Once a is gone from the cluster
+    (its own list of tables with it), b still knows who made them: the address cannot
+    make a fifth. (Before, a table taken over had no creator, and the cap counted 0.)"""
+    a, b, r = pair
+    made = []
+    with a.http() as http:
+        for _ in range(4):
+            res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+            assert res.status_code == 201, res.text
+            made.append(res.json()["table"])
+        res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+        assert res.status_code == 429, res.text
+    a.kill()
+    # b holds every table, and a is out of the cluster's count (its beat stopped).
+    deadline = time.monotonic() + 30
+    while True:
+        owners = {r.get(f"durak:lease:{t}") for t in made}
+        workers = list(r.scan_iter("durak:worker:*"))
+        if len(owners) == 1 and None not in owners and len(workers) == 1:
+            break
+        assert time.monotonic() < deadline, (owners, workers)
+        time.sleep(0.2)
+    time.sleep(1.0)  # a few beats of b's: its count is b's list alone
+    with b.http() as http:
+        listed = http.get("/api/tables").json()
+        assert sorted(s["id"] for s in listed["tables"]) == sorted(made)
+        res = http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+    assert res.status_code == 429, res.text
+    assert "live tables from one address" in res.text
+
+
 def test_after_redis_lost_its_keys_a_dead_owners_table_is_still_taken_over(
-    pg_url: str, redis_url: str
+    pair: tuple[Worker, Worker, Any],
 ) -> None:
     """A table of two people on worker a, both players' sockets on b. Redis is flushed
     (as a restart without persistence): the leases and the list of live tables are
@@ -311,18 +319,9 @@ def test_after_redis_lost_its_keys_a_dead_owners_table_is_still_taken_over(
     when a is then killed with SIGKILL, b still finds the table without a lease and
     takes it over; the players play on through b to the end. (Before, the list stayed
     empty until a worker started, and the table was never taken over.)"""
-    services.empty_database(pg_url)
-    import redis
-
-    r = redis.Redis.from_url(redis_url, decode_responses=True)
-    r.flushall()
-    a, b = (Worker(name, pg_url, redis_url, "--lease", "1") for name in "ab")
-    for w in (a, b):
-        w.start()
+    a, b, r = pair
     p0 = p1 = None
     try:
-        for w in (a, b):
-            w.wait_ready()
         tid, tok0, tok1 = two_player_table(a, b)
         p0, p1 = b.ws(), b.ws()
         states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
@@ -348,8 +347,6 @@ def test_after_redis_lost_its_keys_a_dead_owners_table_is_still_taken_over(
         for ws in (p0, p1):
             if ws is not None:
                 ws.close()
-        for w in (a, b):
-            w.stop()
 
 
 def test_a_drain_of_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
