@@ -1,6 +1,10 @@
-"""The learned player: legal everywhere, sees only its seat, loads any saved network."""
+"""The learned player: legal everywhere, sees only its seat, loads any saved network; the
+self-play network's features (durak.bots.viewnet) lose nothing and turn the trump suit to
+slot 0; it plays the tables it reads and the imitation network the rest (issue 34.3)."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
@@ -8,11 +12,14 @@ import pytest
 from durak import Game, Rules, bots
 from durak.bots.learned import (
     ACTION_SIZE,
+    DEFAULT_WEIGHTS,
     STATE_SIZE,
     LearnedBot,
     action_features,
     state_features,
 )
+from durak.bots.viewnet import ACTION_KINDS, ViewFeatures
+from durak.determinize import sample
 from durak.errors import DurakError
 from tests.helpers import PRESET_NAMES, play
 
@@ -82,3 +89,103 @@ def test_a_network_in_training_plays_as_the_shipped_one() -> None:
         a = shipped.choose(obs)
         assert same.choose(obs) is a
         g.apply(a)
+
+
+# --- the self-play network (durak.bots.viewnet's features, the shipped learned.npz) ---
+
+SELF_PLAY_NET = DEFAULT_WEIGHTS
+
+
+def test_every_action_number_comes_back_from_its_features() -> None:
+    f = ViewFeatures(Rules())
+    for t in range(4):
+        assert [f.decode(f.actions[t, i], t) for i in range(f.num_actions)] == list(
+            range(f.num_actions)
+        )
+
+
+def test_an_attack_is_its_kind_and_its_cards_with_the_trump_suit_turned_to_slot_0() -> None:
+    f = ViewFeatures(Rules())
+    row = f.actions[2, 25]  # 25: attack with 7♠+7♦; trump ♦ (suit 2)
+    kinds = len(ACTION_KINDS)
+    assert row[:kinds].tolist() == [1, 0, 0, 0, 0, 0, 0]  # attack
+    # 7 is the second rank (slots 4-7): 7♦, a trump, in slot 0 of it; 7♠ turned to slot 2
+    assert np.flatnonzero(row[kinds : kinds + 36]).tolist() == [4, 6]
+    assert not row[kinds + 36 : kinds + 72].any()  # no table card beaten
+    assert row[-1] == 0.5  # two cards laid
+
+
+def test_the_state_turn_moves_the_hand_so_that_trumps_are_slot_0() -> None:
+    from durak.envs.encoding import Encoder
+
+    rules = Rules()
+    f, enc = ViewFeatures(rules), Encoder(rules)
+    for seed in range(8):
+        g = Game(rules, seed=seed)
+        x = f.view(g, 0)
+        assert (x == enc.encode(g, 0)).all()  # the environments' vector, no other
+        turned, trump = f.state(x[None, :])
+        t = int(trump[0])
+        assert g.trump_suit == t
+        hand = [c.index - enc.lo for c in g.hand(0)]
+        want = sorted(c - c % 4 + (c % 4 - t) % 4 for c in hand)
+        assert np.flatnonzero(turned[0, :36]).tolist() == want
+        assert turned[0, f.trump_cols].tolist() == [1, 0, 0, 0]
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy"])
+def test_the_vector_the_player_makes_from_its_observation_is_the_real_games(preset: str) -> None:
+    # No secrets: the bot has only the Observation and deals the hidden cards of a world
+    # at random (determinize.sample); the vector of that world must be the real game's
+    # at every position of whole deals, so the hidden cards change nothing it reads.
+    rules = Rules.preset(preset)
+    f, rng, other_worlds = ViewFeatures(rules), random.Random(5), 0
+    for seed in range(4):
+        g = Game(rules, seed=seed)
+        players = [bots.make("greedy"), bots.make("learned")]
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            obs = g.observation(seat)
+            world = sample(obs, rng)
+            other_worlds += world.hand(1 - seat) != g.hand(1 - seat)
+            np.testing.assert_array_equal(f.view(world, seat), f.view(g, seat))
+            g.apply(players[seat].choose(obs))
+    assert other_worlds > 50  # (the worlds did deal the hidden cards otherwise)
+
+
+def test_learned_plays_the_self_play_network_where_it_reads_the_table() -> None:
+    learned = bots.make("learned")
+    assert isinstance(learned, LearnedBot)
+    self_play, imitation = learned.nets
+    assert self_play.features is not None and imitation.features is None
+    two = [Rules(), Rules.preset("perevodnoy"), Rules.preset("prostoy")]
+    others = [
+        Rules.preset("podkidnoy", players=3),
+        Rules.preset("podkidnoy", deck=24),
+        Rules.preset("podkidnoy", deck=52),
+        Rules.preset("beskozyrny", players=2),
+        Rules.preset("pogonny", players=2),
+        Rules.preset("dvukhkozyrny", players=2),
+    ]
+    assert all(self_play.reads(r) for r in two)
+    assert not any(self_play.reads(r) for r in others)
+    assert all(imitation.reads(r) for r in two + others)
+    # the move is the one network's or the other's
+    for rules, net in [(Rules(), self_play), (others[0], imitation)]:
+        alone = LearnedBot.of(net)
+        g = Game(rules, seed=3)
+        for _ in range(12):
+            obs = g.observation(g.to_act)
+            a = learned.choose(obs)
+            assert alone.choose(obs) is a
+            g.apply(a)
+
+
+def test_a_self_play_network_alone_refuses_a_table_it_cannot_read() -> None:
+    bot = bots.make(f"policy:{SELF_PLAY_NET}")
+    g = Game(Rules.preset("podkidnoy", players=3), seed=1)
+    before = g.state()
+    with pytest.raises(DurakError, match="cannot play"):
+        bot.choose(g.observation(g.to_act))
+    assert g.state() == before

@@ -18,13 +18,13 @@ once. This script does the same:
 - **learner**: Adam (``--lr``) on shuffled batches of ``--batch`` samples as they come, each
   sample once, gradients clipped to 40 (DouZero's ``max_grad_norm``).
 
-**Features.** The state is the shared encoder's vector (:mod:`durak.envs.encoding`, 315
-floats for 36 cards), with the suits of every card plane turned so that the trump suit is
-slot 0 (a position looks the same whatever the trump; the encoder's trump-suit columns
-become constant). The action (:class:`Features`) is :data:`ACTION_KINDS` one-hot (7), the
-card plane of the card(s) it lays (36), the card plane of the table card it beats (36)
-and the number of cards laid / 4 (1): 80 floats, suits turned as the state's, one row per
-action number (:meth:`Features.decode` gives the number back). The network (:class:`QNet`):
+**Features** (:class:`durak.bots.viewnet.ViewFeatures`, what the shipped player reads).
+The state is the environments' vector (:class:`durak.planes.Planes`, 315 floats for 36
+cards), with the suits of every card plane turned so that the trump suit is slot 0 (a
+position looks the same whatever the trump; the trump-suit columns become constant). The
+action is its kind one-hot (7), the card plane of the card(s) it lays (36), the card
+plane of the table card it beats (36) and the number of cards laid / 4 (1): 80 floats,
+suits turned as the state's, one row per action number. The network (:class:`QNet`):
 state → 256 plus action → 256 (the state's part computed once a position), ReLU, then
 256 → 128 → 1.
 
@@ -33,7 +33,8 @@ when the greedy policy's score against ``greedy`` and ``heuristic`` on ``--eval-
 fixed deals (``Game(rules, seed=90_000_000 + d)``, each from both seats; not the ladder's
 deals) is added to ``--curve``; ``--resume`` goes on from ``--save`` (the counters, CPU
 time included, carry on). ``evaluate.py --players dmc:PATH`` plays a checkpoint on the
-ladder::
+ladder; ``--export PATH`` writes ``--save``'s network as the ``.npz`` that
+``durak.bots.make("policy:PATH")`` plays with numpy alone (the shipped ``learned`` is one)::
 
     nice -n 10 .venv/bin/python benchmarks/rl/dmc.py --cpu-minutes 65 --wall-minutes 70 \\
         --eval-every 25000 --eval-deals 100 --save scratch/dmc.pt --curve scratch/dmc_curve.csv
@@ -58,85 +59,18 @@ from evaluate import game_score  # beside this file (benchmarks/rl/evaluate.py)
 from torch import nn
 
 from durak import Game
-from durak.actions import Action, encoding
+from durak.actions import Action
 from durak.bots import make
+from durak.bots.learned import LearnedBot
+from durak.bots.learned import QNet as NumpyQNet
+from durak.bots.viewnet import ViewFeatures
 from durak.envs.bits import legal_indices, legal_moves
-from durak.envs.encoding import Encoder, mask_of
 from durak.envs.episode import learning_rules, returns
 from durak.envs.vector import DurakVectorEnv
 from durak.rules import Rules
 
-ACTION_KINDS = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 HIDDEN = (256, 256, 128)
 CURVE_SEED = 90_000_000  # the curve's fixed deals (the ladder's are 2026 + d)
-
-
-class Features:
-    """The state's suit turn and the action table of ``rules`` (see the module docstring).
-
-    ``state(obs)`` turns a batch of encoder vectors so the trump suit is slot 0 and gives
-    each row's trump suit; ``actions[t, i]`` is action number ``i``'s 80 floats under trump
-    suit ``t``; :meth:`decode` gives the action number back from them.
-
-    >>> f = Features(learning_rules("podkidnoy"))
-    >>> f.actions.shape
-    (4, 1608, 80)
-    >>> all(f.decode(f.actions[t, i], t) == i for t in range(4) for i in (0, 25, 933))
-    True
-    """
-
-    def __init__(self, rules: Rules) -> None:
-        enc = Encoder(rules)
-        if enc.lo % 4:
-            raise ValueError("Features: the deck's lowest card must start a rank")
-        names = enc.describe()
-        suits = [k for k, name in enumerate(names) if name.startswith("trump_suit_")]
-        if len(suits) != 4 or rules.players != 2:
-            raise ValueError(f"Features: 2 players and a trump suit, not {rules}")
-        self.rules, self.size, self.cards, self.lo = rules, enc.size, enc.cards, enc.lo
-        self.trump_cols = np.array(suits)
-        # src[t][j]: the column whose value goes to column j when t is the trump suit
-        self.src = np.tile(np.arange(enc.size), (4, 1))
-        for t in range(4):
-            for j in range(enc.planes_size):
-                plane, c = divmod(j, enc.cards)
-                self.src[t, plane * enc.cards + self._turn(c, t)] = j
-            for k, col in enumerate(suits):
-                self.src[t, suits[(k - t) % 4]] = col
-        enc_actions = encoding(rules)
-        self.num_actions = enc_actions.size
-        kinds, n = len(ACTION_KINDS), enc.cards
-        self.width = kinds + 2 * n + 1
-        self.actions = np.zeros((4, self.num_actions, self.width), np.float32)
-        for i in range(self.num_actions):
-            a = enc_actions.action(i)
-            for t in range(4):
-                row = self.actions[t, i]
-                row[ACTION_KINDS.index(a.kind.name.lower())] = 1.0
-                for card in a.cards:
-                    row[kinds + self._turn(card.index - self.lo, t)] = 1.0
-                if a.target is not None:
-                    row[kinds + n + self._turn(a.target.index - self.lo, t)] = 1.0
-                row[-1] = len(a.cards) / 4
-        self._back = [
-            {self.actions[t, i].tobytes(): i for i in range(self.num_actions)} for t in range(4)
-        ]
-        if any(len(b) != self.num_actions for b in self._back):
-            raise AssertionError("two actions with the same features")
-
-    @staticmethod
-    def _turn(c: int, t: int) -> int:
-        """Card slot ``c``'s slot when suit ``t`` is trump (trumps in slot 0)."""
-        return c - c % 4 + (c % 4 - t) % 4
-
-    def state(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(turned rows, trump suit of each row)`` of a ``(n, size)`` batch."""
-        trump = obs[:, self.trump_cols].argmax(axis=1)
-        return np.take_along_axis(obs, self.src[trump], axis=1), trump
-
-    def decode(self, row: np.ndarray, trump: int) -> int:
-        """The action number whose features under ``trump`` are ``row``."""
-        return self._back[trump][np.asarray(row, np.float32).tobytes()]
 
 
 class QNet(nn.Module):
@@ -159,62 +93,57 @@ class QNet(nn.Module):
         return q
 
 
-class Policy:
-    """A trained ``Q`` in numpy, playing greedily: ``policy(observation, mask) -> action``
-    (the vectorised env's opponent protocol, :class:`durak.envs.selfplay.PolicyBot`'s too).
-    """
-
-    def __init__(self, features: Features, weights: dict[str, np.ndarray]) -> None:
-        self.f = features
-        self.ws, self.bs, self.wa = weights["s.weight"].T, weights["s.bias"], weights["a.weight"].T
-        lin = sorted({k.rsplit(".", 1)[0] for k in weights if k.startswith("rest.")})
-        self.rest = [
-            (weights[f"{k}.weight"].T.copy(), weights[f"{k}.bias"])
-            for k in sorted(lin, key=lambda k: int(k.split(".")[1]))
-        ]
-
-    @classmethod
-    def of(cls, features: Features, net: QNet) -> Policy:
-        return cls(features, {k: v.detach().numpy().copy() for k, v in net.state_dict().items()})
-
-    def q(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """Q of the actions numbered ``legal`` in the one position ``obs``."""
-        s, trump = self.f.state(obs[None, :])
-        h = np.maximum(self.f.actions[trump[0], legal] @ self.wa + (s[0] @ self.ws + self.bs), 0)
-        for k, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if k < len(self.rest) - 1:
-                h = np.maximum(h, 0)
-        return np.asarray(h[:, 0])
-
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[int(np.argmax(self.q(obs, legal)))])
+def weights(net: QNet) -> dict[str, np.ndarray]:
+    """``net`` as the arrays :class:`durak.bots.learned.QNet` reads (``w1`` the state's
+    rows then the action's, ``b1``, ``w2``, ...; each ``(in, out)``)."""
+    sd = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    out = {"w1": np.concatenate([sd["s.weight"].T, sd["a.weight"].T]), "b1": sd["s.bias"]}
+    rest = sorted(
+        {k.rsplit(".", 1)[0] for k in sd if k.startswith("rest.")},
+        key=lambda k: int(k.split(".")[1]),
+    )
+    for i, k in enumerate(rest, start=2):
+        out[f"w{i}"], out[f"b{i}"] = sd[f"{k}.weight"].T.copy(), sd[f"{k}.bias"]
+    return out
 
 
-def load(path: str, rules: Rules | None = None) -> Policy:
-    """The greedy policy of a checkpoint ``dmc.py`` saved."""
+def numpy_net(net: QNet, rules: Rules) -> NumpyQNet:
+    """``net`` as the numpy network the learned player plays."""
+    return NumpyQNet(weights(net), rules)
+
+
+def load(path: str, rules: Rules | None = None) -> NumpyQNet:
+    """The numpy network of a checkpoint ``dmc.py`` saved (its rule set, or ``rules``)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"dmc: no checkpoint {path!r}")
     st = torch.load(path, map_location="cpu", weights_only=True)
-    f = Features(rules or learning_rules(str(st["rules"])))
-    return Policy(f, {k: v.numpy() for k, v in st["net"].items()})
+    f = ViewFeatures(rules or learning_rules(str(st["rules"])))
+    net = QNet(f.size, f.width)
+    net.load_state_dict(st["net"])
+    return numpy_net(net, f.rules)
 
 
-def player(policy: Policy) -> Callable[[Game, int], Action]:
-    """``(game, seat) -> action``: ``policy`` on the encoder's vector of the seat's view."""
-    rules = policy.f.rules
-    enc, size = Encoder(rules), encoding(rules)
+def export(checkpoint: str, path: str) -> None:
+    """Write a checkpoint's network as the ``.npz`` that ``make("policy:PATH")`` plays
+    (``src/durak/bots/data/learned.npz`` is one)."""
+    st = torch.load(checkpoint, map_location="cpu", weights_only=True)
+    rules = Rules.parse(str(st["rules"])).replace(action_limit=0)
+    f = ViewFeatures(rules)
+    net = QNet(f.size, f.width)
+    net.load_state_dict(st["net"])
+    np.savez_compressed(path, rules=np.array(str(rules)), **weights(net))
 
-    def play(g: Game, seat: int) -> Action:
-        return size.action(policy(enc.encode(g, seat), mask_of(legal_indices(g), size.size)))
 
-    return play
+def player(net: NumpyQNet) -> Callable[[Game, int], Action]:
+    """``(game, seat) -> action``: the learned player with ``net`` in that seat."""
+    bot = LearnedBot.of(net, "dmc")
+    return lambda g, seat: bot.choose(g.observation(seat))
 
 
-def score(policy: Policy, opponent: str, deals: int) -> float:
-    """``policy``'s score against ``opponent`` on the curve's fixed deals, both seats."""
-    me_play, rules, total = player(policy), policy.f.rules, 0.0
+def score(net: NumpyQNet, opponent: str, deals: int) -> float:
+    """``net``'s score against ``opponent`` on the curve's fixed deals, both seats."""
+    me_play, rules, total = player(net), net.rules, 0.0
+    assert rules is not None
     for d in range(deals):
         for seat in (0, 1):
             other = make(opponent, seed=d * 2 + seat)
@@ -228,7 +157,7 @@ Sample = tuple[np.ndarray, np.ndarray, np.ndarray]  # states, actions' features,
 class Explorer:
     """Epsilon-greedy choices of many positions in one forward pass of ``Q``."""
 
-    def __init__(self, f: Features, eps: float, seed: int) -> None:
+    def __init__(self, f: ViewFeatures, eps: float, seed: int) -> None:
         self.f, self.eps, self.rng = f, eps, np.random.default_rng(seed)
 
     def __call__(
@@ -255,9 +184,8 @@ class SelfPlay:
     """DouZero's self-play: ``n`` deals in which every seat is the learner (epsilon-greedy,
     one forward pass for all the deals' seats to act), every decision a sample."""
 
-    def __init__(self, f: Features, n: int, seed: int, eps: float) -> None:
+    def __init__(self, f: ViewFeatures, n: int, seed: int, eps: float) -> None:
         self.f, self.n, self.choose = f, n, Explorer(f, eps, seed)
-        self.enc = Encoder(f.rules)
         self.seed = seed * 1_000_003
         self.games = [self._deal() for _ in range(n)]
         self.obs = np.zeros((n, f.size), np.float32)
@@ -277,7 +205,7 @@ class SelfPlay:
         for i, g in enumerate(self.games):
             seat = g.to_act
             assert seat is not None
-            self.enc.encode(g, seat, out=obs[i])
+            obs[i] = f.view(g, seat)
             legal.append(legal_indices(g))
         s, trump = f.state(obs)
         env_i = np.repeat(np.arange(n), [len(x) for x in legal])
@@ -316,7 +244,9 @@ class Actors:
     """``n`` deals split over one vector env per opponent; :meth:`step` plays one move in
     each with epsilon-greedy ``Q`` and returns the samples of the deals that ended."""
 
-    def __init__(self, f: Features, n: int, opponents: list[str], seed: int, eps: float) -> None:
+    def __init__(
+        self, f: ViewFeatures, n: int, opponents: list[str], seed: int, eps: float
+    ) -> None:
         self.f, self.choose = f, Explorer(f, eps, seed)
         self.envs: list[DurakVectorEnv] = []
         self.now: list[dict[str, Any]] = []
@@ -376,7 +306,7 @@ class Learner:
     """The network, its optimiser and the run's counters; :meth:`fit` takes samples and
     steps on every full batch of them, each sample once, in a shuffled order."""
 
-    def __init__(self, f: Features, lr: float, batch: int, seed: int) -> None:
+    def __init__(self, f: ViewFeatures, lr: float, batch: int, seed: int) -> None:
         self.net = QNet(f.size, f.width)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
         self.batch, self.rng = batch, np.random.default_rng(seed)
@@ -432,15 +362,20 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--curve", default=None, help="CSV of the scores on the fixed deals")
     p.add_argument("--resume", action="store_true", help="go on from --save")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--export", default=None, help="write --save's network to this .npz and stop")
     return p.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse(argv)
+    if args.export:
+        export(args.save, args.export)
+        print(f"{args.save} -> {args.export}", flush=True)
+        return
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     rules = learning_rules(args.rules)
-    f = Features(rules)
+    f = ViewFeatures(rules)
     learner = Learner(f, args.lr, args.batch, args.seed)
     st = learner.st
     if args.resume:
@@ -485,10 +420,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def report(
-    args: argparse.Namespace, learner: Learner, f: Features, actors: Sequence[SelfPlay | Actors]
+    args: argparse.Namespace, learner: Learner, f: ViewFeatures, actors: Sequence[SelfPlay | Actors]
 ) -> None:
     """Score the network on the curve's deals, print a line, add a row to ``--curve``."""
-    st, policy, t0 = learner.st, Policy.of(f, learner.net), time.process_time()
+    st, policy, t0 = learner.st, numpy_net(learner.net, f.rules), time.process_time()
     scores = {o: score(policy, o, args.eval_deals) for o in ("greedy", "heuristic")}
     st["cpu"] += time.process_time() - t0
     loss = sum(learner.losses) / len(learner.losses) if learner.losses else float("nan")

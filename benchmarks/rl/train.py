@@ -15,7 +15,7 @@ against ``greedy`` and ``heuristic`` (both seats of each deal) and the scores go
 ``--curve``::
 
     python benchmarks/rl/train.py --rounds 60 --state scratch/imitate.pt \\
-        --export src/durak/bots/data/learned.npz --curve benchmarks/rl/curve.csv
+        --export src/durak/bots/data/imitation.npz --curve benchmarks/rl/curve.csv
 
 torch is needed only here (``pip install torch --index-url
 https://download.pytorch.org/whl/cpu``, about 200 MB); the player itself needs numpy alone.
@@ -148,7 +148,7 @@ def main() -> None:
     p.add_argument("--eval-deals", type=int, default=100)
     p.add_argument("--eval-every", type=int, default=5)
     p.add_argument("--state", default="scratch/imitate.pt")
-    p.add_argument("--export", default="src/durak/bots/data/learned.npz")
+    p.add_argument("--export", default="src/durak/bots/data/imitation.npz")
     p.add_argument("--curve", default="benchmarks/rl/curve.csv")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()

@@ -1,16 +1,25 @@
-"""A learned player: a network that scores each legal action, run with numpy alone.
+"""The learned player: networks that score each legal action, run with numpy alone.
 
-The network scores each legal action from one seat's :class:`~durak.observation.Observation`
-(nothing else: it sees what a person in that seat sees) and plays the best. The shipped
-weights (``bots/data/learned.npz``) were fitted by ``benchmarks/rl/train.py`` (torch, CPU)
-to the moves of the pool's ``expert`` (supervised imitation, cross-entropy over the legal
-actions); ``make("policy:PATH")`` plays any other weights of this shape. Training needs
-torch, playing only numpy. (The self-play learner of ``benchmarks/rl/dmc.py`` plays
-stronger but reads other features: see benchmarks/rl/README.md.)
+A network scores each legal action from one seat's :class:`~durak.observation.Observation`
+(nothing else: it sees what a person in that seat sees) and the bot plays the best.
+``make("learned")`` carries two (``bots/data``, loaded without a download):
 
-Features (:func:`state_features`, :func:`action_features`) are written in card planes of 52
-slots, with the suits turned so that the trump suit is always slot 0: the same position
-with another trump suit looks the same to the network.
+- **the self-play network** (``learned.npz``), DouZero's Deep Monte-Carlo ``Q(s, a)``
+  trained by ``benchmarks/rl/dmc.py`` (torch, CPU) in 2-player podkidnoy, every seat the
+  learner, on the environments' own vector (:mod:`durak.bots.viewnet`). It plays the
+  2-player tables whose vector and action numbers are those it was trained on
+  (:meth:`QNet.reads`); it is the stronger (benchmarks/rl/README.md has the ladder).
+- **the imitation network** (``imitation.npz``), fitted by ``benchmarks/rl/train.py`` to
+  the moves of the pool's ``expert`` (cross-entropy over the legal actions), on features
+  any table has (:func:`state_features`, :func:`action_features`): it plays every other
+  table (3-6 players, 24 or 52 cards, transfers, no trump...).
+
+``make("policy:PATH")`` plays any one saved network of either kind. Training needs torch,
+playing only numpy.
+
+The imitation features are card planes of 52 slots, with the suits turned so that the
+trump suit is always slot 0: the same position with another trump suit looks the same to
+the network (the self-play network's features turn them too).
 
 >>> from durak import Game, Rules
 >>> from durak.bots import make
@@ -23,12 +32,18 @@ True
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..actions import Action
+from ..actions import Action, encoding
+from ..determinize import sample
 from ..errors import DurakError
 from ..observation import Observation
+from ..rules import Rules
+
+if TYPE_CHECKING:
+    from .viewnet import ViewFeatures
 
 try:
     import numpy as np
@@ -36,6 +51,7 @@ except ImportError:  # pragma: no cover - the [rl], [arena] and [web] extras bri
     np = None  # type: ignore[assignment]
 
 DEFAULT_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "learned.npz")
+IMITATION_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "imitation.npz")
 
 KIND_NAMES = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 PHASE_NAMES = ("attack", "defend", "throw_in", "pile_on", "over")
@@ -137,19 +153,25 @@ def action_features(obs: Observation, actions: Sequence[Action]) -> Any:
 
 
 class QNet:
-    """The trained multilayer perceptron, in numpy: ``scores(state, actions)``.
+    """A trained multilayer perceptron in numpy: ``scores(state, actions)``.
 
     The first layer's weights are split into a state part and an action part, so that the
-    state is multiplied once a decision, not once a legal action."""
+    state is multiplied once a decision, not once a legal action. ``rules`` is the rule
+    set a self-play network was trained on (its features are :mod:`durak.bots.viewnet`'s),
+    None for the imitation network (its features are this module's)."""
 
-    def __init__(self, weights: dict[str, Any]) -> None:
+    def __init__(self, weights: dict[str, Any], rules: Rules | None = None) -> None:
         w1 = weights["w1"]
-        if w1.shape[0] != STATE_SIZE + ACTION_SIZE:
+        self.rules = rules
+        self.features = None if rules is None else view_features(rules)
+        state = STATE_SIZE if self.features is None else self.features.size
+        width = ACTION_SIZE if self.features is None else self.features.width
+        if w1.shape[0] != state + width:
             raise DurakError(
                 f"weights: first layer takes {w1.shape[0]} features, "
-                f"this version makes {STATE_SIZE + ACTION_SIZE}"
+                f"this version makes {state + width}"
             )
-        self.w1s, self.w1a = w1[:STATE_SIZE], w1[STATE_SIZE:]
+        self.w1s, self.w1a = w1[:state], w1[state:]
         self.b1 = weights["b1"]
         self.rest = [
             (weights[f"w{i}"], weights[f"b{i}"]) for i in range(2, 10) if f"w{i}" in weights
@@ -157,11 +179,35 @@ class QNet:
 
     @classmethod
     def load(cls, path: str) -> QNet:
+        """The network saved at ``path`` (``.npz``: ``w1, b1, w2, ...``, and ``rules``, the
+        rule set's text, for a self-play network)."""
         _need_numpy()
         if not os.path.exists(path):
             raise DurakError(f"policy: no weights file {path!r}")
         with np.load(path) as f:
-            return cls({k: f[k].astype(np.float32) for k in f.files})
+            rules = Rules.parse(str(f["rules"])) if "rules" in f.files else None
+            weights = {k: f[k].astype(np.float32) for k in f.files if k != "rules"}
+        return cls(weights, rules)
+
+    def reads(self, rules: Rules) -> bool:
+        """Whether this network can play ``rules``: any for the imitation network; for a
+        self-play one, a table with the vector's layout, the action numbers, the deck and
+        the scoring it was trained on. (Trained on podkidnoy, the shipped one also plays
+        переводной and простой, better than the imitation network there:
+        benchmarks/rl/README.md.)"""
+        r = self.rules
+        if r is None:
+            return True
+        if rules.players != 2 or rules.trump in ("none", "per_player") or rules.cheating != "off":
+            return False  # (no such table has the vector it reads)
+        return (
+            rules.players == r.players
+            and rules.deck == r.deck
+            and rules.scoring == r.scoring  # (what a deal is played for)
+            and rules.trump != "per_player"
+            and view_features(rules).size == view_features(r).size
+            and encoding(rules).size == encoding(r).size
+        )
 
     def scores(self, state: Any, actions: Any) -> Any:
         h = np.maximum(actions @ self.w1a + (state @ self.w1s + self.b1), 0.0)
@@ -174,25 +220,44 @@ class QNet:
 
 
 _CACHE: dict[str, QNet] = {}
+_VIEWS: dict[Rules, ViewFeatures] = {}
+
+
+def view_features(rules: Rules) -> ViewFeatures:
+    """:class:`~durak.bots.viewnet.ViewFeatures` of ``rules``, made once a process."""
+    f = _VIEWS.get(rules)
+    if f is None:
+        from .viewnet import ViewFeatures  # (numpy: imported once it is known to be there)
+
+        f = _VIEWS[rules] = ViewFeatures(rules)
+    return f
+
+
+def _load(path: str) -> QNet:
+    net = _CACHE.get(path)
+    if net is None:
+        net = _CACHE[path] = QNet.load(path)
+    return net
 
 
 class LearnedBot:
-    """Plays the legal action the network scores best; ``path`` names a weights file
-    (default: the shipped one). Deterministic: the seed changes nothing."""
+    """Plays the legal action a network scores best; ``path`` names one weights file
+    (default: the shipped pair, see the module docstring). Deterministic: the seed only
+    deals the hidden cards of the world the self-play network's vector is made from,
+    which that vector does not show."""
 
     def __init__(self, path: str | None = None, seed: int | None = None) -> None:
-        path = path or DEFAULT_WEIGHTS
-        net = _CACHE.get(path)
-        if net is None:
-            net = _CACHE[path] = QNet.load(path)
-        self.net = net
-        self.name = "learned" if path == DEFAULT_WEIGHTS else f"policy:{path}"
+        self.nets = (
+            [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)] if path is None else [_load(path)]
+        )
+        self.name = "learned" if path is None else f"policy:{path}"
+        self._rng = random.Random(seed)
 
     @classmethod
     def of(cls, net: QNet, name: str = "learned") -> LearnedBot:
         """A bot playing ``net`` as it is (a network being trained, say)."""
-        bot = cls.__new__(cls)
-        bot.net, bot.name = net, name
+        bot = cls()
+        bot.nets, bot.name = [net], name
         return bot
 
     def choose(self, obs: Observation) -> Action:
@@ -201,5 +266,23 @@ class LearnedBot:
             raise DurakError("not this seat's turn: no legal actions")
         if len(legal) == 1:
             return legal[0]
-        q = self.net.scores(state_features(obs), action_features(obs, legal))
+        net = next((n for n in self.nets if n.reads(obs.rules)), None)
+        if net is None:
+            raise DurakError(
+                f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"
+            )
+        if net.features is None:
+            q = net.scores(state_features(obs), action_features(obs, legal))
+        else:
+            f, numbers = net.features, encoding(obs.rules)
+            # The vector is made from a world this seat cannot tell from the real one
+            # (the hidden cards dealt at random): it shows only what the seat sees.
+            s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
+            rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
+            q = net.scores(s[0], rows)
         return legal[int(np.argmax(q))]
+
+
+def net_rules(nets: Sequence[QNet]) -> str:
+    """The rule sets ``nets`` were trained on, for an error message."""
+    return ", ".join(str(n.rules) for n in nets if n.rules is not None) or "any rules"

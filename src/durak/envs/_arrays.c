@@ -1,6 +1,6 @@
 /* A seat's view as two new numpy arrays in one call: the environments' observation.
  *
- * A Viewer holds one rule set's layout (durak/envs/planes.py, Planes: the planes, the
+ * A Viewer holds one rule set's layout (durak/planes.py, Planes: the planes, the
  * flags, the scalars). Its view() takes the game's own fields as they are (the hands and
  * the known cards as the game's lists of card masks, the table's masks, the roles) and
  * writes the seat's vector, float32 0.0/1.0 entries for the set bits on zeros and the
@@ -200,7 +200,7 @@ PyDoc_STRVAR(view_doc,
 "The game's fields of those names (durak.game.Game: hands, known the card masks of\n"
 "each seat; att the attack cards; talon the cards left to draw, the bottom card\n"
 "counted; to_act None when the deal is over), and the legal action numbers (empty\n"
-"for a seat not to act). The vector has the layout of durak.envs.planes.Planes.");
+"for a seat not to act). The vector has the layout of durak.planes.Planes.");
 
 /* A view's inputs, parsed: from view()'s arguments or from Game.state() (write()). The
  * objects are borrowed from the caller's arguments. */
@@ -534,7 +534,7 @@ static PyTypeObject ViewerType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = PyDoc_STR(
         "Viewer(players, cards, lo, full, flags, privileged, pogonny, phases, limit, "
-        "actions):\none rule set's layout of a seat's view (durak.envs.planes.Planes); "
+        "actions):\none rule set's layout of a seat's view (durak.planes.Planes); "
         "view() makes the arrays."),
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Viewer_init,
@@ -545,7 +545,7 @@ static PyTypeObject ViewerType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_arrays",
-    "A seat's view as two new numpy arrays in one call (see durak.envs.planes).", -1, NULL,
+    "A seat's view as two new numpy arrays in one call (see durak.planes).", -1, NULL,
     NULL, NULL, NULL, NULL,
 };
 

@@ -26,13 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from .. import planes as _planes
 from ..actions import encoding
 from ..cards import Card
 from ..game import PHASES, Game
+from ..planes import BASE_PLANES, Planes
 from ..rules import Rules
-from . import planes as _planes
 from .bits import mask_bytes
-from .planes import BASE_PLANES, Planes
 from .stepper import ArrayView
 from .vecstep import Writer
 
@@ -77,7 +77,7 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
     (``durak.envs._arrays``, built with the compiled engine when numpy's headers were
     there; :meth:`durak.envs.stepper.Stepper.arrays` calls it), or None: with the
     pure-Python engine, or where it was not built, the bytes of
-    :meth:`~durak.envs.planes.Planes.encode` are wrapped instead (the same floats). Also
+    :meth:`~durak.planes.Planes.encode` are wrapped instead (the same floats). Also
     None for rules whose trump is not the turned card's suit (``trump=none``, a fixed
     suit or one per seat): the C function reads the suit from the turned card; Planes
     reads the rules'. None with ``cheating`` too: the C layout has no cheat planes."""
@@ -120,7 +120,7 @@ class Encoder:
     centralised critics only: a policy fed those planes sees hidden cards).
 
     ``plane_names`` and ``scalar_names`` name the parts; ``size`` is the whole length.
-    The work is done by :class:`durak.envs.planes.Planes` (compiled with the engine);
+    The work is done by :class:`durak.planes.Planes` (compiled with the engine);
     this wraps its bytes in a numpy array.
     """
 

@@ -2,7 +2,7 @@
 
 Compiled with the engine (mypyc, :data:`durak.build.ENGINE`), so it uses no numpy. A step
 checks the number against the legal ones, plays it, and lists the next legal numbers; a
-view is the seat's encoded vector (:class:`~durak.envs.planes.Planes`) and its action
+view is the seat's encoded vector (:class:`~durak.planes.Planes`) and its action
 mask, new bytes each, for numpy to wrap as two arrays.
 
 >>> from durak import Game, Rules
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..game import Game
+from ..planes import Planes
 from ..rules import Rules
 from .bits import Actions, deck_slot, legal_indices, mask_bytes
-from .planes import Planes
 
 ILLEGAL: Final = -2
 OVER: Final = -1
@@ -91,7 +91,7 @@ class Stepper:
     def arrays(self, seat: int, fill: ArrayView) -> tuple[Any, Any]:
         """As :meth:`view`, but as two new numpy arrays made by ``fill``
         (:func:`durak.envs.encoding.array_view`) in one call, from the engine's state
-        (``Game.state``: what :meth:`~durak.envs.planes.Planes.fields` makes of it,
+        (``Game.state``: what :meth:`~durak.planes.Planes.fields` makes of it,
         ``fill`` makes in C)."""
         g = self.game
         assert g is not None

@@ -17,7 +17,7 @@ and the old deal's last observation is in :attr:`VecStepper.final`).
 
 Only the learner's positions are encoded, each once, by the C helper's ``write``
 (:func:`durak.envs.encoding.array_writer`) straight into its row of the shared buffer;
-without it (the pure-Python engine) by :class:`~durak.envs.planes.Planes`.
+without it (the pure-Python engine) by :class:`~durak.planes.Planes`.
 
 >>> from durak import Rules
 >>> v = VecStepper(Rules(), 4, [None], seed=1)
@@ -37,10 +37,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ..game import Game
+from ..planes import Planes
 from ..rules import Rules
 from .bits import Actions, deck_slot, legal_indices, legal_moves
 from .episode import returns
-from .planes import Planes
 
 ILLEGAL_REWARD: Final = -1.0
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import struct
 from typing import Final
 
-from ..actions import encoding
-from ..cards import deck_mask
-from ..game import PHASES, Game
-from ..rules import Rules
+from .actions import encoding
+from .cards import deck_mask
+from .game import PHASES, Game
+from .rules import Rules
 
 BASE_PLANES: Final = (
     "hand",
