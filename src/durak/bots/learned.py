@@ -260,6 +260,10 @@ class LearnedBot:
         bot.nets, bot.name = [net], name
         return bot
 
+    def reads(self, rules: Rules) -> bool:
+        """Whether one of its networks plays ``rules``."""
+        return any(n.reads(rules) for n in self.nets)
+
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
         if not legal:
