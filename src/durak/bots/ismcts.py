@@ -317,6 +317,8 @@ class LearnedPrior:
         if self.learned.reads(obs.rules):
             return self.learned.choose(obs)
         return self.heuristic.choose(obs)
+
+
 DECISIONS: dict[str, Decision] = {"best": BestMean(), "keep": KeepPrior()}
 
 
