@@ -59,7 +59,7 @@ from . import Bot
 from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
-from .policy import CLUB, STYLES, rollout, rollout_action
+from .policy import CLUB, STYLES, rollout
 from .solver import Deadline, Solver, Unsolved, perfect_information
 
 # The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
@@ -350,7 +350,6 @@ class ISMCTSBot:
         solver: bool = True,
         nodes: int = 0,
         prior: str = "heuristic",
-        cut: int = 0,
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -379,14 +378,6 @@ class ISMCTSBot:
             decision = DECISIONS[decision]
         self.decision: Decision = decision
         self.use_solver = bool(solver)
-        # cut > 0: rollouts stop after that many moves and the self-play network values
-        # the position (2-player tables it reads; full rollouts elsewhere)
-        self.cut = int(cut)
-        self._value: Any = None
-        if self.cut:
-            from .learned import DEFAULT_WEIGHTS, QNet  # (numpy: only for cut-offs)
-
-            self._value = QNet.load(DEFAULT_WEIGHTS)
         self.nodes = int(nodes)
         # The move the search must beat (KeepPrior) and the first candidate.
         if prior not in PRIORS:
@@ -562,39 +553,12 @@ class ISMCTSBot:
     ) -> int:
         """One rollout of every candidate in ``alive`` in ``world``, its score appended to
         ``results``; the rollouts played."""
-        if self._value is not None and self._value.reads(world.rules):
-            return self._play_cut(world, alive, styles, seat, results)
         for a in alive:
             g = world.clone()
             g.play(a)  # (the engine's declared fast path: a is one of its own moves)
             if not g.is_over:
                 rollout(g, self.rng, styles=styles)
             results[a].append(score(g, seat))
-        return len(alive)
-
-    def _play_cut(
-        self, world: Game, alive: list[Action], styles: list[int], seat: int, results: Results
-    ) -> int:
-        """:meth:`_play_world` with rollouts cut after ``cut`` moves, the positions left
-        valued by the network in one forward pass."""
-        open_: list[tuple[Action, Game, int]] = []
-        for a in alive:
-            g = world.clone()
-            g.play(a)
-            for _ in range(self.cut):
-                if g.is_over:
-                    break
-                g.play(rollout_action(g, styles))
-            if g.is_over:
-                results[a].append(score(g, seat))
-            else:
-                to_act = g.to_act
-                assert to_act is not None
-                open_.append((a, g, to_act))
-        if open_:
-            values = self._value.values([(g, s) for _, g, s in open_])
-            for (a, _, s), v in zip(open_, values, strict=True):
-                results[a].append((1 + (v if s == seat else -v)) / 2)
         return len(alive)
 
 

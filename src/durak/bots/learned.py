@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, encoding
 from ..determinize import sample
 from ..errors import DurakError
-from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
 
@@ -210,21 +209,6 @@ class QNet:
             and encoding(rules).size == encoding(r).size
         )
 
-    def values(self, positions: Sequence[tuple[Game, int]]) -> list[float]:
-        """A self-play network's value of each ``(game, seat)``, ``seat`` the one to act:
-        its best ``Q`` there, from -1 (durak) to +1, all in one forward pass. The game
-        may be a whole world (a search's): the vector shows only the seat's view."""
-        f = self.features
-        assert f is not None, "values: a self-play network's"
-        views = np.stack([f.view(g, seat) for g, seat in positions])
-        s, trump = f.state(views)
-        legal = [legal_numbers(g) for g, _ in positions]
-        row = np.repeat(np.arange(len(legal)), [len(x) for x in legal])
-        acts = f.actions[trump[row], np.concatenate(legal)]
-        q = self.scores(s[row], acts)
-        starts = np.concatenate([[0], np.cumsum([len(x) for x in legal])[:-1]])
-        return [float(v) for v in np.maximum.reduceat(q, starts)]
-
     def scores(self, state: Any, actions: Any) -> Any:
         h = np.maximum(actions @ self.w1a + (state @ self.w1s + self.b1), 0.0)
         last = len(self.rest) - 1
@@ -301,12 +285,6 @@ class LearnedBot:
             rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
             q = net.scores(s[0], rows)
         return legal[int(np.argmax(q))]
-
-
-def legal_numbers(g: Game) -> list[int]:
-    """The action numbers of ``g``'s legal moves."""
-    numbers = encoding(g.rules)
-    return [numbers.index_of(a) for a in g.moves()]
 
 
 def net_rules(nets: Sequence[QNet]) -> str:
