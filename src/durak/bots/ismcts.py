@@ -60,7 +60,7 @@ from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
 from .policy import CLUB, STYLES, rollout
-from .solver import Deadline, Solver, Unsolved, perfect_information
+from .solver import Deadline, Endgame, Unsolved, perfect_information
 
 # The hard limit of a move in CPU seconds, unless ``cap=`` says otherwise.
 CAP = 0.5
@@ -383,13 +383,12 @@ class ISMCTSBot:
         if prior not in PRIORS:
             raise ValueError(f"ismcts: prior is one of {', '.join(PRIORS)}, not {prior!r}")
         self.prior: Bot = HeuristicBot(style="club") if prior == "heuristic" else LearnedPrior()
-        self._solver: Solver | None = None
-        self._solver_for: tuple[object, ...] | None = None
+        self._endgame = Endgame()
         self.last_stats: dict[str, Any] = {}
 
     def reset(self) -> None:
         self.worlds.reset()
-        self._solver = None
+        self._endgame.reset()
 
     def observe(self, obs: Observation) -> None:
         self.worlds.observe(obs)
@@ -456,17 +455,7 @@ class ISMCTSBot:
         nodes = self.nodes or max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
             nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
-        # One table for the whole endgame: what an unfinished search proved about
-        # positions still holds on the next move, so later solves get cheaper.
-        fingerprint = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
-        if (
-            self._solver is None
-            or self._solver_for != fingerprint
-            or len(self._solver.table) > 2_000_000
-        ):
-            self._solver = Solver(obs.seat)
-            self._solver_for = fingerprint
-        solver = self._solver
+        solver = self._endgame.solver(obs)
         solver.max_nodes = nodes
         solver.deadline = stop
         try:

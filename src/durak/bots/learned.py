@@ -41,6 +41,7 @@ from ..determinize import sample
 from ..errors import DurakError
 from ..observation import Observation
 from ..rules import Rules
+from .solver import Deadline, Endgame, Unsolved, perfect_information
 
 if TYPE_CHECKING:
     from .viewnet import ViewFeatures
@@ -240,18 +241,31 @@ def _load(path: str) -> QNet:
     return net
 
 
+# The exact endgame (``endgame=True``): level 5's node budget, and a CPU stop well inside
+# the searchers' 0.5 s cap (an unfinished solve plays the network's move).
+ENDGAME_NODES = 60_000
+ENDGAME_CPU = 0.3
+
+
 class LearnedBot:
     """Plays the legal action a network scores best; ``path`` names one weights file
-    (default: the shipped pair, see the module docstring). Deterministic: the seed only
-    deals the hidden cards of the world the self-play network's vector is made from,
-    which that vector does not show."""
+    (default: the shipped pair, see the module docstring). ``endgame``: once two players
+    are left and nothing is hidden, play the exact solver's move when it finishes within
+    :data:`ENDGAME_NODES` nodes and :data:`ENDGAME_CPU` s (``make("learned:endgame=on")``,
+    benchmarks/bots/README.md has what it adds). Deterministic: the seed only deals the
+    hidden cards of the world the self-play network's vector is made from, which that
+    vector does not show.
+    """
 
-    def __init__(self, path: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, path: str | None = None, seed: int | None = None, endgame: bool = False
+    ) -> None:
         self.nets = (
             [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)] if path is None else [_load(path)]
         )
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
+        self.endgame = Endgame() if endgame else None
 
     @classmethod
     def of(cls, net: QNet, name: str = "learned") -> LearnedBot:
@@ -259,6 +273,10 @@ class LearnedBot:
         bot = cls()
         bot.nets, bot.name = [net], name
         return bot
+
+    def reset(self) -> None:
+        if self.endgame is not None:
+            self.endgame.reset()
 
     def reads(self, rules: Rules) -> bool:
         """Whether one of its networks plays ``rules``."""
@@ -270,6 +288,14 @@ class LearnedBot:
             raise DurakError("not this seat's turn: no legal actions")
         if len(legal) == 1:
             return legal[0]
+        if self.endgame is not None and perfect_information(obs):
+            solver = self.endgame.solver(obs)
+            solver.max_nodes, solver.deadline = ENDGAME_NODES, Deadline(cpu=ENDGAME_CPU)
+            try:
+                # nothing is hidden: the sampled world is the real position
+                return solver.best_action(sample(obs, self._rng))[0]
+            except Unsolved:
+                pass
         net = next((n for n in self.nets if n.reads(obs.rules)), None)
         if net is None:
             raise DurakError(

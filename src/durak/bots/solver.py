@@ -238,3 +238,34 @@ def brute_force(g: Game, seat: int, max_nodes: int | None = None) -> int:
         return max(values) if mine else min(values)
 
     return search(g)
+
+
+class Endgame:
+    """One seat's exact endgames over the moves of its deals: :meth:`solver` gives the
+    :class:`Solver` for a position of perfect information, the same one (its table kept)
+    while the deal goes on, since what an unfinished search proved about positions still
+    holds on the next move and later solves get cheaper; a new one for another deal or
+    seat, or once the table holds ``limit`` positions.
+
+    >>> from durak import Game, Rules
+    >>> e = Endgame()
+    >>> g = Game(Rules(), seed=1)
+    >>> e.solver(g.observation(0)) is e.solver(g.observation(0))
+    True
+    """
+
+    def __init__(self, limit: int = 2_000_000) -> None:
+        self.limit = limit
+        self._solver: Solver | None = None
+        self._for: tuple[object, ...] | None = None
+
+    def reset(self) -> None:
+        self._solver = None
+
+    def solver(self, obs: Observation) -> Solver:
+        fingerprint = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
+        solver = self._solver
+        if solver is None or self._for != fingerprint or len(solver.table) > self.limit:
+            solver = self._solver = Solver(obs.seat)
+            self._for = fingerprint
+        return solver
