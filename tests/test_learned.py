@@ -189,3 +189,31 @@ def test_a_self_play_network_alone_refuses_a_table_it_cannot_read() -> None:
     with pytest.raises(DurakError, match="cannot play"):
         bot.choose(g.observation(g.to_act))
     assert g.state() == before
+
+
+def test_learned_with_the_endgame_on_plays_the_solvers_move_once_nothing_is_hidden() -> None:
+    # learned:endgame=on (issue 35): with two left and nothing hidden the exact solver's
+    # move, before that the network's.
+    from durak.bots.solver import Solver, perfect_information
+
+    bot, plain = bots.make("learned:endgame=on"), bots.make("learned")
+    solved = 0
+    for seed in range(6):
+        g = Game(Rules(), seed=seed)
+        greedy = bots.make("greedy")
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            obs = g.observation(seat)
+            if seat == 0 and len(obs.legal) > 1:
+                a = bot.choose(obs)
+                if perfect_information(obs):
+                    want, _ = Solver(seat).best_action(g)
+                    assert a == want
+                    solved += 1
+                else:
+                    assert a == plain.choose(obs)
+                g.apply(a)
+            else:
+                g.apply(greedy.choose(obs))
+    assert solved >= 6
