@@ -545,26 +545,3 @@ def test_every_level_plays_the_new_presets_legally(preset: str, players: int) ->
         bots = [makers[(k + i) % len(makers)](i) for i in range(players)]
         g = play(rules, bots, seed=players * 10 + k)
         assert g.outcome is not None
-
-
-def test_the_learned_prior_is_the_self_play_networks_move_where_it_reads_the_table() -> None:
-    # ismcts prior=learned (issue 35): the move the search must beat (and its first
-    # candidate) is the self-play network's in a game of two; where that network cannot
-    # read the table (3 players) it is the heuristic's, as with the default prior.
-    from durak.bots.heuristic import HeuristicBot
-    from durak.bots.ismcts import ISMCTSBot
-
-    for rules, same in [
-        (Rules(), make("learned")),
-        (Rules.preset("podkidnoy", players=3), HeuristicBot(style="club")),
-    ]:
-        bot = ISMCTSBot(iterations=8, prior="learned", seed=1)
-        g = Game(rules, seed=6)
-        for _ in range(10):
-            obs = g.observation(g.to_act)
-            if len(obs.legal) > 1:
-                assert bot.prior.choose(obs) == same.choose(obs)
-                assert bot.evaluate(obs)[0][0] in obs.legal
-            g.apply(bot.choose(obs))
-    with pytest.raises(ValueError, match="prior is one of heuristic, learned"):
-        ISMCTSBot(prior="expert")

@@ -55,7 +55,6 @@ from ..actions import Action
 from ..determinize import sample
 from ..game import Game
 from ..observation import Observation
-from . import Bot
 from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
@@ -298,27 +297,6 @@ class KeepPrior:
 
 
 WORLDS = ("uniform", "belief")
-PRIORS = ("heuristic", "learned")
-
-
-class LearnedPrior:
-    """The prior ``prior="learned"``: the self-play network's move
-    (:mod:`durak.bots.learned`) where it reads the table, the heuristic bot's elsewhere."""
-
-    name = "learned-prior"
-
-    def __init__(self) -> None:
-        from .learned import DEFAULT_WEIGHTS, LearnedBot  # (numpy: only for this prior)
-
-        self.learned = LearnedBot(DEFAULT_WEIGHTS)
-        self.heuristic = HeuristicBot(style="club")
-
-    def choose(self, obs: Observation) -> Action:
-        if self.learned.reads(obs.rules):
-            return self.learned.choose(obs)
-        return self.heuristic.choose(obs)
-
-
 DECISIONS: dict[str, Decision] = {"best": BestMean(), "keep": KeepPrior()}
 
 
@@ -349,7 +327,6 @@ class ISMCTSBot:
         decision: str | Decision = "best",
         solver: bool = True,
         nodes: int = 0,
-        prior: str = "heuristic",
     ) -> None:
         if time is None and iterations is None:
             iterations = 300
@@ -380,9 +357,7 @@ class ISMCTSBot:
         self.use_solver = bool(solver)
         self.nodes = int(nodes)
         # The move the search must beat (KeepPrior) and the first candidate.
-        if prior not in PRIORS:
-            raise ValueError(f"ismcts: prior is one of {', '.join(PRIORS)}, not {prior!r}")
-        self.prior: Bot = HeuristicBot(style="club") if prior == "heuristic" else LearnedPrior()
+        self.prior = HeuristicBot(style="club")
         self._endgame = Endgame()
         self.last_stats: dict[str, Any] = {}
 

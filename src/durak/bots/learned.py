@@ -278,10 +278,6 @@ class LearnedBot:
         if self.endgame is not None:
             self.endgame.reset()
 
-    def reads(self, rules: Rules) -> bool:
-        """Whether one of its networks plays ``rules``."""
-        return any(n.reads(rules) for n in self.nets)
-
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
         if not legal:
