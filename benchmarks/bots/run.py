@@ -62,6 +62,12 @@ MATCHES: dict[str, list[Match]] = {
         for opponent, games in POOL_GAMES.items()
         for rules in ("podkidnoy", "perevodnoy")
     ],
+    # issue 35: the self-play network with the exact endgame, on the pool's deals against
+    # expert (run.py paired sets it beside level 5's run deal by deal)
+    "learned": [
+        Match(("learned:endgame=on", "expert"), rules, 800, 41)
+        for rules in ("podkidnoy", "perevodnoy")
+    ],
 }
 
 

@@ -199,13 +199,12 @@ class QNet:
         r = self.rules
         if r is None:
             return True
-        if rules.players != 2 or rules.trump in ("none", "per_player") or rules.cheating != "off":
+        if rules.trump in ("none", "per_player") or rules.cheating != "off":
             return False  # (no such table has the vector it reads)
         return (
             rules.players == r.players
             and rules.deck == r.deck
             and rules.scoring == r.scoring  # (what a deal is played for)
-            and rules.trump != "per_player"
             and view_features(rules).size == view_features(r).size
             and encoding(rules).size == encoding(r).size
         )
