@@ -11,6 +11,7 @@ from durak import Game, Rules
 from durak.bots import LEVELS, level, make, names
 from durak.bots.heuristic import HeuristicBot, safe_cards
 from durak.bots.ismcts import BeliefWorlds, BestMean, ISMCTSBot, KeepPrior, Uniform
+from durak.bots.learned import LearnedBot
 from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
@@ -98,13 +99,14 @@ def test_choice_depends_only_on_the_observation(name: str, rules: Rules) -> None
 
 
 def test_levels() -> None:
-    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
-    assert [level(n).name for n in range(1, 6)] == [
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5, 6]
+    assert [level(n).name for n in range(1, 7)] == [
         "random",
         "greedy",
         "heuristic",
         "ismcts",
         "ismcts",
+        "learned",
     ]
     l5 = make("level5", seed=2)
     assert isinstance(l5, ISMCTSBot) and l5.iterations == LEVELS[5][1]["iterations"]
@@ -486,7 +488,7 @@ def test_ismcts_nodes_sets_the_endgame_solver_budget() -> None:
     for nodes, expected in ((0, 200 * 10), (777, 777)):
         bot = ISMCTSBot(iterations=200, seed=1, nodes=nodes)
         assert bot.choose(obs) in obs.legal
-        assert bot._solver is not None and bot._solver.max_nodes == expected
+        assert bot.endgame.solver(obs).max_nodes == expected  # (the move's own solver)
     assert make("level5").nodes == 60_000  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="nodes"):
         ISMCTSBot(nodes=-1)
@@ -545,3 +547,42 @@ def test_every_level_plays_the_new_presets_legally(preset: str, players: int) ->
         bots = [makers[(k + i) % len(makers)](i) for i in range(players)]
         g = play(rules, bots, seed=players * 10 + k)
         assert g.outcome is not None
+
+
+def test_level6_plays_the_network_with_the_endgame_in_twos_and_level5_elsewhere() -> None:
+    # Level 6 (issue 35): in a game of two the self-play network with the exact endgame
+    # (learned:endgame=on), move for move; at a table that network does not read (three
+    # players here) level 5's moves, move for move, its observing included. (A small
+    # budget for level 5, as the fallback spec allows.)
+    six = make("level6", seed=3)
+    assert isinstance(six, LearnedBot) and six.endgame is not None
+    same = make("learned:endgame=on", seed=3)
+    g = Game(Rules(), seed=8)
+    while not g.is_over:
+        obs = g.observation(g.to_act)
+        a = six.choose(obs)
+        assert a == same.choose(obs)
+        g.apply(a)
+    rules = Rules.preset("podkidnoy", players=3)
+    small = "level5:iterations=20,heads_up=20"
+    games = []
+    for seat0 in (
+        LearnedBot(endgame=True, fallback=small, seed=4),
+        make(small, seed=4),
+    ):
+        seats = [seat0, make("greedy"), make("heuristic")]
+        g = Game(rules, seed=9)
+        for b in seats:
+            getattr(b, "reset", lambda: None)()
+        moves = []
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            for i, b in enumerate(seats):
+                if i != s:
+                    getattr(b, "observe", lambda o: None)(g.observation(i))
+            a = seats[s].choose(g.observation(s))
+            moves.append(str(a))
+            g.apply(a)
+        games.append(moves)
+    assert games[0] == games[1] and len(games[0]) > 20

@@ -19,10 +19,10 @@ player written apart from the searcher: card counting, trump economy, take-or-be
 cost, exact two-player endgames); ``ismcts`` (determinized Monte Carlo search over the
 seat's information set, rollouts by the heuristic, an exact :mod:`~durak.bots.solver`
 once two are left and nothing is hidden).
-Difficulty levels 1..5 map onto them: ``level(n)`` or ``make("level3")``.
+Difficulty levels 1..6 map onto them: ``level(n)`` or ``make("level3")``.
 
->>> [make(f"level{n}").name for n in range(1, 6)]
-['random', 'greedy', 'heuristic', 'ismcts', 'ismcts']
+>>> [make(f"level{n}").name for n in range(1, 7)]
+['random', 'greedy', 'heuristic', 'ismcts', 'ismcts', 'learned']
 """
 
 from __future__ import annotations
@@ -75,6 +75,9 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
             "decision": "keep",
         },
     ),
+    # the self-play network with the exact endgame in games of two (it beats level 5
+    # there, benchmarks/bots/README.md); level 5 itself at the tables it does not read
+    6: ("learned", {"endgame": True, "fallback": "level5"}),
 }
 
 

@@ -358,12 +358,12 @@ class ISMCTSBot:
         self.nodes = int(nodes)
         # The move the search must beat (KeepPrior) and the first candidate.
         self.prior = HeuristicBot(style="club")
-        self._endgame = Endgame()
+        self.endgame = Endgame()
         self.last_stats: dict[str, Any] = {}
 
     def reset(self) -> None:
         self.worlds.reset()
-        self._endgame.reset()
+        self.endgame.reset()
 
     def observe(self, obs: Observation) -> None:
         self.worlds.observe(obs)
@@ -430,7 +430,7 @@ class ISMCTSBot:
         nodes = self.nodes or max(200, budget * NODES_PER_ROLLOUT)
         if deadline is not None:
             nodes = min(nodes, max(200, int(deadline.left() * NODES_PER_SECOND)))
-        solver = self._endgame.solver(obs)
+        solver = self.endgame.solver(obs)
         solver.max_nodes = nodes
         solver.deadline = stop
         try:

@@ -44,6 +44,7 @@ from ..rules import Rules
 from .solver import Deadline, Endgame, Unsolved, perfect_information
 
 if TYPE_CHECKING:
+    from . import Bot
     from .viewnet import ViewFeatures
 
 try:
@@ -253,18 +254,32 @@ class LearnedBot:
     :data:`ENDGAME_NODES` nodes and :data:`ENDGAME_CPU` s (``make("learned:endgame=on")``,
     benchmarks/bots/README.md has what it adds). Deterministic: the seed only deals the
     hidden cards of the world the self-play network's vector is made from, which that
-    vector does not show.
+    vector does not show. ``fallback``: a bot spec that plays the tables the self-play
+    network does not read, instead of the imitation network (level 6 is
+    ``learned:endgame=on,fallback=level5``).
     """
 
     def __init__(
-        self, path: str | None = None, seed: int | None = None, endgame: bool = False
+        self,
+        path: str | None = None,
+        seed: int | None = None,
+        endgame: bool = False,
+        fallback: str | None = None,
     ) -> None:
-        self.nets = (
-            [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)] if path is None else [_load(path)]
-        )
+        if path is not None:
+            self.nets = [_load(path)]
+        elif fallback is not None:
+            self.nets = [_load(DEFAULT_WEIGHTS)]
+        else:
+            self.nets = [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)]
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
+        self.fallback: Bot | None = None
+        if fallback is not None:
+            from . import make  # (the registry, which names this module)
+
+            self.fallback = make(fallback, seed=seed)
 
     @classmethod
     def of(cls, net: QNet, name: str = "learned") -> LearnedBot:
@@ -276,11 +291,22 @@ class LearnedBot:
     def reset(self) -> None:
         if self.endgame is not None:
             self.endgame.reset()
+        reset = getattr(self.fallback, "reset", None)
+        if reset is not None:
+            reset()
+
+    def observe(self, obs: Observation) -> None:
+        observe = getattr(self.fallback, "observe", None)
+        if observe is not None:
+            observe(obs)
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
         if not legal:
             raise DurakError("not this seat's turn: no legal actions")
+        net = next((n for n in self.nets if n.reads(obs.rules)), None)
+        if net is None and self.fallback is not None:
+            return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
             return legal[0]
         if self.endgame is not None and perfect_information(obs):
@@ -291,7 +317,6 @@ class LearnedBot:
                 return solver.best_action(sample(obs, self._rng))[0]
             except Unsolved:
                 pass
-        net = next((n for n in self.nets if n.reads(obs.rules)), None)
         if net is None:
             raise DurakError(
                 f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"
