@@ -112,15 +112,21 @@ def numpy_net(net: QNet, rules: Rules) -> NumpyQNet:
     return NumpyQNet(weights(net), rules)
 
 
+def restore(st: dict[str, Any], rules: Rules) -> QNet:
+    """The torch network of a checkpoint's state ``st``, for ``rules``' features."""
+    f = ViewFeatures(rules)
+    net = QNet(f.size, f.width)
+    net.load_state_dict(st["net"])
+    return net
+
+
 def load(path: str, rules: Rules | None = None) -> NumpyQNet:
     """The numpy network of a checkpoint ``dmc.py`` saved (its rule set, or ``rules``)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"dmc: no checkpoint {path!r}")
     st = torch.load(path, map_location="cpu", weights_only=True)
-    f = ViewFeatures(rules or learning_rules(str(st["rules"])))
-    net = QNet(f.size, f.width)
-    net.load_state_dict(st["net"])
-    return numpy_net(net, f.rules)
+    rules = rules or learning_rules(str(st["rules"]))
+    return numpy_net(restore(st, rules), rules)
 
 
 def export(checkpoint: str, path: str) -> None:
@@ -128,10 +134,7 @@ def export(checkpoint: str, path: str) -> None:
     (``src/durak/bots/data/learned.npz`` is one)."""
     st = torch.load(checkpoint, map_location="cpu", weights_only=True)
     rules = Rules.parse(str(st["rules"])).replace(action_limit=0)
-    f = ViewFeatures(rules)
-    net = QNet(f.size, f.width)
-    net.load_state_dict(st["net"])
-    np.savez_compressed(path, rules=np.array(str(rules)), **weights(net))
+    np.savez_compressed(path, rules=np.array(str(rules)), **weights(restore(st, rules)))
 
 
 def player(net: NumpyQNet) -> Callable[[Game, int], Action]:

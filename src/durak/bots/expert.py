@@ -40,10 +40,9 @@ from collections.abc import Callable, Sequence
 from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, SHOW, TAKE, TRANSFER, Action, throw_ins
 from ..cards import BEATS, SUIT_MASK, beat_key, iter_bits
-from ..determinize import sample
 from ..game import DEFENCE, OPEN, PILE, Game
 from ..observation import Observation, SeatView
-from .solver import Deadline, Solver, Unsolved, perfect_information
+from .solver import Endgame, perfect_information
 
 JACK = 9  # rank indices: 2 = 0 .. ace = 12
 QUEEN = 10
@@ -315,11 +314,10 @@ class ExpertBot:
             raise ValueError(f"expert: nodes must be >= 0, not {nodes}")
         self.rng = random.Random(seed)
         self.nodes = nodes
-        self._solver: Solver | None = None
-        self._solver_for: tuple[object, ...] | None = None
+        self.endgame = Endgame(limit=500_000)
 
     def reset(self) -> None:
-        self._solver = None
+        self.endgame.reset()
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal
@@ -333,21 +331,7 @@ class ExpertBot:
             if a.kind == EXCHANGE:
                 return a  # the lowest trump for the face-up one: never worse
         if self.nodes and perfect_information(obs):
-            solved = self._solve(obs)
+            solved = self.endgame.best(obs, self.rng, self.nodes, SOLVE_SECONDS)
             if solved is not None:
                 return solved
         return expert_choice(obs.view(), legal)
-
-    # -- exact endgame ---------------------------------------------------------------------
-    def _solve(self, obs: Observation) -> Action | None:
-        key = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
-        if self._solver is None or self._solver_for != key or len(self._solver.table) > 500_000:
-            self._solver = Solver(obs.seat)
-            self._solver_for = key
-        self._solver.max_nodes = self.nodes
-        self._solver.deadline = Deadline(cpu=SOLVE_SECONDS)
-        try:
-            action, _ = self._solver.best_action(sample(obs, self.rng))
-        except Unsolved:
-            return None
-        return action

@@ -41,7 +41,7 @@ from ..determinize import sample
 from ..errors import DurakError
 from ..observation import Observation
 from ..rules import Rules
-from .solver import Deadline, Endgame, Unsolved, perfect_information
+from .solver import Endgame, perfect_information
 
 if TYPE_CHECKING:
     from . import Bot
@@ -310,13 +310,9 @@ class LearnedBot:
         if len(legal) == 1:
             return legal[0]
         if self.endgame is not None and perfect_information(obs):
-            solver = self.endgame.solver(obs)
-            solver.max_nodes, solver.deadline = ENDGAME_NODES, Deadline(cpu=ENDGAME_CPU)
-            try:
-                # nothing is hidden: the sampled world is the real position
-                return solver.best_action(sample(obs, self._rng))[0]
-            except Unsolved:
-                pass
+            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
+            if solved is not None:
+                return solved
         if net is None:
             raise DurakError(
                 f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"

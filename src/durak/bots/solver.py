@@ -15,11 +15,13 @@ side is durak.
 
 from __future__ import annotations
 
+import random
 from time import perf_counter, thread_time
 
 from durak.enums import Phase
 
 from ..actions import Action
+from ..determinize import sample
 from ..game import Game
 from ..observation import Observation
 from .policy import rollout_action
@@ -261,6 +263,17 @@ class Endgame:
 
     def reset(self) -> None:
         self._solver = None
+
+    def best(self, obs: Observation, rng: random.Random, nodes: int, cpu: float) -> Action | None:
+        """The exact best move of ``obs`` (a position of perfect information) if the
+        solver finishes within ``nodes`` nodes and ``cpu`` seconds of CPU, else None."""
+        solver = self.solver(obs)
+        solver.max_nodes, solver.deadline = nodes, Deadline(cpu=cpu)
+        try:
+            # nothing is hidden: the sampled world is the real position
+            return solver.best_action(sample(obs, rng))[0]
+        except Unsolved:
+            return None
 
     def solver(self, obs: Observation) -> Solver:
         fingerprint = (obs.dealer, obs.trump, obs.trump_suit, obs.seat, obs.rules)
