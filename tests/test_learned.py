@@ -217,3 +217,91 @@ def test_learned_with_the_endgame_on_plays_the_solvers_move_once_nothing_is_hidd
             else:
                 g.apply(greedy.choose(obs))
     assert solved >= 6
+
+
+def _positions(count: int, seed: int) -> list[Game]:
+    """Positions of 2-player podkidnoy deals played by greedy, cards still hidden."""
+    out = []
+    greedy = bots.make("greedy")
+    for d in range(count):
+        g = Game(Rules(), seed=seed + d)
+        for _ in range(8 + 3 * d):
+            if g.is_over or g.talon_size <= 1:
+                break
+            g.apply(greedy.choose(g.observation(g.to_act)))  # type: ignore[arg-type]
+        if not g.is_over:
+            out.append(g)
+    return out
+
+
+def test_look_ahead_values_a_finished_line_by_its_outcome_and_a_cut_one_by_the_network() -> None:
+    # The level-6 look-ahead (issue 35): played far enough every deal ends and is valued
+    # by its outcome for the seat (+1 the other durak, -1 itself); cut after one move
+    # a line is valued by the network's best Q of the seat to act, negated for the other.
+    from durak.bots.learned import QNet, view_features
+    from durak.bots.lookahead import look_ahead
+    from durak.bots.solver import outcome_value
+
+    net = QNet.load(DEFAULT_WEIGHTS)
+    games = _positions(6, seed=40)
+    ended = [g.clone() for g in games]
+    values = look_ahead(net, ended, 0, depth=400)
+    assert all(g.is_over for g in ended)
+    assert [int(v) for v in values] == [outcome_value(g, 0) for g in ended]
+    assert {int(v) for v in values} <= {-1, 0, 1} and len(set(values.tolist())) > 1
+    f = view_features(Rules())
+    cut = [g.clone() for g in games]
+    values = look_ahead(net, cut, 0, depth=1)
+    for g0, g, v in zip(games, cut, values, strict=True):
+        assert len(g.history) > len(g0.history)  # one move (and any forced ones) played
+        if g.is_over:
+            continue
+        mover = g.to_act
+        assert mover is not None
+        s, trump = f.state(f.view(g, mover)[None, :])
+        rows = f.actions[int(trump[0]), [_number(g, a) for a in g.moves()]]
+        best = float(net.scores(s[0], rows).max())
+        assert v == pytest.approx(best if mover == 0 else -best, abs=1e-5)
+    with pytest.raises(ValueError, match="depth"):
+        look_ahead(net, [games[0].clone()], 0, depth=0)
+
+
+def _number(g: Game, a: object) -> int:
+    from durak.actions import encoding
+
+    return encoding(g.rules).index_of(a)  # type: ignore[arg-type]
+
+
+def test_learned_with_worlds_plays_one_of_the_networks_best_moves() -> None:
+    # learned:worlds=N (level 6's search): the move is one of the network's ``width`` best
+    # (width 1: the network's own move, move for move); with nothing hidden the search is
+    # off (the endgame's move); the same seed plays the same deal.
+    plain = bots.make("learned")
+    one = bots.make("learned:worlds=4,width=1", seed=1)
+    two = [bots.make("learned:worlds=8,width=2", seed=s) for s in (1, 1)]
+    net = plain.nets[0]  # type: ignore[attr-defined]
+    f = net.features
+    differs = 0
+    for seed in range(3):
+        g = Game(Rules(), seed=seed)
+        for b in (one, *two):
+            b.reset()  # type: ignore[attr-defined]
+        while not g.is_over:
+            obs = g.observation(g.to_act)  # type: ignore[arg-type]
+            for b in (one, *two):
+                b.observe(obs)  # type: ignore[attr-defined]
+            a = one.choose(obs)
+            assert a == plain.choose(obs)
+            b1, b2 = (b.choose(obs) for b in two)
+            assert b1 == b2
+            if len(obs.legal) > 1:
+                s, trump = f.state(f.view(g, obs.seat)[None, :])
+                rows = f.actions[int(trump[0]), [_number(g, x) for x in obs.legal]]
+                q = net.scores(s[0], rows)
+                top2 = {obs.legal[i] for i in np.argsort(-q, kind="stable")[:2]}
+                assert b1 in top2
+                differs += b1 != a
+            g.apply(b1)
+    assert differs > 0  # the look-ahead did change some moves
+    with pytest.raises(ValueError, match="depth"):
+        bots.make("learned:worlds=4,depth=0")

@@ -350,7 +350,7 @@ class Learner:
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    p.add_argument("--rules", default="podkidnoy")
+    p.add_argument("--rules", default="podkidnoy", help="a rule set, or several split evenly: a,b")
     p.add_argument("--opponents", default="self", help="self (every seat) and/or bot specs")
     p.add_argument("--envs", type=int, default=128, help="deals played at a time")
     p.add_argument("--eps", type=float, default=0.01, help="exploration (DouZero's 0.01)")
@@ -377,8 +377,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
-    rules = learning_rules(args.rules)
-    f = ViewFeatures(rules)
+    tables = [ViewFeatures(learning_rules(r)) for r in args.rules.split(",")]
+    f = tables[0]  # the curve's and the checkpoint's rule set
+    rules = f.rules
+    assert all(t.size == f.size and t.width == f.width for t in tables), "one network's tables"
     learner = Learner(f, args.lr, args.batch, args.seed)
     st = learner.st
     if args.resume:
@@ -391,8 +393,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     share = args.envs * (len(names) - len(bots)) // len(names)
     seed = args.seed + int(st["deals"])  # a resumed run plays other deals
     actors: list[SelfPlay | Actors] = []
-    if share:
-        actors.append(SelfPlay(f, share, seed, args.eps))
+    for k, t in enumerate(tables):  # the self-play deals, split over the rule sets
+        part = share // len(tables) + (k < share % len(tables))
+        if part:
+            actors.append(SelfPlay(t, part, seed + 7919 * k, args.eps))
     if bots:
         actors.append(Actors(f, args.envs - share, bots, seed, args.eps))
     weights = sum(p.numel() for p in learner.net.parameters())

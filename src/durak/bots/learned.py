@@ -41,6 +41,8 @@ from ..determinize import sample
 from ..errors import DurakError
 from ..observation import Observation
 from ..rules import Rules
+from .ismcts import BeliefWorlds
+from .lookahead import best_looked_ahead
 from .solver import Endgame, perfect_information
 
 if TYPE_CHECKING:
@@ -219,6 +221,17 @@ class QNet:
                 h = np.maximum(h, 0.0)
         return h[:, 0]
 
+    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
+        """Scores of ``actions`` (one row each) in the states ``states[row]``: many
+        positions in one pass."""
+        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[row], 0.0)
+        last = len(self.rest) - 1
+        for i, (w, b) in enumerate(self.rest):
+            h = h @ w + b
+            if i < last:
+                h = np.maximum(h, 0.0)
+        return h[:, 0]
+
 
 _CACHE: dict[str, QNet] = {}
 _VIEWS: dict[Rules, ViewFeatures] = {}
@@ -265,6 +278,9 @@ class LearnedBot:
         seed: int | None = None,
         endgame: bool = False,
         fallback: str | None = None,
+        worlds: int = 0,
+        width: int = 3,
+        depth: int = 6,
     ) -> None:
         if path is not None:
             self.nets = [_load(path)]
@@ -275,6 +291,10 @@ class LearnedBot:
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
+        if worlds < 0 or width < 1 or depth < 1:
+            raise ValueError("learned: worlds >= 0, width >= 1 and depth >= 1")
+        self.worlds, self.width, self.depth = worlds, width, depth
+        self.sampler = BeliefWorlds(seed=seed) if worlds else None
         self.fallback: Bot | None = None
         if fallback is not None:
             from . import make  # (the registry, which names this module)
@@ -291,11 +311,15 @@ class LearnedBot:
     def reset(self) -> None:
         if self.endgame is not None:
             self.endgame.reset()
+        if self.sampler is not None:
+            self.sampler.reset()
         reset = getattr(self.fallback, "reset", None)
         if reset is not None:
             reset()
 
     def observe(self, obs: Observation) -> None:
+        if self.sampler is not None:
+            self.sampler.observe(obs)
         observe = getattr(self.fallback, "observe", None)
         if observe is not None:
             observe(obs)
@@ -326,6 +350,11 @@ class LearnedBot:
             s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
             rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
             q = net.scores(s[0], rows)
+            if self.sampler is not None and not perfect_information(obs):
+                ranked = [legal[i] for i in np.argsort(-q, kind="stable")[: self.width]]
+                deal, _ = self.sampler.prepare(obs)
+                deals = [deal(self._rng) for _ in range(self.worlds)]
+                return best_looked_ahead(net, obs, ranked, deals, self.depth)
         return legal[int(np.argmax(q))]
 
 
