@@ -550,15 +550,18 @@ def test_every_level_plays_the_new_presets_legally(preset: str, players: int) ->
 
 
 def test_level6_plays_the_network_with_the_endgame_in_twos_and_level5_elsewhere() -> None:
-    # Level 6 (issue 35): in a game of two the self-play network with the exact endgame
-    # (learned:endgame=on), move for move; at a table that network does not read (three
-    # players here) level 5's moves, move for move, its observing included. (A small
-    # budget for level 5, as the fallback spec allows.)
+    # Level 6 (issue 35): in a game of two the self-play network's look-ahead in 64
+    # worlds with the exact endgame (learned:endgame=on,worlds=64), move for move; at a
+    # table that network does not read (three players here) level 5's moves, move for
+    # move, its observing included. (A small budget for level 5, as the fallback spec
+    # allows.)
     six = make("level6", seed=3)
-    assert isinstance(six, LearnedBot) and six.endgame is not None
-    same = make("learned:endgame=on", seed=3)
+    assert isinstance(six, LearnedBot) and six.endgame is not None and six.worlds == 64
+    same = make("learned:endgame=on,worlds=64", seed=3)
     g = Game(Rules(), seed=8)
-    while not g.is_over:
+    for _ in range(40):  # (the first 40 moves: the look-ahead's cost in the pure engine)
+        if g.is_over:
+            break
         obs = g.observation(g.to_act)
         a = six.choose(obs)
         assert a == same.choose(obs)

@@ -3,6 +3,7 @@
     python benchmarks/bots/run.py ladder                 # each level against the one below
     python benchmarks/bots/run.py pool                   # level 5 against five, two variants
     python benchmarks/bots/run.py pool --share 0.25 --only expert   # a quarter of the deals
+    python benchmarks/bots/run.py level6                 # level 6 against the pool
     python benchmarks/bots/run.py table FILE...          # the table of finished runs
     python benchmarks/bots/run.py paired BASE OTHER      # two runs of one match, deal by deal
 
@@ -62,10 +63,16 @@ MATCHES: dict[str, list[Match]] = {
         for opponent, games in POOL_GAMES.items()
         for rules in ("podkidnoy", "perevodnoy")
     ],
-    # issue 35: the self-play network with the exact endgame, on the pool's deals against
-    # expert (run.py paired sets it beside level 5's run deal by deal)
-    "learned": [
-        Match(("learned:endgame=on", "expert"), rules, 800, 41)
+    # issue 35: level 6 (the self-play network's look-ahead with the exact endgame) on the
+    # pool's deals; run.py paired sets it beside level 5's run deal by deal
+    "level6": [
+        Match(("level6", opponent), rules, games, 41)
+        for opponent, games in (
+            ("expert", 800),
+            ("level5", 200),
+            ("heuristic", 200),
+            ("greedy", 200),
+        )
         for rules in ("podkidnoy", "perevodnoy")
     ],
 }

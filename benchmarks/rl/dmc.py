@@ -9,9 +9,12 @@ once. This script does the same:
 - **actors**: ``--envs`` deals at a time. ``self`` (the default, DouZero's way) has the
   learner in every seat (:class:`SelfPlay`: each step encodes the position of every deal's
   seat to act and scores all their legal actions in one batched forward pass) and every
-  decision of both seats is a sample. A bot spec (``--opponents self,greedy``) puts a share
-  of the deals in :class:`durak.envs.vector.DurakVectorEnv` against that bot instead
-  (:class:`Actors`; the learner's seat only). A finished deal's decisions become samples
+  decision of both seats is a sample. ``--rules podkidnoy,perevodnoy`` splits these deals
+  evenly over the rule sets (one network: their vectors and action tables have one
+  layout; the first rule set is the curve's and the checkpoint's). A bot spec
+  (``--opponents self,greedy``) puts a share of the deals in
+  :class:`durak.envs.vector.DurakVectorEnv` against that bot instead (:class:`Actors`;
+  the learner's seat only). A finished deal's decisions become samples
   ``(s, a, G)``;
 - **target** ``G``: each seat's final reward, +1 not durak, -1 durak, 0 a draw (a deal cut
   off by the action limit is dropped); the tables' score is ``(G + 1) / 2``;

@@ -75,9 +75,9 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
             "decision": "keep",
         },
     ),
-    # the self-play network with the exact endgame in games of two (it beats level 5
-    # there, benchmarks/bots/README.md); level 5 itself at the tables it does not read
-    6: ("learned", {"endgame": True, "fallback": "level5"}),
+    # the self-play network's look-ahead in 64 worlds and the exact endgame in games of
+    # two (benchmarks/bots/README.md); level 5 itself at the tables it does not read
+    6: ("learned", {"endgame": True, "worlds": 64, "fallback": "level5"}),
 }
 
 

@@ -265,11 +265,13 @@ class LearnedBot:
     (default: the shipped pair, see the module docstring). ``endgame``: once two players
     are left and nothing is hidden, play the exact solver's move when it finishes within
     :data:`ENDGAME_NODES` nodes and :data:`ENDGAME_CPU` s (``make("learned:endgame=on")``,
-    benchmarks/bots/README.md has what it adds). Deterministic: the seed only deals the
-    hidden cards of the world the self-play network's vector is made from, which that
-    vector does not show. ``fallback``: a bot spec that plays the tables the self-play
-    network does not read, instead of the imitation network (level 6 is
-    ``learned:endgame=on,fallback=level5``).
+    benchmarks/bots/README.md has what it adds). Deterministic for a seed: it deals the
+    hidden cards of the worlds (the one the network's vector is made from does not show
+    them). ``worlds``: while cards are hidden, look the network's
+    ``width`` best moves ahead ``depth`` moves in that many worlds dealt by level 5's belief
+    and play the best (:mod:`durak.bots.lookahead`; 0: the network's move). ``fallback``: a
+    bot spec that plays the tables the self-play network does not read, instead of the
+    imitation network (level 6 is ``learned:endgame=on,worlds=64,fallback=level5``).
     """
 
     def __init__(
