@@ -213,13 +213,8 @@ class QNet:
         )
 
     def scores(self, state: Any, actions: Any) -> Any:
-        h = np.maximum(actions @ self.w1a + (state @ self.w1s + self.b1), 0.0)
-        last = len(self.rest) - 1
-        for i, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
+        """Scores of ``actions`` (one row each) in one ``state``."""
+        return self.batch_scores(state[None, :], actions, np.zeros(len(actions), np.intp))
 
     def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
         """Scores of ``actions`` (one row each) in the states ``states[row]``: many
