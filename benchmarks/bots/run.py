@@ -74,6 +74,11 @@ MATCHES: dict[str, list[Match]] = {
             ("greedy", 200),
         )
         for rules in ("podkidnoy", "perevodnoy")
+    ]
+    + [
+        # with three experts (at four it plays level 5's moves), alone and in teams of two
+        Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4)", 400, 41),
+        Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4,teams=2x2)", 200, 41),
     ],
 }
 
