@@ -18,7 +18,7 @@ uniform worlds), is in benchmarks/bots/results.txt (issue 35, third attempt).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..actions import Action, encoding
 from ..game import Game
@@ -26,12 +26,21 @@ from ..observation import Observation
 from .solver import outcome_value
 
 if TYPE_CHECKING:
-    from .learned import QNet
+    from .viewnet import ViewFeatures
 
 try:
     import numpy as np
 except ImportError:  # pragma: no cover - the learned player needs numpy (its extras)
     np = None  # type: ignore[assignment]
+
+
+class QNet(Protocol):
+    """What the look-ahead needs of a network (:class:`durak.bots.learned.QNet`, which
+    imports this module): its features and many positions scored in one pass."""
+
+    features: ViewFeatures | None
+
+    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any: ...
 
 
 def look_ahead(net: QNet, games: Sequence[Game], seat: int, depth: int) -> Any:
