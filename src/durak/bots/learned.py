@@ -347,7 +347,7 @@ class LearnedBot:
             s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
             rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
             q = net.scores(s[0], rows)
-            if self.sampler is not None and not perfect_information(obs):
+            if self.sampler is not None and self.width > 1 and not perfect_information(obs):
                 ranked = [legal[i] for i in np.argsort(-q, kind="stable")[: self.width]]
                 deal, _ = self.sampler.prepare(obs)
                 deals = [deal(self._rng) for _ in range(self.worlds)]

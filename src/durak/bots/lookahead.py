@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - the learned player needs numpy (its ex
     np = None  # type: ignore[assignment]
 
 
-class QNet(Protocol):
+class Network(Protocol):
     """What the look-ahead needs of a network (:class:`durak.bots.learned.QNet`, which
     imports this module): its features and many positions scored in one pass."""
 
@@ -43,7 +43,7 @@ class QNet(Protocol):
     def batch_scores(self, states: Any, actions: Any, row: Any) -> Any: ...
 
 
-def look_ahead(net: QNet, games: Sequence[Game], seat: int, depth: int) -> Any:
+def look_ahead(net: Network, games: Sequence[Game], seat: int, depth: int) -> Any:
     """Every game of ``games`` played on for ``depth`` moves with ``net``'s best action on
     every seat (the games are changed), then valued by the network: the best ``Q`` of the
     seat to act, negated for the other side. A game that ends sooner is valued by its
@@ -53,7 +53,6 @@ def look_ahead(net: QNet, games: Sequence[Game], seat: int, depth: int) -> Any:
     if f is None or depth < 1:
         raise ValueError("look_ahead: a self-play network and depth >= 1")
     numbers = encoding(f.rules)
-    index: dict[Action, int] = {}
     team = f.rules.team_of
     value = np.zeros(len(games))
     live = [i for i, g in enumerate(games) if not g.is_over]
@@ -73,11 +72,7 @@ def look_ahead(net: QNet, games: Sequence[Game], seat: int, depth: int) -> Any:
             views = np.stack([f.view(games[i], m or 0) for i, m in zip(asked, movers, strict=True)])
             s, trump = f.state(views)
             row_of = np.repeat(np.arange(len(asked)), [len(m) for m in legal])
-            numbers_of = [
-                index[a] if a in index else index.setdefault(a, numbers.index_of(a))
-                for m in legal
-                for a in m
-            ]
+            numbers_of = [numbers.index_of(a) for m in legal for a in m]
             q = net.batch_scores(s, f.actions[trump[row_of], numbers_of], row_of)
             lo = 0
             for i, mover, moves in zip(asked, movers, legal, strict=True):
@@ -98,7 +93,7 @@ def look_ahead(net: QNet, games: Sequence[Game], seat: int, depth: int) -> Any:
 
 
 def best_looked_ahead(
-    net: QNet, obs: Observation, ranked: Sequence[Action], deals: Sequence[Game], depth: int
+    net: Network, obs: Observation, ranked: Sequence[Action], deals: Sequence[Game], depth: int
 ) -> Action:
     """The action of ``ranked`` (the network's order, best first) with the best mean
     :func:`look_ahead` value over the worlds ``deals``, each action played in the same
