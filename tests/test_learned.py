@@ -305,3 +305,41 @@ def test_learned_with_worlds_plays_one_of_the_networks_best_moves() -> None:
     assert differs > 0  # the look-ahead did change some moves
     with pytest.raises(ValueError, match="depth"):
         bots.make("learned:worlds=4,depth=0")
+
+
+def test_level6_plays_alike_in_deals_that_differ_only_in_cards_hidden_from_it() -> None:
+    # No secrets (issue 35): level 6's look-ahead deals its worlds from what its seat has
+    # seen, never from the real hands. Two deals differ only in a card of the opponent's
+    # hand swapped with one of the talon; the opponent makes the same moves in both.
+    # Until the swapped cards show, seat 0 sees the same and level 6 (same seed) plays
+    # the same moves; a peek at the real hands would part them.
+    from durak.cards import Card
+
+    rules, looked = Rules(), 0
+    for seed in (2, 5, 6):
+        deck = [Card.from_index(i) for i in range(52) if Card.from_index(i).rank >= 6]
+        random.Random(seed).shuffle(deck)
+        a = Game(rules, seed=seed, deck=deck)
+        trump = a.trump
+        assert trump is not None
+        # (the opponent's best trump for the talon's last card, the last drawn)
+        x = max(a.hand(1), key=lambda c: (c.suit == trump.suit, c.rank))
+        y = deck[-1]
+        b = Game(rules, seed=seed, deck=[y if c == x else x if c == y else c for c in deck])
+        assert b.hand(1) != a.hand(1) and b.hand(0) == a.hand(0)
+        six = [bots.make("level6", seed=3), bots.make("level6", seed=3)]
+        other = bots.make("greedy")
+        while not a.is_over and a.observation(0) == b.observation(0):
+            obs = a.observation(0)
+            for bot, g in zip(six, (a, b), strict=True):
+                bot.observe(g.observation(0))  # type: ignore[attr-defined]
+            if a.to_act == 0:
+                moves = [bot.choose(g.observation(0)) for bot, g in zip(six, (a, b), strict=True)]
+                assert moves[0] == moves[1]
+                looked += len(obs.legal) > 1 and int(obs.unseen) != 0
+                move = moves[0]
+            else:
+                move = other.choose(a.observation(1))
+            a.apply(move)
+            b.apply(move)
+    assert looked >= 8  # (the look-ahead did choose in the stretch compared)
