@@ -266,6 +266,37 @@ def test_look_ahead_values_a_finished_line_by_its_outcome_and_a_cut_one_by_the_n
         look_ahead(net, [games[0].clone()], 0, depth=0)
 
 
+def test_the_look_ahead_plays_the_best_mean_plus_prior() -> None:
+    # Level 6's choice (issue 35): each candidate's mean look-ahead value over the same
+    # worlds plus its prior (the network's own Q at the root, weighted); zeros: the
+    # look-ahead alone; a prior large enough overturns the look-ahead's order.
+    from durak.bots.learned import QNet
+    from durak.bots.lookahead import best_looked_ahead, look_ahead
+
+    net, rng, overturned = QNet.load(DEFAULT_WEIGHTS), random.Random(3), 0
+    for g in _positions(6, seed=41):
+        obs = g.observation(g.to_act)  # type: ignore[arg-type]
+        ranked = list(obs.legal[:3])
+        if len(ranked) < 2:
+            continue
+        deals = [sample(obs, rng) for _ in range(8)]
+        games = []
+        for a in ranked:
+            for w in deals:
+                games.append(w.clone())
+                games[-1].play(a)
+        mean = look_ahead(net, games, obs.seat, 6).reshape(len(ranked), 8).mean(axis=1)
+        zeros = [0.0] * len(ranked)
+        assert best_looked_ahead(net, obs, ranked, deals, 6, zeros) == ranked[int(mean.argmax())]
+        worst = int(mean.argmin())
+        if mean[worst] < mean.max():
+            prior = [0.0] * len(ranked)
+            prior[worst] = float(mean.max() - mean[worst]) + 0.01
+            assert best_looked_ahead(net, obs, ranked, deals, 6, prior) == ranked[worst]
+            overturned += 1
+    assert overturned >= 2
+
+
 def _number(g: Game, a: object) -> int:
     from durak.actions import encoding
 
@@ -303,6 +334,17 @@ def test_learned_with_worlds_plays_one_of_the_networks_best_moves() -> None:
                 differs += b1 != a
             g.apply(b1)
     assert differs > 0  # the look-ahead did change some moves
+    # prior: the network's own Q counts beside the look-ahead's mean; large, it decides
+    trusting = bots.make("learned:worlds=8,prior=1000000", seed=1)
+    g = Game(Rules(), seed=7)
+    while not g.is_over:
+        obs = g.observation(g.to_act)  # type: ignore[arg-type]
+        trusting.observe(obs)  # type: ignore[attr-defined]
+        a = trusting.choose(obs)
+        assert a == plain.choose(obs)
+        g.apply(a)
+    with pytest.raises(ValueError, match="prior"):
+        bots.make("learned:worlds=4,prior=-1")
     with pytest.raises(ValueError, match="depth"):
         bots.make("learned:worlds=4,depth=0")
 
@@ -340,6 +382,8 @@ def test_level6_plays_alike_in_deals_that_differ_only_in_cards_hidden_from_it() 
                 move = moves[0]
             else:
                 move = other.choose(a.observation(1))
+                if move not in b.legal_actions():
+                    break  # (it plays the swapped card: the deals part here)
             a.apply(move)
             b.apply(move)
     assert looked >= 8  # (the look-ahead did choose in the stretch compared)

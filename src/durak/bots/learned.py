@@ -264,12 +264,15 @@ class LearnedBot:
     hidden cards of the worlds (the one the network's vector is made from does not show
     them). ``worlds``: while cards are hidden, look the network's
     ``width`` best moves ahead ``depth`` moves in that many worlds dealt by level 5's belief
-    and play the best (:mod:`durak.bots.lookahead`; 0: the network's move). ``fallback``: a
+    and play the best: the best mean value there plus ``prior`` times the network's own
+    ``Q`` of the move (:mod:`durak.bots.lookahead`; worlds 0: the network's move; prior 0:
+    the look-ahead alone). ``fallback``: a
     bot spec that plays the tables the self-play network does not read, instead of the
     imitation network (level 6 is ``learned:endgame=on,worlds=64,fallback=level5``).
     """
 
-    def __init__(
+    # PLR0913: the spec's options, one keyword each as bots.make passes them
+    def __init__(  # noqa: PLR0913
         self,
         path: str | None = None,
         seed: int | None = None,
@@ -278,6 +281,7 @@ class LearnedBot:
         worlds: int = 0,
         width: int = 3,
         depth: int = 6,
+        prior: float = 1.0,
     ) -> None:
         if path is not None:
             self.nets = [_load(path)]
@@ -288,9 +292,9 @@ class LearnedBot:
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
-        if worlds < 0 or width < 1 or depth < 1:
-            raise ValueError("learned: worlds >= 0, width >= 1 and depth >= 1")
-        self.worlds, self.width, self.depth = worlds, width, depth
+        if worlds < 0 or width < 1 or depth < 1 or prior < 0:
+            raise ValueError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
+        self.worlds, self.width, self.depth, self.prior = worlds, width, depth, prior
         self.sampler = BeliefWorlds(seed=seed) if worlds else None
         self.fallback: Bot | None = None
         if fallback is not None:
@@ -348,10 +352,11 @@ class LearnedBot:
             rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
             q = net.scores(s[0], rows)
             if self.sampler is not None and self.width > 1 and not perfect_information(obs):
-                ranked = [legal[i] for i in np.argsort(-q, kind="stable")[: self.width]]
+                top = np.argsort(-q, kind="stable")[: self.width]
                 deal, _ = self.sampler.prepare(obs)
                 deals = [deal(self._rng) for _ in range(self.worlds)]
-                return best_looked_ahead(net, obs, ranked, deals, self.depth)
+                ranked = [legal[i] for i in top]
+                return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
         return legal[int(np.argmax(q))]
 
 

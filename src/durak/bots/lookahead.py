@@ -93,11 +93,17 @@ def look_ahead(net: Network, games: Sequence[Game], seat: int, depth: int) -> An
 
 
 def best_looked_ahead(
-    net: Network, obs: Observation, ranked: Sequence[Action], deals: Sequence[Game], depth: int
+    net: Network,
+    obs: Observation,
+    ranked: Sequence[Action],
+    deals: Sequence[Game],
+    depth: int,
+    prior: Sequence[float],
 ) -> Action:
-    """The action of ``ranked`` (the network's order, best first) with the best mean
-    :func:`look_ahead` value over the worlds ``deals``, each action played in the same
-    ones."""
+    """The action of ``ranked`` (the network's order, best first) with the best value:
+    its mean :func:`look_ahead` value over the worlds ``deals`` (each action played in
+    the same ones) plus its ``prior`` (level 6: the network's own ``Q`` of it at the
+    root; zeros: the look-ahead alone)."""
     games = []
     for a in ranked:
         for w in deals:
@@ -105,5 +111,5 @@ def best_looked_ahead(
             g.play(a)
             games.append(g)
     value = look_ahead(net, games, obs.seat, depth)
-    mean = value.reshape(len(ranked), len(deals)).mean(axis=1)
+    mean = value.reshape(len(ranked), len(deals)).mean(axis=1) + np.asarray(prior)
     return ranked[int(np.argmax(mean))]  # (the first of the best: the network's order)
