@@ -5,14 +5,17 @@ At a decision of a 2-player deal with cards still hidden, the self-play network'
 the level-5 belief, :class:`~durak.bots.ismcts.BeliefWorlds`), then every world goes on
 for ``depth`` moves with the network's best action on both seats and is valued by the
 network: the best ``Q`` of the seat to act, from ``seat``'s side (a deal that ends
-sooner, by its outcome). The action with the best mean value is played; a tie goes to
-the network's order. The look-ahead is a fair game for both seats: each seat's network
+sooner, by its outcome). The action played is the one with the best mean value plus
+its prior, the network's own ``Q`` of it at the root (level 6: weight 1): 64 worlds
+leave the mean noisy enough to pick a move the network rates low, and the sum of the
+two opinions errs less than either (issue 35, fourth attempt); a tie goes to the
+network's order. The look-ahead is a fair game for both seats: each seat's network
 sees only its own view of the world (:mod:`durak.bots.viewnet`), never the other hand.
 All the worlds' positions are scored in one forward pass a move
 (:meth:`durak.bots.learned.QNet.batch_scores`).
 
 What it adds to the network alone, and what measured no better (playing out to the end,
-uniform worlds), is in benchmarks/bots/results.txt (issue 35, third attempt).
+uniform worlds), is in benchmarks/bots/results.txt (issue 35, third and fourth attempts).
 """
 
 from __future__ import annotations
