@@ -271,7 +271,7 @@ def test_the_look_ahead_plays_the_best_mean_plus_prior() -> None:
     # worlds plus its prior (the network's own Q at the root, weighted); zeros: the
     # look-ahead alone; a prior large enough overturns the look-ahead's order.
     from durak.bots.learned import QNet
-    from durak.bots.lookahead import best_looked_ahead, look_ahead
+    from durak.bots.lookahead import best_looked_ahead, mean_values
 
     net, rng, overturned = QNet.load(DEFAULT_WEIGHTS), random.Random(3), 0
     for g in _positions(6, seed=41):
@@ -280,12 +280,7 @@ def test_the_look_ahead_plays_the_best_mean_plus_prior() -> None:
         if len(ranked) < 2:
             continue
         deals = [sample(obs, rng) for _ in range(8)]
-        games = []
-        for a in ranked:
-            for w in deals:
-                games.append(w.clone())
-                games[-1].play(a)
-        mean = look_ahead(net, games, obs.seat, 6).reshape(len(ranked), 8).mean(axis=1)
+        mean = mean_values(net, obs.seat, ranked, deals, 6)
         zeros = [0.0] * len(ranked)
         assert best_looked_ahead(net, obs, ranked, deals, 6, zeros) == ranked[int(mean.argmax())]
         worst = int(mean.argmin())
@@ -355,11 +350,11 @@ def test_level6_plays_alike_in_deals_that_differ_only_in_cards_hidden_from_it() 
     # hand swapped with one of the talon; the opponent makes the same moves in both.
     # Until the swapped cards show, seat 0 sees the same and level 6 (same seed) plays
     # the same moves; a peek at the real hands would part them.
-    from durak.cards import Card
+    from durak.cards import cards_of, deck_mask
 
     rules, looked = Rules(), 0
     for seed in (2, 5, 6):
-        deck = [Card.from_index(i) for i in range(52) if Card.from_index(i).rank >= 6]
+        deck = cards_of(deck_mask(rules.deck))
         random.Random(seed).shuffle(deck)
         a = Game(rules, seed=seed, deck=deck)
         trump = a.trump

@@ -95,6 +95,22 @@ def look_ahead(net: Network, games: Sequence[Game], seat: int, depth: int) -> An
     return value
 
 
+def mean_values(
+    net: Network, seat: int, ranked: Sequence[Action], deals: Sequence[Game], depth: int
+) -> Any:
+    """Each action of ``ranked`` played in every world of ``deals`` (copies: the worlds
+    stay as they are), then valued by :func:`look_ahead`: the mean over the worlds, one
+    number an action."""
+    games = []
+    for a in ranked:
+        for w in deals:
+            g = w.clone()
+            g.play(a)
+            games.append(g)
+    value = look_ahead(net, games, seat, depth)
+    return value.reshape(len(ranked), len(deals)).mean(axis=1)
+
+
 def best_looked_ahead(
     net: Network,
     obs: Observation,
@@ -104,15 +120,7 @@ def best_looked_ahead(
     prior: Sequence[float],
 ) -> Action:
     """The action of ``ranked`` (the network's order, best first) with the best value:
-    its mean :func:`look_ahead` value over the worlds ``deals`` (each action played in
-    the same ones) plus its ``prior`` (level 6: the network's own ``Q`` of it at the
-    root; zeros: the look-ahead alone)."""
-    games = []
-    for a in ranked:
-        for w in deals:
-            g = w.clone()
-            g.play(a)
-            games.append(g)
-    value = look_ahead(net, games, obs.seat, depth)
-    mean = value.reshape(len(ranked), len(deals)).mean(axis=1) + np.asarray(prior)
-    return ranked[int(np.argmax(mean))]  # (the first of the best: the network's order)
+    its :func:`mean_values` over the worlds ``deals`` plus its ``prior`` (level 6: the
+    network's own ``Q`` of it at the root; zeros: the look-ahead alone)."""
+    value = mean_values(net, obs.seat, ranked, deals, depth) + np.asarray(prior)
+    return ranked[int(np.argmax(value))]  # (the first of the best: the network's order)
