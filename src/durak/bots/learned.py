@@ -39,14 +39,20 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, encoding
 from ..determinize import sample
 from ..errors import DurakError
+from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
 from .ismcts import BeliefWorlds
 from .lookahead import best_looked_ahead
 from .solver import Endgame, perfect_information
+from .tablenet import ACTION_WIDTH, STATE_SIZE
+from .tablenet import reads as tablenet_reads
+
+TABLE_INPUT = STATE_SIZE + ACTION_WIDTH
 
 if TYPE_CHECKING:
     from . import Bot
+    from .tablenet import TableNet
     from .viewnet import ViewFeatures
 
 try:
@@ -56,6 +62,7 @@ except ImportError:  # pragma: no cover - the [rl], [arena] and [web] extras bri
 
 DEFAULT_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "learned.npz")
 IMITATION_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "imitation.npz")
+TABLE_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "table.npz")
 
 KIND_NAMES = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 PHASE_NAMES = ("attack", "defend", "throw_in", "pile_on", "over")
@@ -212,6 +219,19 @@ class QNet:
             and encoding(rules).size == encoding(r).size
         )
 
+    def q_of(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> Any:
+        """``Q`` of ``legal[i]`` for the seat to act in ``games[i]``, from its own view (the
+        look-ahead's :class:`~durak.bots.lookahead.Network`; a self-play network)."""
+        f = self.features
+        if f is None:
+            raise DurakError("q_of: the imitation network has no vector of a game")
+        numbers = encoding(f.rules)
+        views = np.stack([f.view(g, g.to_act or 0) for g in games])
+        s, trump = f.state(views)
+        row_of = np.repeat(np.arange(len(games)), [len(m) for m in legal])
+        numbers_of = [numbers.index_of(a) for m in legal for a in m]
+        return self.batch_scores(s, f.actions[trump[row_of], numbers_of], row_of)
+
     def scores(self, state: Any, actions: Any) -> Any:
         """Scores of ``actions`` (one row each) in one ``state``."""
         return self.batch_scores(state[None, :], actions, np.zeros(len(actions), np.intp))
@@ -242,7 +262,8 @@ def view_features(rules: Rules) -> ViewFeatures:
     return f
 
 
-def _load(path: str) -> QNet:
+def load_net(path: str) -> QNet:
+    """The network saved at ``path``, loaded once a process."""
     net = _CACHE.get(path)
     if net is None:
         net = _CACHE[path] = QNet.load(path)
@@ -284,11 +305,19 @@ class LearnedBot:
         prior: float = 1.0,
     ) -> None:
         if path is not None:
-            self.nets = [_load(path)]
+            self.nets = [] if _is_table(path) else [load_net(path)]
         elif fallback is not None:
-            self.nets = [_load(DEFAULT_WEIGHTS)]
+            self.nets = [load_net(DEFAULT_WEIGHTS)]
         else:
-            self.nets = [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)]
+            self.nets = [load_net(DEFAULT_WEIGHTS), load_net(IMITATION_WEIGHTS)]
+        # the every-table network (durak.bots.tablenet): the tables the 2-player network
+        # does not read, when its weights are shipped
+        self.table: TableNet | None = None
+        if path is None and os.path.exists(TABLE_WEIGHTS):
+            self.table = load_table(TABLE_WEIGHTS)
+            self.nets = [n for n in self.nets if n.features is not None]
+        elif path is not None and _is_table(path):
+            self.nets, self.table = [], load_table(path)
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
@@ -330,6 +359,8 @@ class LearnedBot:
         if not legal:
             raise DurakError("not this seat's turn: no legal actions")
         net = next((n for n in self.nets if n.reads(obs.rules)), None)
+        if net is None and self.table is not None and tablenet_reads(obs.rules) == "":
+            return self._choose_table(self.table, obs)
         if net is None and self.fallback is not None:
             return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
@@ -358,6 +389,46 @@ class LearnedBot:
                 ranked = [legal[i] for i in top]
                 return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
         return legal[int(np.argmax(q))]
+
+    def _choose_table(self, net: TableNet, obs: Observation) -> Action:
+        """The every-table network's move, looked ahead as :meth:`choose` says."""
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        if self.endgame is not None and perfect_information(obs):
+            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
+            if solved is not None:
+                return solved
+        q = net.scores(obs.view(), obs.rules, legal, obs.trumps)
+        if self.sampler is not None and self.width > 1 and not perfect_information(obs):
+            top = np.argsort(-q, kind="stable")[: self.width]
+            deal, _ = self.sampler.prepare(obs)
+            deals = [deal(self._rng) for _ in range(self.worlds)]
+            ranked = [legal[i] for i in top]
+            return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
+        return legal[int(np.argmax(q))]
+
+
+def _is_table(path: str) -> bool:
+    """Whether the weights at ``path`` are an every-table network's (by their width)."""
+    _need_numpy()
+    if not os.path.exists(path):
+        raise DurakError(f"policy: no weights file {path!r}")
+    with np.load(path) as f:
+        return bool(f["w1"].shape[0] == TABLE_INPUT)
+
+
+_TABLES: dict[str, TableNet] = {}
+
+
+def load_table(path: str) -> TableNet:
+    """The every-table network saved at ``path``, loaded once a process."""
+    from .tablenet import TableNet  # (numpy: imported once it is known to be there)
+
+    net = _TABLES.get(path)
+    if net is None:
+        net = _TABLES[path] = TableNet.load(path)
+    return net
 
 
 def net_rules(nets: Sequence[QNet]) -> str:

@@ -43,13 +43,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..actions import Action
 from ..enums import Kind, Phase
 from ..errors import DurakError
+from ..game import Game
 from ..observation import SeatView
 from ..rules import CHOICES, Rules
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - the learned player's extras bring numpy
+    np = None  # type: ignore[assignment]
 
 SEATS = 6
 PLANES: tuple[str, ...] = (
@@ -134,6 +138,11 @@ def reads(rules: Rules) -> str:
     if rules.players > SEATS or rules.deck not in (24, 36, 52):
         return f"{rules.players} players and a {rules.deck}-card deck"
     return ""
+
+
+def trumps_of(g: Game) -> tuple[int, ...]:
+    """Each seat's trump in двухкозырный (public: every seat's turned card), else ()."""
+    return g.observation(0).trumps if g.rules.trump == "per_player" else ()
 
 
 Fields = tuple[list[int], list[float]]  # a position's card masks (turned) and its floats
@@ -288,6 +297,19 @@ class TableNet:
             if i < last:
                 h = np.maximum(h, 0.0)
         return h[:, 0]
+
+    def q_of(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> Any:
+        """``Q`` of ``legal[i]`` for the seat to act in ``games[i]``, from its own view
+        alone (the look-ahead's :class:`~durak.bots.lookahead.Network`)."""
+        f = self.features
+        fields: list[Fields] = []
+        rows: list[Any] = []
+        for g, moves in zip(games, legal, strict=True):
+            v = g.view(g.to_act or 0)
+            fields.append(f.fields(v, g.rules, trumps_of(g)))
+            rows.append(f.actions(moves, v.trump_suit))
+        row_of = np.repeat(np.arange(len(games)), [len(m) for m in legal])
+        return self.batch_scores(f.states(fields), np.concatenate(rows), row_of)
 
     def scores(self, v: SeatView, rules: Rules, legal: Sequence[Action],
                trumps: Sequence[int] = ()) -> Any:  # fmt: skip

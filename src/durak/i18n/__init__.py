@@ -2,8 +2,8 @@
 
 The catalogue is JSON, one file per domain: ``common.json`` (game terms, rule and
 option names and help), ``web.json`` (the browser), ``tui.json`` (the terminal),
-``cli.json`` (the command line) and ``howto.json`` (the beginners' pages). Each maps a
-key to one text per language::
+``cli.json`` (the command line), ``howto.json`` (the beginners' pages) and
+``review.json`` (the game review). Each maps a key to one text per language::
 
     "term.deal": {"en": "Deal", "ru": "Сдача"}
 
@@ -46,7 +46,7 @@ from ..rules import CHOICES, Rules
 
 Lang = Literal["en", "ru"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "ru")
-DOMAINS: Final = ("common", "web", "tui", "cli", "howto")
+DOMAINS: Final = ("common", "web", "tui", "cli", "howto", "review")
 HERE: Final = Path(__file__).resolve().parent
 
 # CLDR plural categories each language uses for whole numbers and fractions.

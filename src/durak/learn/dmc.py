@@ -41,7 +41,14 @@ from torch import nn
 
 from ..actions import Action
 from ..bots import make
-from ..bots.tablenet import ACTION_WIDTH, STATE_SIZE, Fields, TableFeatures, TableNet
+from ..bots.tablenet import (
+    ACTION_WIDTH,
+    STATE_SIZE,
+    Fields,
+    TableFeatures,
+    TableNet,
+    trumps_of,
+)
 from ..game import Game, Outcome
 from ..rules import Rules
 from .tables import draw
@@ -96,11 +103,6 @@ def outcomes(rules: Rules, outcome: Outcome) -> list[float]:
         lose = rules.team_of(outcome.durak)
         return [-1.0 if rules.team_of(s) == lose else 1.0 for s in range(n)]
     return [-1.0 if s == outcome.durak else 1.0 for s in range(n)]
-
-
-def trumps_of(g: Game) -> tuple[int, ...]:
-    """Each seat's trump in двухкозырный (public: every seat's turned card), else ()."""
-    return g.observation(0).trumps if g.rules.trump == "per_player" else ()
 
 
 Sample = tuple[np.ndarray, np.ndarray, np.ndarray]  # states, actions' rows, outcomes

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from durak.enums import Kind, Phase
 
 from ..actions import Action
-from ..cards import Card
+from ..cards import Card, CardSet
 from ..game import Game
 from .i18n import card_text, cards_text, plural, rank_text, tr
 
@@ -100,7 +100,7 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
             out[k] = ", ".join(rank_text(r, lang) for r in v)
         elif isinstance(v, Team):
             out[k] = " + ".join(names[s] for s in v)
-        elif isinstance(v, tuple):
+        elif isinstance(v, tuple | CardSet):  # (an action's cards are a CardSet)
             out[k] = cards_text(v, lang)
         elif isinstance(v, Entry):
             out[k] = render(v, lang, names)
