@@ -77,7 +77,7 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     ),
     # the self-play network's look-ahead in 64 worlds and the exact endgame in games of
     # two (benchmarks/bots/README.md); level 5 itself at the tables it does not read
-    6: ("learned", {"endgame": True, "worlds": 64, "fallback": "level5"}),
+    6: ("learned", {"endgame": True, "worlds": 64, "fallback": "level5", "table": False}),
 }
 
 

@@ -289,7 +289,11 @@ class LearnedBot:
     ``Q`` of the move (:mod:`durak.bots.lookahead`; worlds 0: the network's move; prior 0:
     the look-ahead alone). ``fallback``: a
     bot spec that plays the tables the self-play network does not read, instead of the
-    imitation network (level 6 is ``learned:endgame=on,worlds=64,fallback=level5``).
+    imitation network. ``table``: the every-table network (:mod:`durak.bots.tablenet`)
+    plays the tables the 2-player network does not read, when its weights are shipped;
+    off, the fallback (or the imitation network) plays them (level 6 is
+    ``learned:endgame=on,worlds=64,fallback=level5,table=off`` until the every-table
+    network measures better than level 5 there: benchmarks/bots/README.md).
     """
 
     # PLR0913: the spec's options, one keyword each as bots.make passes them
@@ -303,6 +307,7 @@ class LearnedBot:
         width: int = 3,
         depth: int = 6,
         prior: float = 1.0,
+        table: bool = True,
     ) -> None:
         if path is not None:
             self.nets = [] if _is_table(path) else [load_net(path)]
@@ -313,7 +318,7 @@ class LearnedBot:
         # the every-table network (durak.bots.tablenet): the tables the 2-player network
         # does not read, when its weights are shipped
         self.table: TableNet | None = None
-        if path is None and os.path.exists(TABLE_WEIGHTS):
+        if path is None and table and os.path.exists(TABLE_WEIGHTS):
             self.table = load_table(TABLE_WEIGHTS)
             self.nets = [n for n in self.nets if n.features is not None]
         elif path is not None and _is_table(path):
