@@ -29,7 +29,7 @@ from . import i18n
 from .actions import Action
 from .match import record_deals
 from .record import RecordError
-from .review import Judge, MoveReview, Review, review_game
+from .review import Judge, MoveReview, Review, SeatReview, review_game
 from .tui.words import action_label, render
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -49,7 +49,8 @@ def action_text(notation: str, lang: str, names: list[str]) -> str:
     return render(action_label(Action.parse(notation)), lang, names)
 
 
-def _move_lines(m: MoveReview, lang: str, names: list[str]) -> list[str]:
+def move_lines(m: MoveReview, lang: str, names: list[str]) -> list[str]:
+    """A judged move's line, and the better move's for an inaccuracy or worse."""
     values = {
         "ply": f"{m.ply + 1:>4}",
         "name": names[m.seat],
@@ -76,37 +77,43 @@ def review_text(review: Review, lang: str = "en") -> str:
             lines.append(i18n.t(lang, "review.deal", n=deal))
         for m in review.moves:
             if m.deal == deal:
-                lines += _move_lines(m, lang, names)
+                lines += move_lines(m, lang, names)
     for s in review.seats:
         lines.append("")
-        lines.append(
-            i18n.t(
-                lang,
-                "review.seat",
-                name=names[s.seat],
-                accuracy=f"{s.accuracy:.1f}",
-                moves=s.moves,
-                lost=f"{s.lost:.1f}",
-            )  # fmt: skip
-        )
-        if not s.moves:
-            lines.append(i18n.t(lang, "review.none"))
-            continue
-        lines.append(i18n.t(lang, "review.tags", **s.tags))
-        lines.append(
-            i18n.t(
-                lang,
-                "review.luck",
-                luck=f"{s.luck:+.0f}",
-                dealt=f"{s.dealt:+.0f}",
-                drawn=f"{s.drawn:+.0f}",
-                result=f"{s.result:.0f}",
-                expected=f"{s.expected:.0f}",
-            )  # fmt: skip
-        )
-        curve = [m.after for m in review.moves if m.seat == s.seat]
-        lines.append(i18n.t(lang, "review.graph", graph=graph(curve)))
+        lines += seat_lines(review, s, lang)
     return "\n".join(lines)
+
+
+def seat_lines(review: Review, s: SeatReview, lang: str) -> list[str]:
+    """A seat's figures: accuracy, tags, luck and its durak chance over the deal."""
+    names = review.names
+    lines = [
+        i18n.t(
+            lang,
+            "review.seat",
+            name=names[s.seat],
+            accuracy=f"{s.accuracy:.1f}",
+            moves=s.moves,
+            lost=f"{s.lost:.1f}",
+        )  # fmt: skip
+    ]
+    if not s.moves:
+        return lines + [i18n.t(lang, "review.none")]
+    lines.append(i18n.t(lang, "review.tags", **s.tags))
+    lines.append(
+        i18n.t(
+            lang,
+            "review.luck",
+            luck=f"{s.luck:+.0f}",
+            dealt=f"{s.dealt:+.0f}",
+            drawn=f"{s.drawn:+.0f}",
+            result=f"{s.result:.0f}",
+            expected=f"{s.expected:.0f}",
+        )  # fmt: skip
+    )
+    curve = [m.after for m in review.moves if m.seat == s.seat]
+    lines.append(i18n.t(lang, "review.graph", graph=graph(curve)))
+    return lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
