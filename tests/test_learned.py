@@ -156,14 +156,15 @@ def test_the_vector_the_player_makes_from_its_observation_is_the_real_games(pres
 
 def test_learned_plays_the_self_play_network_where_it_reads_the_table() -> None:
     # Issue 46: the 2-player self-play network at the tables it reads, the every-table
-    # network at every other (the imitation network is no longer needed).
+    # network at every other but the cheating game (the imitation network plays it).
     from durak.bots.learned import TABLE_WEIGHTS
     from durak.bots.tablenet import reads
 
     learned = bots.make("learned")
     assert isinstance(learned, LearnedBot)
-    (self_play,) = learned.nets
+    self_play, imitation = learned.nets
     assert self_play.features is not None and learned.table is not None
+    assert imitation.features is None  # (for the cheating game alone)
     two = [Rules(), Rules.preset("perevodnoy"), Rules.preset("prostoy")]
     others = [
         Rules.preset("podkidnoy", players=3),
@@ -178,7 +179,12 @@ def test_learned_plays_the_self_play_network_where_it_reads_the_table() -> None:
     assert all(reads(r) == "" for r in two + others)
     # the move is the one network's or the other's
     table_alone = bots.make(f"policy:{TABLE_WEIGHTS}")
-    for rules, alone in [(Rules(), LearnedBot.of(self_play)), (others[0], table_alone)]:
+    cheating = Rules.preset("shulerskiy", players=3)
+    for rules, alone in [
+        (Rules(), LearnedBot.of(self_play)),
+        (others[0], table_alone),
+        (cheating, LearnedBot.of(imitation)),
+    ]:
         g = Game(rules, seed=3)
         for _ in range(12):
             obs = g.observation(g.to_act)

@@ -320,7 +320,6 @@ class LearnedBot:
         self.table: TableNet | None = None
         if path is None and table and os.path.exists(TABLE_WEIGHTS):
             self.table = load_table(TABLE_WEIGHTS)
-            self.nets = [n for n in self.nets if n.features is not None]
         elif path is not None and _is_table(path):
             self.nets, self.table = [], load_table(path)
         self.name = "learned" if path is None else f"policy:{path}"
@@ -363,9 +362,13 @@ class LearnedBot:
         legal = obs.legal
         if not legal:
             raise DurakError("not this seat's turn: no legal actions")
-        net = next((n for n in self.nets if n.reads(obs.rules)), None)
+        # the 2-player network where it reads the table, then the every-table one, then
+        # the imitation network (the cheating game, which the every-table one does not read)
+        net = next((n for n in self.nets if n.features is not None and n.reads(obs.rules)), None)
         if net is None and self.table is not None and tablenet_reads(obs.rules) == "":
             return self._choose_table(self.table, obs)
+        if net is None:
+            net = next((n for n in self.nets if n.reads(obs.rules)), None)
         if net is None and self.fallback is not None:
             return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
