@@ -427,7 +427,8 @@ def test_learned_plays_every_table_with_the_every_table_network(rules: Rules) ->
         obs = g.observation(seat)
         a = bot.choose(obs)
         assert a in g.legal_actions()
-        if len(obs.legal) > 1 and not any(n.reads(rules) for n in bot.nets):
+        two_player = any(n.features is not None and n.reads(rules) for n in bot.nets)
+        if len(obs.legal) > 1 and not two_player:
             q = net.scores(obs.view(), rules, obs.legal, obs.trumps)
             if not _perfect(obs):
                 assert a == obs.legal[int(np.argmax(q))]
@@ -478,3 +479,25 @@ def test_level6_with_the_every_table_network_looks_ahead_at_three_players_withou
             a.apply(move)
             b.apply(move)
     assert looked >= 4
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules.preset("perevodnoy", players=3), Rules.preset("pogonny", players=4),
+     Rules.preset("beskozyrny"), Rules.preset("podkidnoy", players=4, teams="2x2", deck=52)],
+    ids=str,
+)  # fmt: skip
+def test_a_seats_vector_from_its_view_alone_is_the_games(rules: Rules) -> None:
+    # Issue 48: the learned player encodes its seat's SeatView without a game
+    # (Planes.encode_view); the bytes are those of the environments' encoder of the real
+    # game, for every seat at every step.
+    from durak.planes import Planes
+
+    p, rng = Planes(rules), random.Random(1)
+    g = Game(rules.with_action_limit(), seed=2)
+    while not g.is_over:
+        for s in range(rules.players):
+            assert p.encode_view(g.view(s)) == p.encode(g, s)
+        g.apply(rng.choice(g.legal_actions()))
+    with pytest.raises(ValueError, match="per_player"):
+        Planes(Rules.preset("dvukhkozyrny")).encode_view(g.view(0))

@@ -118,7 +118,9 @@ def seat_lines(review: Review, s: SeatReview, lang: str) -> list[str]:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game or match record")
-    p.add_argument("--seat", type=int, action="append", help="review only this seat (repeatable)")
+    p.add_argument(
+        "--seat", type=int, action="append", help="review only this seat (repeatable; default: all)"
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--lang", choices=i18n.LANGS, default=None, help="default: from LANG")
     p.add_argument("--worlds", type=int, default=16, help="worlds dealt a decision (precision)")

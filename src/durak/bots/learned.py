@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, encoding
-from ..determinize import sample
 from ..errors import DurakError
 from ..game import Game
 from ..observation import Observation
@@ -385,9 +384,8 @@ class LearnedBot:
             q = net.scores(state_features(obs), action_features(obs, legal))
         else:
             f, numbers = net.features, encoding(obs.rules)
-            # The vector is made from a world this seat cannot tell from the real one
-            # (the hidden cards dealt at random): it shows only what the seat sees.
-            s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
+            # The vector of the seat's own view: it shows only what the seat sees.
+            s, trump = f.state(f.view_of(obs.view())[None, :])
             rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
             q = net.scores(s[0], rows)
             if self.sampler is not None and self.width > 1 and not perfect_information(obs):

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..actions import encoding
 from ..game import Game
+from ..observation import SeatView
 from ..planes import Planes
 from ..rules import Rules
 
@@ -96,6 +97,11 @@ class ViewFeatures:
     def view(self, g: Game, seat: int) -> np.ndarray:
         """``seat``'s vector of ``g`` (it shows nothing that seat cannot see)."""
         return np.frombuffer(self.planes.encode(g, seat), np.float32)
+
+    def view_of(self, v: SeatView) -> np.ndarray:
+        """The same vector from the seat's own :class:`~durak.observation.SeatView`
+        (no game needed: :meth:`durak.planes.Planes.encode_view`)."""
+        return np.frombuffer(self.planes.encode_view(v), np.float32)
 
     def state(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(turned rows, trump suit of each row)`` of a ``(n, size)`` batch."""
