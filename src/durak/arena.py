@@ -40,6 +40,7 @@ from .dist.executors import BACKENDS, Batcher, executor
 from .game import Game
 from .record import moves_text, replay_moves
 from .rules import Rules, RulesError
+from .seats import Clock, Seats
 
 # -- bot specs -----------------------------------------------------------------------
 # A bot spec is parsed by durak.bots.parse / durak.bots.make, the one parser of specs.
@@ -52,54 +53,25 @@ def make_bot(spec: str, seed: int) -> Any:
     return make(name, **opts)
 
 
-MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
-
-
 # -- playing ---------------------------------------------------------------------------
 def play_game(
     rules: Rules,
     seats: Sequence[Any],
     deal_seed: int,
     bot_seed: int,
-    clock: list[list[float]] | None = None,
+    clock: Clock | None = None,
 ) -> Game:
     """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
-    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
-    the time its bot took choosing, by the wall clock and in this process's CPU time.
-    A seat is a bot spec, or a bot object (self-play's policies) used as it is."""
-    bots = [
+    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``
+    (:meth:`durak.seats.Seats.play`). A seat is a bot spec, or a bot object (self-play's
+    policies) used as it is."""
+    players = Seats(
         make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
         for i, spec in enumerate(seats)
-    ]
-    for b in bots:
-        reset = getattr(b, "reset", None)
-        if reset is not None:
-            reset()
-    watchers = [(i, b.observe) for i, b in enumerate(bots) if hasattr(b, "observe")]
+    )
     g = Game(rules.with_action_limit(), seed=deal_seed)  # bots only: a deal must end
-    while not g.is_over:
-        if len(g.history) > MAX_MOVES:
-            raise RuntimeError(
-                f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} moves"
-            )
-        s = g.to_act
-        assert s is not None
-        for i, observe in watchers:
-            if i != s:
-                observe(g.observation(i))
-        obs = g.observation(s)
-        t0, c0 = time.perf_counter(), time.process_time()
-        action = bots[s].choose(obs)
-        if clock is not None:
-            dt, dc = time.perf_counter() - t0, time.process_time() - c0
-            c = clock[s]
-            c[0] += 1
-            c[1] += dt
-            c[2] = max(c[2], dt)
-            c[3] += dc
-            c[4] = max(c[4], dc)
-        g.apply(action)
-    return g
+    players.reset(g)
+    return players.play(g, clock)
 
 
 def lineups(specs: Sequence[str], players: int) -> list[tuple[str, ...]]:

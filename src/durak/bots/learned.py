@@ -38,10 +38,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, encoding
 from ..determinize import sample
-from ..errors import DurakError
+from ..errors import ArgumentError, DurakError
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
+from .base import BaseBot, legal_of
 from .ismcts import BeliefWorlds
 from .lookahead import best_looked_ahead
 from .solver import Endgame, perfect_information
@@ -276,7 +277,7 @@ ENDGAME_NODES = 60_000
 ENDGAME_CPU = 0.3
 
 
-class LearnedBot:
+class LearnedBot(BaseBot):
     """Plays the legal action a network scores best; ``path`` names one weights file
     (default: the shipped pair, see the module docstring). ``endgame``: once two players
     are left and nothing is hidden, play the exact solver's move when it finishes within
@@ -326,7 +327,7 @@ class LearnedBot:
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
         if worlds < 0 or width < 1 or depth < 1 or prior < 0:
-            raise ValueError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
+            raise ArgumentError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
         self.worlds, self.width, self.depth, self.prior = worlds, width, depth, prior
         self.sampler = BeliefWorlds(seed=seed) if worlds else None
         self.fallback: Bot | None = None
@@ -347,21 +348,17 @@ class LearnedBot:
             self.endgame.reset()
         if self.sampler is not None:
             self.sampler.reset()
-        reset = getattr(self.fallback, "reset", None)
-        if reset is not None:
-            reset()
+        if self.fallback is not None:
+            self.fallback.reset()
 
     def observe(self, obs: Observation) -> None:
         if self.sampler is not None:
             self.sampler.observe(obs)
-        observe = getattr(self.fallback, "observe", None)
-        if observe is not None:
-            observe(obs)
+        if self.fallback is not None:
+            self.fallback.observe(obs)
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
-        if not legal:
-            raise DurakError("not this seat's turn: no legal actions")
+        legal = legal_of(obs)
         # the 2-player network where it reads the table, then the every-table one, then
         # the imitation network (the cheating game, which the every-table one does not read)
         net = next((n for n in self.nets if n.features is not None and n.reads(obs.rules)), None)
