@@ -37,6 +37,7 @@ from .argtypes import at_least
 from .bots import make, parse
 from .dist import runlog
 from .dist.executors import BACKENDS, Batcher, executor
+from .errors import ArgumentError
 from .game import Game
 from .record import moves_text, replay_moves
 from .rules import Rules, RulesError
@@ -451,7 +452,7 @@ def run_match(  # noqa: PLR0913
     for s in specs:
         make_bot(s, 0)  # fail early on a bad name or option
     if backend not in BACKENDS:
-        raise ValueError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
+        raise ArgumentError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
     ups = lineups(specs, rules.players)
     deals = max(1, math.ceil(games / len(ups)))
     header = runlog.Header(str(rules), specs, seed, deals, len(ups), shard)
@@ -510,7 +511,7 @@ def _open_run_file(
     if old != header and (
         old.deals > header.deals or dataclasses.replace(old, deals=header.deals) != header
     ):
-        raise ValueError(
+        raise ArgumentError(
             f"{path} holds another run ({old.rules}, bots {' '.join(old.bots)}, seed {old.seed}, "
             f"{old.deals} deals, shard {old.shard[0]}/{old.shard[1]}); give another --out, or "
             "the same options to continue it"
@@ -665,7 +666,7 @@ def run(args: argparse.Namespace) -> int:
             result = merge_files(args.files, anchor=args.anchor)
         else:
             if args.address and args.backend != "ray":
-                raise ValueError("--address is for --backend ray")
+                raise ArgumentError("--address is for --backend ray")
             rules = Rules.parse(args.rules)
             result = run_match(
                 rules,

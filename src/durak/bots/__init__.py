@@ -150,7 +150,7 @@ def _value(text: str) -> Any:
 
 
 def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
-    """ValueError for an option the bot does not take, or a value of the wrong kind."""
+    """ArgumentError for an option the bot does not take, or a value of the wrong kind."""
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # a builtin without a signature: cannot check

@@ -34,6 +34,7 @@ from msgspec import Meta
 from ..actions import Action
 from ..cards import Card, CardSet
 from ..enums import Kind, Phase
+from ..errors import ArgumentTypeError
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
@@ -203,7 +204,7 @@ def to_json(value: object) -> Any:
         return str(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
-    raise TypeError(f"no JSON form for {type(value).__name__}")
+    raise ArgumentTypeError(f"no JSON form for {type(value).__name__}")
 
 
 @functools.lru_cache(maxsize=256)

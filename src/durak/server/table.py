@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..actions import Action
 from ..bots import Bot
+from ..errors import RecordError
 from ..game import Game
 from ..match import Match
 from ..observation import Observation
@@ -1169,7 +1170,7 @@ class LiveTable:
                 self.assisted.add(d.id)
             for seat, text, moved_by in d.actions:
                 if g.to_act != seat:
-                    raise ValueError(
+                    raise RecordError(
                         f"table {self.id}: stored action {text} by seat {seat}, "
                         f"but seat {g.to_act} is to act"
                     )
@@ -1193,7 +1194,7 @@ class LiveTable:
                 elif i == len(row.current) - 1:
                     self.pending = nxt
             elif i != len(row.current) - 1:
-                raise ValueError(f"table {self.id}: deal {d.id} unfinished but not the last")
+                raise RecordError(f"table {self.id}: deal {d.id} unfinished but not the last")
         return unrecorded_end
 
     async def resume(self, record_end: bool) -> None:

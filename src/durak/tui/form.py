@@ -17,6 +17,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
+from ..errors import ArgumentError
+
 LABEL_W = 34
 
 
@@ -74,7 +76,7 @@ class Choice(Widget, can_focus=True):
     def value(self, value: Any) -> None:
         """Set by the program: no Changed message."""
         if value not in self.values:
-            raise ValueError(f"{self.id}: {value!r} is not one of {self.values}")
+            raise ArgumentError(f"{self.id}: {value!r} is not one of {self.values}")
         if value != self._value:
             self._value = value
             self.refresh()
@@ -101,7 +103,7 @@ class Choice(Widget, can_focus=True):
     def pick(self, value: Any) -> None:
         """Choose ``value`` as the person would (a Changed message follows)."""
         if value not in self.values:
-            raise ValueError(f"{self.id}: {value!r} is not one of {self.values}")
+            raise ArgumentError(f"{self.id}: {value!r} is not one of {self.values}")
         if value != self._value:
             self._value = value
             self._announce()
