@@ -573,6 +573,24 @@ def chart(result: ArenaResult, path: str) -> None:
 
 
 # -- the command ---------------------------------------------------------------------
+def add_outputs(parser: argparse.ArgumentParser) -> None:
+    """The options of what a result is written to, alike for a run and a merge."""
+    parser.add_argument(
+        "--json",
+        default="",
+        metavar="FILE",
+        help="write the results here as JSON (default: not written)",
+    )
+    parser.add_argument(
+        "--png",
+        "--chart",
+        default="",
+        metavar="FILE",
+        help="draw a chart of the results here (default: not drawn)",
+    )
+    parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
@@ -590,20 +608,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=0, help="processes, or CPUs of a local Ray (default: all cores)"
     )
-    parser.add_argument(
-        "--json",
-        default="",
-        metavar="FILE",
-        help="write the results here as JSON (default: not written)",
-    )
-    parser.add_argument(
-        "--png",
-        "--chart",
-        default="",
-        metavar="FILE",
-        help="draw a chart of the results here (default: not drawn)",
-    )
-    parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+    add_outputs(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--backend",
@@ -644,20 +649,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(or of one run) into its table, ratings and chart.",
     )
     merge.add_argument("files", nargs="+", metavar="FILE.jsonl")
-    merge.add_argument(
-        "--json",
-        default="",
-        metavar="FILE",
-        help="write the results here as JSON (default: not written)",
-    )
-    merge.add_argument(
-        "--png",
-        "--chart",
-        default="",
-        metavar="FILE",
-        help="draw a chart of the results here (default: not drawn)",
-    )
-    merge.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+    add_outputs(merge)
 
 
 def run(args: argparse.Namespace) -> int:
