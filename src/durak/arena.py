@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .argtypes import at_least
-from .bots import make, parse
+from .bots import Bot, make, parse
 from .dist import runlog
 from .dist.executors import BACKENDS, Batcher, executor
 from .errors import ArgumentError
@@ -47,7 +47,7 @@ from .seats import Clock, Seats
 # A bot spec is parsed by durak.bots.parse / durak.bots.make, the one parser of specs.
 
 
-def make_bot(spec: str, seed: int) -> Any:
+def make_bot(spec: str, seed: int) -> Bot:
     """A fresh bot from its spec; ``seed`` is used unless the spec fixes one."""
     name, opts = parse(spec)
     opts.setdefault("seed", seed)

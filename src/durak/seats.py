@@ -13,8 +13,8 @@ moments the protocol names (:mod:`durak.bots.base`), the same at every table:
   from outside is to act.
 
 The arena, the web table, the terminal game and the tests drive bots through it. A
-player is checked to be a :class:`~durak.bots.Bot` once, when it is seated, never per
-move.
+player is checked to be a :class:`~durak.bots.Bot` once, when it is seated
+(:func:`seated`), never per move.
 
 >>> from durak import Game, Rules
 >>> from durak.bots import make
@@ -23,7 +23,7 @@ move.
 >>> seats.reset(g)
 >>> seats.play(g).is_over
 True
->>> Seats([make("greedy"), "greedy"])  # doctest: +ELLIPSIS
+>>> Seats([make("greedy"), "greedy"])  # (durak.bots.make makes a spec a bot) # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 durak.errors.ArgumentTypeError: seat 1: a bot (name, choose, reset, observe; ...), not str
@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
+from typing import Any
 
 from .actions import Action
-from .bots.base import Bot
+from .bots.base import BaseBot, Bot
 from .errors import ArgumentTypeError, TurnError, UsageError
 from .game import Game
+from .observation import Observation
 
 MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 
@@ -46,13 +48,43 @@ Clock = Sequence[MutableSequence[float]]  # per seat, see Seats.play
 
 def seated(seat: int, player: object) -> Bot | None:
     """``player`` as the bot of ``seat`` (None: played from outside); the one check that
-    it is a :class:`~durak.bots.Bot`, made when it sits down."""
+    it is a :class:`~durak.bots.Bot`, made when it sits down. An object with a ``name``
+    and a ``choose`` but neither ``reset`` nor ``observe`` (a bot written when those were
+    optional, a policy's bot) remembers nothing: it sits as a :class:`Chooser`.
+
+    >>> class Lowest:
+    ...     name = "lowest"
+    ...     def choose(self, obs):
+    ...         return obs.legal[0]
+    >>> bot = seated(0, Lowest())
+    >>> type(bot).__name__, bot.name, isinstance(bot, Bot)
+    ('Chooser', 'lowest', True)
+    """
     if player is None or isinstance(player, Bot):
         return player
+    if (
+        isinstance(getattr(player, "name", None), str)
+        and callable(getattr(player, "choose", None))
+        and not hasattr(player, "reset")
+        and not hasattr(player, "observe")
+    ):
+        return Chooser(player)
     raise ArgumentTypeError(
         f"seat {seat}: a bot (name, choose, reset, observe; durak.bots.BaseBot gives the "
         f"last two), not {type(player).__name__}"
     )
+
+
+class Chooser(BaseBot):
+    """A player that only chooses, as a bot (the no-op ``reset`` and ``observe``)."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = player.name
+
+    def choose(self, obs: Observation) -> Action:
+        action: Action = self.player.choose(obs)
+        return action
 
 
 class Seats:
