@@ -44,7 +44,8 @@ from ..observation import Observation
 from ..rules import Rules
 from .base import BaseBot, legal_of
 from .ismcts import BeliefWorlds
-from .lookahead import best_looked_ahead
+from .lookahead import Network, best_looked_ahead
+from .pairnet import PairNet
 from .solver import Endgame, perfect_information
 from .tablenet import ACTION_WIDTH, STATE_SIZE
 from .tablenet import reads as tablenet_reads
@@ -164,30 +165,18 @@ def action_features(obs: Observation, actions: Sequence[Action]) -> Any:
     return out
 
 
-class QNet:
-    """A trained multilayer perceptron in numpy: ``scores(state, actions)``.
-
-    The first layer's weights are split into a state part and an action part, so that the
-    state is multiplied once a decision, not once a legal action. ``rules`` is the rule
+class QNet(PairNet):
+    """A trained multilayer perceptron in numpy (:class:`~durak.bots.pairnet.PairNet`):
+    ``scores(state, actions)``. ``rules`` is the rule
     set a self-play network was trained on (its features are :mod:`durak.bots.viewnet`'s),
     None for the imitation network (its features are this module's)."""
 
     def __init__(self, weights: dict[str, Any], rules: Rules | None = None) -> None:
-        w1 = weights["w1"]
         self.rules = rules
         self.features = None if rules is None else view_features(rules)
         state = STATE_SIZE if self.features is None else self.features.size
         width = ACTION_SIZE if self.features is None else self.features.width
-        if w1.shape[0] != state + width:
-            raise DurakError(
-                f"weights: first layer takes {w1.shape[0]} features, "
-                f"this version makes {state + width}"
-            )
-        self.w1s, self.w1a = w1[:state], w1[state:]
-        self.b1 = weights["b1"]
-        self.rest = [
-            (weights[f"w{i}"], weights[f"b{i}"]) for i in range(2, 10) if f"w{i}" in weights
-        ]
+        super().__init__(weights, state, width)
 
     @classmethod
     def load(cls, path: str) -> QNet:
@@ -236,17 +225,6 @@ class QNet:
     def scores(self, state: Any, actions: Any) -> Any:
         """Scores of ``actions`` (one row each) in one ``state``."""
         return self.batch_scores(state[None, :], actions, np.zeros(len(actions), np.intp))
-
-    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
-        """Scores of ``actions`` (one row each) in the states ``states[row]``: many
-        positions in one pass."""
-        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[row], 0.0)
-        last = len(self.rest) - 1
-        for i, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
 
 
 _CACHE: dict[str, QNet] = {}
@@ -362,49 +340,44 @@ class LearnedBot(BaseBot):
         # the 2-player network where it reads the table, then the every-table one, then
         # the imitation network (the cheating game, which the every-table one does not read)
         net = next((n for n in self.nets if n.features is not None and n.reads(obs.rules)), None)
-        if net is None and self.table is not None and tablenet_reads(obs.rules) == "":
-            return self._choose_table(self.table, obs)
-        if net is None:
+        table = net is None and self.table is not None and tablenet_reads(obs.rules) == ""
+        if net is None and not table:
             net = next((n for n in self.nets if n.reads(obs.rules)), None)
-        if net is None and self.fallback is not None:
+        if net is None and not table and self.fallback is not None:
             return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
             return legal[0]
-        if self.endgame is not None and perfect_information(obs):
-            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
-            if solved is not None:
-                return solved
+        solved = self._solved(obs)
+        if solved is not None:
+            return solved
+        if table:
+            assert self.table is not None
+            q = self.table.scores(obs.view(), obs.rules, legal, obs.trumps)
+            return self._pick(self.table, obs, legal, q)
         if net is None:
             raise DurakError(
                 f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"
             )
         if net.features is None:
             q = net.scores(state_features(obs), action_features(obs, legal))
-        else:
-            f, numbers = net.features, encoding(obs.rules)
-            # The vector is made from a world this seat cannot tell from the real one
-            # (the hidden cards dealt at random): it shows only what the seat sees.
-            s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
-            rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
-            q = net.scores(s[0], rows)
-            if self.sampler is not None and self.width > 1 and not perfect_information(obs):
-                top = np.argsort(-q, kind="stable")[: self.width]
-                deal, _ = self.sampler.prepare(obs)
-                deals = [deal(self._rng) for _ in range(self.worlds)]
-                ranked = [legal[i] for i in top]
-                return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
-        return legal[int(np.argmax(q))]
+            return legal[int(np.argmax(q))]  # (the imitation network: no look-ahead)
+        f, numbers = net.features, encoding(obs.rules)
+        # The vector is made from a world this seat cannot tell from the real one
+        # (the hidden cards dealt at random): it shows only what the seat sees.
+        s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
+        rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
+        return self._pick(net, obs, legal, net.scores(s[0], rows))
 
-    def _choose_table(self, net: TableNet, obs: Observation) -> Action:
-        """The every-table network's move, looked ahead as :meth:`choose` says."""
-        legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
-        if self.endgame is not None and perfect_information(obs):
-            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
-            if solved is not None:
-                return solved
-        q = net.scores(obs.view(), obs.rules, legal, obs.trumps)
+    def _solved(self, obs: Observation) -> Action | None:
+        """The exact solver's move (``endgame``) once nothing is hidden, if it finishes in
+        its budget."""
+        if self.endgame is None or not perfect_information(obs):
+            return None
+        return self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
+
+    def _pick(self, net: Network, obs: Observation, legal: Sequence[Action], q: Any) -> Action:
+        """The move by ``q`` (the network's value of each of ``legal``): while cards are
+        hidden and there are ``worlds``, the best look-ahead of the ``width`` best."""
         if self.sampler is not None and self.width > 1 and not perfect_information(obs):
             top = np.argsort(-q, kind="stable")[: self.width]
             deal, _ = self.sampler.prepare(obs)
