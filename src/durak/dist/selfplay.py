@@ -3,8 +3,9 @@
 The learner is the process that iterates :meth:`SelfPlay.games`; it gets each game as soon
 as the batch holding it is done, and can hand the workers new players at any time
 (:meth:`SelfPlay.set_players`, e.g. a policy with fresh weights). Players are bot specs
-(``"heuristic"``, ``"ismcts:iterations=200"``), picklable objects with the bot protocol
-(``choose(obs) -> Action``, optionally ``reset`` and ``observe``), or picklable policies
+(``"heuristic"``, ``"ismcts:iterations=200"``), picklable bots (:class:`durak.bots.Bot`;
+an object with only ``name`` and ``choose`` plays as one that remembers nothing,
+:func:`durak.seats.seated`), or picklable policies
 as the learning environments have them, ``(observation, action_mask) -> action number``
 (a frozen copy of a learner: :func:`durak.envs.sb3.snapshot`), which play as
 :class:`durak.envs.selfplay.PolicyBot` s named by their ``name`` attribute. Self-play
