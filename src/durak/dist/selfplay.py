@@ -44,8 +44,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ArgumentError, ArgumentTypeError, UsageError
 from ..arena import make_bot, play_game
+from ..errors import ArgumentError, ArgumentTypeError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .executors import ray_session
@@ -154,7 +154,9 @@ def as_players(rules: Rules, players: Sequence[Any]) -> list[Any]:
             policy_bot = importlib.import_module("durak.envs.selfplay").PolicyBot
             out.append(policy_bot(rules, p, name=str(getattr(p, "name", "policy"))))
         else:
-            raise ArgumentTypeError(f"a self-play player is a bot spec, a bot or a policy, not {p!r}")
+            raise ArgumentTypeError(
+                f"a self-play player is a bot spec, a bot or a policy, not {p!r}"
+            )
     return out
 
 
