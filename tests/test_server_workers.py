@@ -29,6 +29,7 @@ pytest.importorskip("websockets")
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+from durak.bots import BaseBot  # noqa: E402
 from durak.observation import Observation  # noqa: E402
 from durak.server.cluster import RedisCluster, SharedTally  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
@@ -143,7 +144,7 @@ class Socket:
         self.ws.close()
 
 
-class Busy:
+class Busy(BaseBot):
     """A seat bot that thinks 0.1 s a move and counts how many bots of its table's
     address (``who``) think at that moment, over every lobby of the test."""
 
@@ -205,7 +206,7 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        s.player = Busy(who, now, most)
+                        t.bots.seat(s.index, Busy(who, now, most))
                     start = t.state
                     t.schedule()
                 tables.append((t, start))

@@ -54,7 +54,7 @@ from typing import Any
 from .actions import Action
 from .bots.ismcts import BeliefWorlds
 from .bots.learned import DEFAULT_WEIGHTS, TABLE_WEIGHTS, load_net, load_table
-from .bots.lookahead import Network, look_ahead
+from .bots.lookahead import Network, world_values
 from .bots.solver import Solver, Unsolved, perfect_information
 from .bots.tablenet import reads as table_reads
 from .determinize import sample
@@ -235,13 +235,7 @@ class Judge:
         deal, _ = sampler.prepare(obs)
         worlds = [deal(self.rng) for _ in range(self.worlds)]
         root = net.q_of([worlds[0]], [legal])  # (the seat's own view: any world gives it)
-        games = []
-        for a in legal:
-            for w in worlds:
-                g = w.clone()
-                g.play(a)
-                games.append(g)
-        values = look_ahead(net, games, obs.seat, self.depth).reshape(len(legal), len(worlds))
+        values = world_values(net, obs.seat, legal, worlds, self.depth)
         mean = values.mean(axis=1)
         err = values.std(axis=1) / math.sqrt(len(worlds))
         value = (mean + np.clip(root, -1.0, 1.0)) / 2

@@ -37,12 +37,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, encoding
-from ..errors import DurakError
+from ..errors import ArgumentError, DurakError
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
+from .base import BaseBot, legal_of
 from .ismcts import BeliefWorlds
-from .lookahead import best_looked_ahead
+from .lookahead import Network, best_looked_ahead
+from .pairnet import PairNet
 from .solver import Endgame, perfect_information
 from .tablenet import ACTION_WIDTH, STATE_SIZE
 from .tablenet import reads as tablenet_reads
@@ -162,30 +164,18 @@ def action_features(obs: Observation, actions: Sequence[Action]) -> Any:
     return out
 
 
-class QNet:
-    """A trained multilayer perceptron in numpy: ``scores(state, actions)``.
-
-    The first layer's weights are split into a state part and an action part, so that the
-    state is multiplied once a decision, not once a legal action. ``rules`` is the rule
+class QNet(PairNet):
+    """A trained multilayer perceptron in numpy (:class:`~durak.bots.pairnet.PairNet`):
+    ``scores(state, actions)``. ``rules`` is the rule
     set a self-play network was trained on (its features are :mod:`durak.bots.viewnet`'s),
     None for the imitation network (its features are this module's)."""
 
     def __init__(self, weights: dict[str, Any], rules: Rules | None = None) -> None:
-        w1 = weights["w1"]
         self.rules = rules
         self.features = None if rules is None else view_features(rules)
         state = STATE_SIZE if self.features is None else self.features.size
         width = ACTION_SIZE if self.features is None else self.features.width
-        if w1.shape[0] != state + width:
-            raise DurakError(
-                f"weights: first layer takes {w1.shape[0]} features, "
-                f"this version makes {state + width}"
-            )
-        self.w1s, self.w1a = w1[:state], w1[state:]
-        self.b1 = weights["b1"]
-        self.rest = [
-            (weights[f"w{i}"], weights[f"b{i}"]) for i in range(2, 10) if f"w{i}" in weights
-        ]
+        super().__init__(weights, state, width)
 
     @classmethod
     def load(cls, path: str) -> QNet:
@@ -235,17 +225,6 @@ class QNet:
         """Scores of ``actions`` (one row each) in one ``state``."""
         return self.batch_scores(state[None, :], actions, np.zeros(len(actions), np.intp))
 
-    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
-        """Scores of ``actions`` (one row each) in the states ``states[row]``: many
-        positions in one pass."""
-        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[row], 0.0)
-        last = len(self.rest) - 1
-        for i, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
-
 
 _CACHE: dict[str, QNet] = {}
 _VIEWS: dict[Rules, ViewFeatures] = {}
@@ -275,7 +254,7 @@ ENDGAME_NODES = 60_000
 ENDGAME_CPU = 0.3
 
 
-class LearnedBot:
+class LearnedBot(BaseBot):
     """Plays the legal action a network scores best; ``path`` names one weights file
     (default: the shipped pair, see the module docstring). ``endgame``: once two players
     are left and nothing is hidden, play the exact solver's move when it finishes within
@@ -325,7 +304,7 @@ class LearnedBot:
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
         if worlds < 0 or width < 1 or depth < 1 or prior < 0:
-            raise ValueError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
+            raise ArgumentError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
         self.worlds, self.width, self.depth, self.prior = worlds, width, depth, prior
         self.sampler = BeliefWorlds(seed=seed) if worlds else None
         self.fallback: Bot | None = None
@@ -346,66 +325,57 @@ class LearnedBot:
             self.endgame.reset()
         if self.sampler is not None:
             self.sampler.reset()
-        reset = getattr(self.fallback, "reset", None)
-        if reset is not None:
-            reset()
+        if self.fallback is not None:
+            self.fallback.reset()
 
     def observe(self, obs: Observation) -> None:
         if self.sampler is not None:
             self.sampler.observe(obs)
-        observe = getattr(self.fallback, "observe", None)
-        if observe is not None:
-            observe(obs)
+        if self.fallback is not None:
+            self.fallback.observe(obs)
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
-        if not legal:
-            raise DurakError("not this seat's turn: no legal actions")
+        legal = legal_of(obs)
         # the 2-player network where it reads the table, then the every-table one, then
         # the imitation network (the cheating game, which the every-table one does not read)
         net = next((n for n in self.nets if n.features is not None and n.reads(obs.rules)), None)
-        if net is None and self.table is not None and tablenet_reads(obs.rules) == "":
-            return self._choose_table(self.table, obs)
-        if net is None:
+        table = net is None and self.table is not None and tablenet_reads(obs.rules) == ""
+        if net is None and not table:
             net = next((n for n in self.nets if n.reads(obs.rules)), None)
-        if net is None and self.fallback is not None:
+        if net is None and not table and self.fallback is not None:
             return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
             return legal[0]
-        if self.endgame is not None and perfect_information(obs):
-            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
-            if solved is not None:
-                return solved
+        solved = self._solved(obs)
+        if solved is not None:
+            return solved
+        if table:
+            assert self.table is not None
+            q = self.table.scores(obs.view(), obs.rules, legal, obs.trumps)
+            return self._pick(self.table, obs, legal, q)
         if net is None:
             raise DurakError(
                 f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"
             )
         if net.features is None:
             q = net.scores(state_features(obs), action_features(obs, legal))
-        else:
-            f, numbers = net.features, encoding(obs.rules)
-            # The vector of the seat's own view: it shows only what the seat sees.
-            s, trump = f.state(f.view_of(obs.view())[None, :])
-            rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
-            q = net.scores(s[0], rows)
-            if self.sampler is not None and self.width > 1 and not perfect_information(obs):
-                top = np.argsort(-q, kind="stable")[: self.width]
-                deal, _ = self.sampler.prepare(obs)
-                deals = [deal(self._rng) for _ in range(self.worlds)]
-                ranked = [legal[i] for i in top]
-                return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
-        return legal[int(np.argmax(q))]
+            return legal[int(np.argmax(q))]  # (the imitation network: no look-ahead)
+        f, numbers = net.features, encoding(obs.rules)
+        # The vector of the seat's own view: it shows only what the seat sees.
+        s, trump = f.state(f.view_of(obs.view())[None, :])
+        rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
+        return self._pick(net, obs, legal, net.scores(s[0], rows))
 
-    def _choose_table(self, net: TableNet, obs: Observation) -> Action:
-        """The every-table network's move, looked ahead as :meth:`choose` says."""
-        legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
-        if self.endgame is not None and perfect_information(obs):
-            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
-            if solved is not None:
-                return solved
-        q = net.scores(obs.view(), obs.rules, legal, obs.trumps)
+    def _solved(self, obs: Observation) -> Action | None:
+        """The exact solver's move (``endgame``) once nothing is hidden, if it finishes in
+        its budget."""
+        if self.endgame is None or not perfect_information(obs):
+            return None
+        return self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
+
+    def _pick(self, net: Network, obs: Observation, legal: Sequence[Action], q: Any) -> Action:
+        """The move by ``q`` (the network's value of each of ``legal``): while cards are
+        hidden and there are ``worlds``, the best look-ahead of the ``width`` best."""
         if self.sampler is not None and self.width > 1 and not perfect_information(obs):
             top = np.argsort(-q, kind="stable")[: self.width]
             deal, _ = self.sampler.prepare(obs)

@@ -108,20 +108,26 @@ def look_ahead(net: Network, games: Sequence[Game], seat: int, depth: int) -> An
     return value
 
 
-def mean_values(
+def world_values(
     net: Network, seat: int, ranked: Sequence[Action], deals: Sequence[Game], depth: int
 ) -> Any:
     """Each action of ``ranked`` played in every world of ``deals`` (copies: the worlds
-    stay as they are), then valued by :func:`look_ahead`: the mean over the worlds, one
-    number an action."""
+    stay as they are), then valued by :func:`look_ahead`: a row an action, a column a
+    world."""
     games = []
     for a in ranked:
         for w in deals:
             g = w.clone()
             g.play(a)
             games.append(g)
-    value = look_ahead(net, games, seat, depth)
-    return value.reshape(len(ranked), len(deals)).mean(axis=1)
+    return look_ahead(net, games, seat, depth).reshape(len(ranked), len(deals))
+
+
+def mean_values(
+    net: Network, seat: int, ranked: Sequence[Action], deals: Sequence[Game], depth: int
+) -> Any:
+    """:func:`world_values`' mean over the worlds, one number an action."""
+    return world_values(net, seat, ranked, deals, depth).mean(axis=1)
 
 
 def best_looked_ahead(

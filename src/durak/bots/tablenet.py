@@ -49,6 +49,7 @@ from ..errors import DurakError
 from ..game import Game
 from ..observation import SeatView
 from ..rules import CHOICES, Rules
+from .pairnet import PairNet
 
 try:
     import numpy as np
@@ -262,7 +263,7 @@ class TableFeatures:
         return np.stack([self.action(a, t) for a in legal])
 
 
-class TableNet:
+class TableNet(PairNet):
     """The every-table ``Q(s, a)`` in numpy: state → ``h`` plus action → ``h``, ReLU, then
     the rest of the layers (the weights ``w1`` — the state's rows, then the action's —
     ``b1``, ``w2``, ``b2``...). ``Q`` estimates the deal's outcome for the deciding seat:
@@ -270,16 +271,7 @@ class TableNet:
     ending as the durak is about ``(1 - Q) / 2``."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
-        w1 = weights["w1"]
-        if w1.shape[0] != STATE_SIZE + ACTION_WIDTH:
-            raise DurakError(
-                f"weights: first layer takes {w1.shape[0]} features, "
-                f"this version makes {STATE_SIZE + ACTION_WIDTH}"
-            )
-        self.w1s, self.w1a, self.b1 = w1[:STATE_SIZE], w1[STATE_SIZE:], weights["b1"]
-        self.rest = [
-            (weights[f"w{i}"], weights[f"b{i}"]) for i in range(2, 10) if f"w{i}" in weights
-        ]
+        super().__init__(weights, STATE_SIZE, ACTION_WIDTH)
         self.features = TableFeatures()
 
     @classmethod
@@ -287,16 +279,6 @@ class TableNet:
         """The network saved at ``path`` (``.npz`` of ``w1, b1, w2, ...``)."""
         with np.load(path) as f:
             return cls({k: f[k].astype(np.float32) for k in f.files if k.startswith(("w", "b"))})
-
-    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
-        """``Q`` of ``actions`` (one row each) in the states ``states[row]``."""
-        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[row], 0.0)
-        last = len(self.rest) - 1
-        for i, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
 
     def q_of(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> Any:
         """``Q`` of ``legal[i]`` for the seat to act in ``games[i]``, from its own view

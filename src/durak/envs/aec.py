@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from ..errors import UsageError
 from ..game import Game
 from ..rules import Rules
 from .stepper import ArrayView, Stepper
@@ -142,7 +143,7 @@ def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
     method: compiled code calls a method of a class open to interpreted subclasses
     through Python)."""
     if core.game is None:
-        raise RuntimeError("observe() before reset()")
+        raise UsageError("observe() before reset()")
     # new arrays (never written again: an observation handed out does not change)
     g = core.game
     to_act = g.to_act

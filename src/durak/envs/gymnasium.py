@@ -39,6 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make
+from ..errors import ArgumentError, ArgumentTypeError, IllegalActionError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .bits import Actions, legal_indices
@@ -69,17 +70,17 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         self.rules = learning_rules(rules)
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat: 0..{n - 1}, not {seat}")
+            raise ArgumentError(f"seat: 0..{n - 1}, not {seat}")
         if not opponents:
-            raise ValueError("opponents: name at least one bot")
+            raise ArgumentError("opponents: name at least one bot")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
+            raise ArgumentError(f"render_mode: one of {self.metadata['render_modes']}")
         self.opponents = list(opponents)
         for spec in self.opponents:  # a bad one fails here, not at reset
             if isinstance(spec, str):
                 make(spec)
             elif not (isinstance(spec, Bot) or callable(spec)):
-                raise TypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
+                raise ArgumentTypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules, privileged)
@@ -163,7 +164,9 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             legal = legal_indices(g)
             index = int(player(self.encoder.encode(g, s), mask_of(legal, self._actions.size)))
             if index not in legal:
-                raise ValueError(f"opponent policy in seat {s}: action {index} is not legal")
+                raise IllegalActionError(
+                    f"opponent policy in seat {s}: action {index} is not legal"
+                )
             g.play(self._actions.action(index))
         self._legal = legal_indices(g) if g.to_act is not None else []
 
@@ -172,7 +175,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         g = self.game
         if g is None:
-            raise RuntimeError("step() before reset()")
+            raise UsageError("step() before reset()")
         if action not in self._legal:
             # as check_env and masked learners expect: an illegal action ends the episode
             self._legal = []

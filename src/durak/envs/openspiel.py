@@ -48,6 +48,7 @@ import pyspiel
 from ..actions import Action, encoding
 from ..cards import Card, deck_mask, iter_bits
 from ..determinize import sample
+from ..errors import ArgumentError, IllegalActionError, StateError
 from ..game import Game, trump_suit_of
 from ..rules import PRESETS, Rules
 from .bits import (
@@ -93,14 +94,14 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     """The Rules the game parameters stand for (defaults filled in)."""
     p = {**PARAMETERS, **params}
     if p["variant"] not in PRESETS:
-        raise ValueError(f"variant: one of {', '.join(PRESETS)}, not {p['variant']!r}")
+        raise ArgumentError(f"variant: one of {', '.join(PRESETS)}, not {p['variant']!r}")
     opts = [f"{k}={p[k]}" for k in _INT_PARAMS if p[k] != PARAMETERS[k]]
     opts += [f"{k}={p[k]}" for k in _TEXT_PARAMS if p[k] != ""]
     rules = Rules.parse(f"{p['variant']}({','.join(opts)})")
     refuse_unsupported(rules)
     limit = int(p["action_limit"])
     if limit <= 0:
-        raise ValueError("action_limit: OpenSpiel games need a finite length (1 or more)")
+        raise ArgumentError("action_limit: OpenSpiel games need a finite length (1 or more)")
     return rules.replace(action_limit=limit)
 
 
@@ -137,7 +138,7 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules = rules_from_params(params)
         self.dealer = int(params["dealer"])
         if not 0 <= self.dealer < rules.players:
-            raise ValueError(f"dealer: a seat 0..{rules.players - 1}")
+            raise ArgumentError(f"dealer: a seat 0..{rules.players - 1}")
         super().__init__(
             _GAME_TYPE,
             pyspiel.GameInfo(
@@ -170,7 +171,7 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> DurakObserver:
         if params:
-            raise ValueError(f"observation parameters not supported: {params}")
+            raise ArgumentError(f"observation parameters not supported: {params}")
         if iig_obs_type is None:
             return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True)
         return DurakObserver(
@@ -317,7 +318,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         if player is None or player == cur:
             return self._legal_actions(cur)
         if player < 0:
-            raise ValueError(f"legal_actions: no such player {player}")
+            raise ArgumentError(f"legal_actions: no such player {player}")
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -359,7 +360,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             self._draw(int(action))
         else:
             if action not in self._legal():
-                raise ValueError(f"action {action} is not legal now")
+                raise IllegalActionError(f"action {action} is not legal now")
             a = self.c.actions.action(action)
             d.legal = None
             seat = g.to_act
@@ -384,7 +385,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             return
         card = outcome + self.c.lo
         if not 0 <= outcome < r.deck or d.placed >> card & 1:
-            raise ValueError(f"chance outcome {outcome}: not a card left to deal")
+            raise IllegalActionError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
         d.placed |= 1 << card
         if d.left is not None:
@@ -417,7 +418,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         assert g is not None and d.pending is not None
         card = outcome + self.c.lo
         if outcome not in d.pool:
-            raise ValueError(f"chance outcome {outcome}: not a card in the talon")
+            raise IllegalActionError(f"chance outcome {outcome}: not a card in the talon")
         d.pool.remove(outcome)
         d.chosen.append(card)
         if len(d.chosen) < d.draws:
@@ -494,7 +495,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d = self.d
         g = d.game
         if g is None or d.pending is not None:
-            raise ValueError("resample_from_infostate: only at a player's move")
+            raise StateError("resample_from_infostate: only at a player's move")
         rng = random.Random(int(probability_sampler() * 2**53))
         s = DurakState(self.get_game())
         sg = sample(g.observation(player_id), rng, before=g.history)

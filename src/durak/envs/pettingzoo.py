@@ -35,6 +35,7 @@ from pettingzoo.utils import wrappers as _wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..actions import encoding
+from ..errors import ArgumentError, IllegalActionError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .aec import AECCore
@@ -93,7 +94,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         privileged: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
+            raise ArgumentError(f"render_mode: one of {self.metadata['render_modes']}")
         AECCore.__init__(self, learning_rules(rules), privileged)
         self.render_mode = render_mode
         self._human = render_mode == "human"
@@ -119,7 +120,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         same whichever agent is to act: the privileged encoding from seat 0's side. For
         centralised critics only; a policy fed it sees hidden cards."""
         if self.game is None:
-            raise RuntimeError("state() before reset()")
+            raise UsageError("state() before reset()")
         return self._state_encoder.encode(self.game, 0)
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -136,14 +137,14 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
     def _slow_step(self, action: Any, played: int | None) -> None:
         agent = self.agent_selection
         if self.game is None:
-            raise RuntimeError("step() before reset()")
+            raise UsageError("step() before reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         to_act = played
         if to_act is None or to_act == _ILLEGAL:
             if action is None or not 0 <= action < self.num_actions:
-                raise ValueError(
+                raise IllegalActionError(
                     f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}"
                 )
             to_act = self.stepper.play(int(action))  # (a numpy integer, say)

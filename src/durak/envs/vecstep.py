@@ -36,6 +36,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from ..errors import ArgumentError, IllegalActionError, UsageError
 from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
@@ -73,9 +74,9 @@ class VecStepper:
         write: Writer | None = None,
     ) -> None:
         if n < 1:
-            raise ValueError(f"n: at least one environment, not {n}")
+            raise ArgumentError(f"n: at least one environment, not {n}")
         if not opponents:
-            raise ValueError("opponents: at least one (None plays at random)")
+            raise ArgumentError("opponents: at least one (None plays at random)")
         self.rules = rules
         self.n = n
         self.opponents: list[Opponent | None] = list(opponents)
@@ -130,9 +131,9 @@ class VecStepper:
         ILLEGAL_REWARD, nothing played)."""
         n = self.n
         if len(actions) != n:
-            raise ValueError(f"actions: one for each of the {n} environments")
+            raise ArgumentError(f"actions: one for each of the {n} environments")
         if not self.games:
-            raise RuntimeError("step() before reset()")
+            raise UsageError("step() before reset()")
         games = self.games
         moves = 0
         for i in range(n):
@@ -219,7 +220,7 @@ class VecStepper:
                         k = j
                         break
                 if k < 0:
-                    raise ValueError(f"an opponent played an illegal action number {index}")
+                    raise IllegalActionError(f"an opponent played an illegal action number {index}")
                 g.play(moves[k])
             played += 1
             to_act = g.to_act
@@ -258,6 +259,6 @@ def bot_opponent(rules: Rules, choose: Callable[[Game, int], object]) -> Opponen
         for index, a in zip(legal_indices(g, slot), legal_moves(g), strict=True):
             if a is action:
                 return index
-        raise ValueError(f"opponent in seat {seat}: {action} is not legal now")
+        raise IllegalActionError(f"opponent in seat {seat}: {action} is not legal now")
 
     return play

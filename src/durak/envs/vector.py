@@ -61,6 +61,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import encoding
 from ..bots import Bot, make
+from ..errors import ArgumentError, ArgumentTypeError
 from ..game import Game
 from ..rules import Rules
 from .bits import legal_indices, mask_bytes
@@ -95,7 +96,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._specs = list(opponents)
         self._swaps = 0  # set_opponents calls: the bots' seeds differ each time
         if not self._specs:
-            raise ValueError("opponents: name at least one")
+            raise ArgumentError("opponents: name at least one")
         self._write = array_writer(self.rules, privileged)
         self._copy = copy
         self._core = VecStepper(
@@ -126,7 +127,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             elif callable(spec):
                 out.append(self._policy(spec))
             else:
-                raise TypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
+                raise ArgumentTypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
         return out
 
     def _policy(self, policy: Policy) -> Opponent:
@@ -219,7 +220,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         deals under way go on."""
         specs = list(opponents)
         if not specs:
-            raise ValueError("opponents: name at least one")
+            raise ArgumentError("opponents: name at least one")
         old, self._specs = self._specs, specs
         try:
             self._core.opponents = self._opponents(self._swaps + 1)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..cards import Card
+from ..errors import DurakError
 from ..rules import CHOICES, Rules
 
 Lang = Literal["en", "ru"]
@@ -56,7 +57,7 @@ CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-class CatalogueError(ValueError):
+class CatalogueError(DurakError, ValueError):
     """A key missing from the catalogue, or a catalogue file that breaks its format."""
 
 

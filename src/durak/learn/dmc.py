@@ -51,6 +51,7 @@ from ..bots.tablenet import (
 )
 from ..game import Game, Outcome
 from ..rules import Rules
+from ..seats import Seats
 from .tables import draw
 
 HIDDEN = (256, 256, 128)
@@ -256,14 +257,11 @@ def durak_rate(net: TableNet, rules: Rules, opponent: str, deals: int) -> float:
     for d in range(deals):
         for me in range(n):
             g = Game(rules, seed=CURVE_SEED + d)
-            bots = {s: make(opponent, seed=d * n + s) for s in range(n) if s != me}
-            while not g.is_over:
-                seat = g.to_act
-                assert seat is not None
-                if seat == me:
-                    g.apply(play(g))
-                else:
-                    g.apply(bots[seat].choose(g.observation(seat)))
+            seats = Seats(None if s == me else make(opponent, seed=d * n + s) for s in range(n))
+            seats.reset(g)
+            while not seats.play(g).is_over:  # (the bots move up to ``me``'s turn)
+                g.apply(play(g))
+                seats.show(g)
             out = g.outcome
             assert out is not None
             if out.durak is None:

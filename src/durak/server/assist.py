@@ -168,10 +168,7 @@ async def undo(conn: Connection) -> None:
             g.undo()
         t.log = t.log[:keep]
         t.state += 1
-        for s in t.seats:  # bots forget what they saw after that point
-            reset = getattr(s.player, "reset", None)
-            if reset is not None:
-                reset()
+        t.bots.reset(g)  # bots forget what they saw after that point
         t.broadcast()
         t.schedule()
 

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any, Protocol
 
+from ..errors import DurakError
 from ..game import Game
 from ..rules import Rules, RulesError
 from . import accounts
@@ -36,7 +37,7 @@ MAX_RULES_TEXT = 400
 DEFAULT_TURN_TIMER = 30.0  # seconds: the clock of a table with people unless set
 
 
-class LobbyError(ValueError):
+class LobbyError(DurakError, ValueError):
     """A lobby request refused; ``status`` is the HTTP status to answer with."""
 
     def __init__(self, message: str, status: int = 400) -> None:

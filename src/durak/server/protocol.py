@@ -34,6 +34,7 @@ from msgspec import Meta
 from ..actions import Action
 from ..cards import Card, CardSet
 from ..enums import Kind, Phase
+from ..errors import ArgumentTypeError, DurakError
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
@@ -47,7 +48,7 @@ Short = Annotated[str, Meta(max_length=64)]
 TokenText = Annotated[str, Meta(max_length=128)]
 
 
-class ProtocolError(Exception):
+class ProtocolError(DurakError):
     """A message refused: ``code`` is one of the error codes of docs/protocol.md."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -203,7 +204,7 @@ def to_json(value: object) -> Any:
         return str(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
-    raise TypeError(f"no JSON form for {type(value).__name__}")
+    raise ArgumentTypeError(f"no JSON form for {type(value).__name__}")
 
 
 @functools.lru_cache(maxsize=256)

@@ -48,6 +48,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from ..errors import DurakError
+
 log = logging.getLogger("durak.server")
 
 metadata = MetaData()
@@ -576,7 +578,7 @@ def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:
 T = TypeVar("T")
 
 
-class StoreUnavailable(RuntimeError):
+class StoreUnavailable(DurakError, RuntimeError):
     """A database call failed (locked, gone): nothing it was to do was done."""
 
 

@@ -30,10 +30,12 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..actions import Action
 from ..bots import Bot
+from ..errors import RecordError
 from ..game import Game
 from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
+from ..seats import Seats
 from . import accounts, protocol, ratings
 from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
@@ -222,7 +224,6 @@ class Seat:
     bot: str | None  # the bot spec of a bot seat
     name: str
     token_hash: str | None  # who holds a human seat; None while it is free
-    player: Bot | None = None
     gone_since: float | None = None  # monotonic time the holder was last connected
     account_id: int | None = None  # the account the holder plays as (ratings)
     address: str | None = None  # hash of the address key the holder took it from
@@ -303,9 +304,9 @@ class LiveTable:
         self.epoch: int | None = None
         self.assisted: set[int] = set()  # deal ids with a hint or an undo (unrated)
         self.stand_in: Bot = make_bot(STAND_IN)
+        # the bot of each bot seat; people's seats are played from their browsers
+        self.bots = Seats(make_bot(s.bot) if s.kind == "bot" and s.bot else None for s in seats)
         for s in seats:
-            if s.kind == "bot" and s.bot:
-                s.player = make_bot(s.bot)
             s.gone_since = self.touched
 
     # -- views -----------------------------------------------------------------------
@@ -623,10 +624,7 @@ class LiveTable:
         self.log.append(entry)
         if g.is_over:
             await self._deal_over()
-        for s in self.seats:
-            observe = getattr(s.player, "observe", None)
-            if observe is not None and not g.is_over and g.to_act != s.index:
-                observe(g.observation(s.index))
+        self.bots.show(g)
         self.touched = time.monotonic()
         self.schedule()
         self.broadcast()
@@ -779,10 +777,7 @@ class LiveTable:
         self.rating = None
         self.state += 1
         self.log = []
-        for s in self.seats:
-            reset = getattr(s.player, "reset", None)
-            if reset is not None:
-                reset()
+        self.bots.reset(game)
         # The commitment reaches every seat before any card of the deal does.
         commit = protocol.dumps(
             {
@@ -979,8 +974,9 @@ class LiveTable:
             return
         seat = self.seats[g.to_act]
         pace = self.lobby.bot_pace
-        if seat.kind == "bot" and seat.player is not None:
-            self.task = asyncio.create_task(self._bot_move(seat.index, seat.player, pace))
+        bot = self.bots[seat.index]
+        if seat.kind == "bot" and bot is not None:
+            self.task = asyncio.create_task(self._bot_move(seat.index, bot, pace))
             return
         if seat.token_hash is None:
             # Nobody holds the seat (they left): a stand-in plays it.
@@ -1087,9 +1083,9 @@ class LiveTable:
                         "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
                     )
                     # The late bot's thread may still be using it: the seat gets a fresh one.
-                    s = self.seats[seat]
-                    if s.player is bot and s.bot:
-                        s.player = make_bot(s.bot)
+                    spec = self.seats[seat].bot
+                    if self.bots[seat] is bot and spec:
+                        self.bots.seat(seat, make_bot(spec))
                 except Exception:
                     log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
         try:
@@ -1174,7 +1170,7 @@ class LiveTable:
                 self.assisted.add(d.id)
             for seat, text, moved_by in d.actions:
                 if g.to_act != seat:
-                    raise ValueError(
+                    raise RecordError(
                         f"table {self.id}: stored action {text} by seat {seat}, "
                         f"but seat {g.to_act} is to act"
                     )
@@ -1198,7 +1194,7 @@ class LiveTable:
                 elif i == len(row.current) - 1:
                     self.pending = nxt
             elif i != len(row.current) - 1:
-                raise ValueError(f"table {self.id}: deal {d.id} unfinished but not the last")
+                raise RecordError(f"table {self.id}: deal {d.id} unfinished but not the last")
         return unrecorded_end
 
     async def resume(self, record_end: bool) -> None:
