@@ -523,6 +523,11 @@ class DurakObserver:
     ``NONE`` leaves it out (the public observation: the table, the discard, the sizes,
     the cards known to be in each hand from public events), ``ALL_PLAYERS`` adds every
     other hand (the perfect-information tensor of the privileged encoder).
+    The public tensor is a function of public facts only: its ``hand`` plane holds the
+    player's cards that everyone knows (taken from the table, shown, the turned trump
+    drawn), and its ``unseen`` plane every card no one can place in public, the rest of
+    the player's own hand included (the player's own ``unseen`` plane leaves its hand
+    out, which would give the hand away).
     ``public_info=False`` keeps only the private part (the hand planes).
     ``perfect_recall`` strings hold the public move history too.
 
@@ -558,6 +563,9 @@ class DurakObserver:
             i for i, n in enumerate(names) if n == "hand" or (everyone and n.startswith("hand_"))
         ]
         self.hand = slice(0, cards)  # "hand" is the first plane
+        u = names.index("unseen")
+        self.unseen = slice(u * cards, (u + 1) * cards)
+        self.lo = self.encoder.lo
         self.keep = np.zeros(self.encoder.size, bool)
         for i in self.private:
             self.keep[i * cards : (i + 1) * cards] = True
@@ -569,11 +577,19 @@ class DurakObserver:
         if g is None:
             self.tensor.fill(0.0)
             return
-        self.encoder.encode(g, player, self.tensor)
-        if not self.public:
-            self.tensor[~self.keep] = 0.0
+        t = self.tensor
+        self.encoder.encode(g, player, t)
         if not self.own:
-            self.tensor[self.hand] = 0.0
+            # the public view: the hand's cards not known to all go back to unseen, so
+            # that no plane is a function of the player's private cards
+            known = g.state()[1][player] >> self.lo
+            public = np.array([known >> i & 1 for i in range(self.encoder.cards)], np.float32)
+            t[self.unseen] += t[self.hand] - public
+            t[self.hand] = public
+        if not self.public:
+            t[~self.keep] = 0.0
+        if not self.own and not self.public:
+            t[self.hand] = 0.0
 
     def string_from(self, state: DurakState, player: int) -> str:
         if not self.own:
