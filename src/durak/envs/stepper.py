@@ -24,6 +24,7 @@ from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
 from .bits import Actions, deck_slot, legal_indices, mask_bytes
+from .vecstep import Opponents
 
 ILLEGAL: Final = -2
 OVER: Final = -1
@@ -70,6 +71,33 @@ class Stepper:
             return ILLEGAL
         g.play(self.actions.action(index))
         to_act = g.to_act
+        if to_act is None:
+            self.legal = []
+            return OVER
+        self.legal = legal_indices(g, self._slot)
+        return to_act
+
+    def advance(self, index: int, seat: int, ops: Opponents, log: list[int] | None) -> int:
+        """The single environment's step: play action number ``index`` for ``seat`` (the
+        learner), then ``ops`` until ``seat`` is to act again; ``seat`` (its legal
+        numbers listed), :data:`OVER`, or :data:`ILLEGAL` (nothing played). ``log`` gets
+        the seat of every move played (the history's)."""
+        g = self.game
+        if g is None:
+            return ILLEGAL
+        for i in self.legal:
+            if i == index:
+                break
+        else:
+            return ILLEGAL
+        if log is not None:
+            log.append(seat)
+        g.play(self.actions.action(index))
+        to_act = g.to_act
+        if to_act is not None and to_act != seat:
+            to_act = ops.play(g, seat, log)
+            if to_act < 0:
+                to_act = None
         if to_act is None:
             self.legal = []
             return OVER

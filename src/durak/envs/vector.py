@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import sys
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -63,11 +63,10 @@ from ..actions import encoding
 from ..bots import Bot, make
 from ..game import Game
 from ..rules import Rules
-from .bits import legal_indices, mask_bytes
 from .encoding import Encoder, array_writer
 from .episode import learning_rules
-from .gymnasium import OpponentSpec, Policy
-from .vecstep import Opponent, VecStepper, bot_opponent
+from .gymnasium import OpponentSpec, Policy, bot_opponent, policy_opponent
+from .vecstep import Opponent, VecStepper
 
 # output arrays kept for reuse (see DurakVectorEnv._outputs)
 _POOL = 4
@@ -119,10 +118,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             if spec == "random":
                 out.append(None)
             elif isinstance(spec, str):
-                bot = make(spec, seed=seed * 7919 + k)
-                out.append(bot_opponent(self.rules, _bot_choice(bot)))
+                out.append(bot_opponent(make(spec, seed=seed * 7919 + k)))
             elif isinstance(spec, Bot):
-                out.append(bot_opponent(self.rules, _bot_choice(spec)))
+                out.append(bot_opponent(spec))
             elif callable(spec):
                 out.append(self._policy(spec))
             else:
@@ -130,13 +128,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         return out
 
     def _policy(self, policy: Policy) -> Opponent:
-        encoder, size = self.encoder, self._num_actions
-
-        def play(g: Game, seat: int) -> int:
-            mask = np.frombuffer(mask_bytes(legal_indices(g), size), np.int8)
-            return int(policy(encoder.encode(g, seat), mask))
-
-        return play
+        return policy_opponent(self.encoder, self._num_actions, policy)
 
     def _wrap(self) -> None:
         core, n = self._core, self.num_envs
@@ -222,7 +214,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             raise ValueError("opponents: name at least one")
         old, self._specs = self._specs, specs
         try:
-            self._core.opponents = self._opponents(self._swaps + 1)
+            self._core.set_opponents(self._opponents(self._swaps + 1))
         except Exception:
             self._specs = old
             raise
@@ -262,10 +254,3 @@ def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int
     a = entry[k]
     # (a's own reference here: one more)
     return sys.getrefcount(a) == 4 and not weakref.getweakrefcount(a)
-
-
-def _bot_choice(bot: Bot) -> Callable[[Game, int], object]:
-    def choose(g: Game, seat: int) -> object:
-        return bot.choose(g.observation(seat))
-
-    return choose
