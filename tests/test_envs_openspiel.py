@@ -277,9 +277,7 @@ def test_observers_honour_private_and_public_info(players: int) -> None:
             # the public hand plane: only the cards of the hand everyone knows; the rest
             # of the hand is unseen, as the talon and the other hands are
             np.testing.assert_array_equal(none.tensor[:cards], known)
-            np.testing.assert_array_equal(
-                none.tensor[unseen], own.tensor[unseen] + hand - known
-            )
+            np.testing.assert_array_equal(none.tensor[unseen], own.tensor[unseen] + hand - known)
             rest = np.ones(own.encoder.size, bool)
             rest[:cards] = rest[unseen] = False
             np.testing.assert_array_equal(none.tensor[rest], own.tensor[rest])

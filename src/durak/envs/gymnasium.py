@@ -224,17 +224,16 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
         g = self.game
         assert g is not None
         seat = self.seat
+        to_act: int | None = g.to_act
         if self._watchers:
             to_act = self._play_watched(g)
-        else:
-            to_act = g.to_act
-            if to_act is not None and to_act != seat:
-                to_act = self._ops.play(g, seat, self._seats)
+        elif to_act is not None and to_act != seat:
+            to_act = self._ops.play(g, seat, self._seats)
         if to_act is None or to_act < 0:
             self._stepper.forfeit()
             return -1
         self._stepper.start(g)
-        return to_act
+        return int(to_act)
 
     def _play_watched(self, g: Game) -> int:
         """As :meth:`Opponents.play`, one move at a time, for bots that watch every move
@@ -249,11 +248,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             ops = self._ops.ops
             who = ops[((s - seat) % n - 1) % len(ops)]
             moves = legal_moves(g)
-            a = (
-                moves[int(self._ops.rng.random() * len(moves))]
-                if who is None
-                else who(g, s)
-            )
+            a = moves[int(self._ops.rng.random() * len(moves))] if who is None else who(g, s)
             if a not in moves:
                 raise ValueError(f"opponent in seat {s}: {a} is not legal now")
             if self._seats is not None:

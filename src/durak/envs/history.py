@@ -26,9 +26,10 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import encoding
+from ..actions import Action, encoding
 from ..game import Game
 from ..rules import Rules
+from .bits import history_rows
 
 PAD = -1
 
@@ -43,23 +44,23 @@ class History:
         self.k = k
         self.players = rules.players
         self._enc = encoding(rules)
-        self.space = spaces.Box(
-            PAD, max(rules.players, self._enc.size) - 1, (k, 2), np.int32
-        )
+        self.space = spaces.Box(PAD, max(rules.players, self._enc.size) - 1, (k, 2), np.int32)
 
     def rows(self, g: Game, seats: list[int], seat: int) -> np.ndarray:
         """The last moves of ``g`` seen from ``seat``; ``seats[i]`` played
         ``g.history[i]``."""
+        out: list[int] = []
+        history_rows(g, seats, seat, self.k, out)
+        return np.array(out, np.int32).reshape(self.k, 2)
+
+    def rows_of(self, moves: list[tuple[int, Action]], seat: int) -> np.ndarray:
+        """The same rows from a list of ``(seat, action)`` moves (OpenSpiel's state keeps
+        its public moves so)."""
         k, n = self.k, self.players
-        moves = g.history
-        start = max(0, len(moves) - k)
         out = np.full((k, 2), PAD, np.int32)
-        row = k - (len(moves) - start)
-        index = self._enc.index_of
-        for i in range(start, len(moves)):
-            out[row, 0] = (seats[i] - seat) % n
-            out[row, 1] = index(moves[i])
-            row += 1
+        last = moves[-k:]
+        for row, (s, a) in enumerate(last, start=k - len(last)):
+            out[row] = ((s - seat) % n, self._enc.index_of(a))
         return out
 
     def batch(self, n: int) -> spaces.Box:

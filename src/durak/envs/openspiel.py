@@ -58,6 +58,7 @@ from .bits import (
 )
 from .encoding import Encoder
 from .episode import DEFAULT_ACTION_LIMIT, refuse_unsupported, returns
+from .history import History
 
 _INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
 _TEXT_PARAMS = tuple(
@@ -169,15 +170,18 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> DurakObserver:
+        params = dict(params or {})
+        history = int(params.pop("history", 0))
         if params:
-            raise ValueError(f"observation parameters not supported: {params}")
+            raise ValueError(f"observation parameters not supported: {params} (only history)")
         if iig_obs_type is None:
-            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True)
+            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True, history)
         return DurakObserver(
             self,
             bool(iig_obs_type.perfect_recall),
             iig_obs_type.private_info,
             bool(iig_obs_type.public_info),
+            history,
         )
 
 
@@ -530,6 +534,10 @@ class DurakObserver:
     out, which would give the hand away).
     ``public_info=False`` keeps only the private part (the hand planes).
     ``perfect_recall`` strings hold the public move history too.
+    ``params={"history": K}`` adds the last K moves after the vector: ``2 K`` entries,
+    (seat counted from the player, action number) a move, oldest first, ``-1`` before
+    the first (:mod:`durak.envs.history`), also ``dict["history"]`` as ``(K, 2)``; all
+    public (kept with ``public_info``).
 
     >>> import pyspiel
     >>> from durak.envs import openspiel
@@ -549,7 +557,12 @@ class DurakObserver:
     """
 
     def __init__(
-        self, game: DurakGame, perfect_recall: bool, private_info: Any, public_info: bool
+        self,
+        game: DurakGame,
+        perfect_recall: bool,
+        private_info: Any,
+        public_info: bool,
+        history: int = 0,
     ) -> None:
         everyone = private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.encoder = Encoder(game.consts.rules, privileged=True) if everyone else game.encoder
@@ -569,16 +582,27 @@ class DurakObserver:
         self.keep = np.zeros(self.encoder.size, bool)
         for i in self.private:
             self.keep[i * cards : (i + 1) * cards] = True
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = self.encoder.size
+        self.history = History(game.consts.rules, history) if history else None
+        self.tensor = np.zeros(size + 2 * history, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if history:
+            self.dict["history"] = self.tensor[size:].reshape(history, 2)
+        self.size = size
 
     def set_from(self, state: DurakState, player: int) -> None:
         g = state.d.game
         if g is None:
             self.tensor.fill(0.0)
+            if self.history is not None:
+                self.dict["history"][:] = -1
             return
-        t = self.tensor
+        t = self.tensor[: self.size]
         self.encoder.encode(g, player, t)
+        if self.history is not None:
+            moves = [e for e in state.d.public if isinstance(e, tuple)]
+            rows = self.history.rows_of(moves, player) if self.public else -1
+            self.dict["history"][:] = rows
         if not self.own:
             # the public view: the hand's cards not known to all go back to unseen, so
             # that no plane is a function of the player's private cards

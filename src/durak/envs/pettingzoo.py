@@ -40,6 +40,7 @@ from ..rules import Rules
 from .aec import AECCore
 from .encoding import Encoder, array_view
 from .episode import learning_rules, returns
+from .history import History
 from .stepper import ILLEGAL as _ILLEGAL
 from .stepper import OVER
 
@@ -106,13 +107,14 @@ class OrderEnforcing(_wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         raw = self._raw
         if (
             type(action) is int
-            and not raw._over
+            and not raw._over  # noqa: SLF001  (the env's own flag: the deal is live)
             and self._has_reset
             and action in raw.stepper.legal
-            and not self._terminate._terminated
+            and not self._terminate._terminated  # noqa: SLF001  (PettingZoo's: a deal it ended)
         ):
             self._has_updated = True
-            self._terminate._prev_obs = None
+            # (the mask TerminateIllegal kept is stale after this move, as its step clears it)
+            self._terminate._prev_obs = None  # noqa: SLF001
             raw.step(action)
             return
         super().step(action)
@@ -147,7 +149,10 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
 
     ``rules``: a Rules or its text form (default podkidnoy), with ``action_limit`` turned
     on unless given; ``privileged=True`` adds every hand to each observation (for
-    centralised critics). ``last``, ``step``, ``observe`` and ``agent_iter`` are
+    centralised critics); ``history=K`` adds ``"history"`` to each observation, the last
+    K moves as ``(K, 2)`` int32 rows (seat counted from the observer, action number),
+    oldest first, ``-1`` before the first (:mod:`durak.envs.history`). ``last``,
+    ``step``, ``observe`` and ``agent_iter`` are
     :class:`durak.envs.aec.AECCore`'s (compiled with the engine).
     """
 
@@ -162,20 +167,25 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         rules: Rules | str | None = None,
         render_mode: str | None = None,
         privileged: bool = False,
+        history: int = 0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
         AECCore.__init__(self, learning_rules(rules), privileged)
+        if history:
+            self.history = History(self.rules, history)
+            self.stepper.keep_log()
         self.render_mode = render_mode
         self._human = render_mode == "human"
         self.encoder = Encoder(self.rules, privileged)
         self.num_actions = encoding(self.rules).size
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-            }
-        )
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        }
+        if self.history is not None:
+            parts["history"] = self.history.space
+        obs_space = spaces.Dict(parts)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)

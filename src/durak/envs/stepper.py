@@ -45,6 +45,8 @@ class Stepper:
         self._size = self.actions.size
         self._slot = deck_slot(rules)
         self._none: list[int] = []
+        # with history (``keep_log``): the seat of every move of the deal, in order
+        self.log: list[int] | None = None
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
         # Compiled, the class cannot be rebuilt without its constructor's arguments; a
@@ -55,6 +57,13 @@ class Stepper:
         """Play ``g`` from now on."""
         self.game = g
         self.legal = legal_indices(g, self._slot)
+        if self.log is not None:
+            self.log = []
+
+    def keep_log(self) -> None:
+        """Keep the seat of every move :meth:`play` plays (for ``history=K``), from the
+        next :meth:`start` on."""
+        self.log = []
 
     def play(self, index: int) -> int:
         """Play action number ``index`` for the seat to act: the seat to act next,
@@ -69,6 +78,11 @@ class Stepper:
                 break
         else:
             return ILLEGAL
+        log = self.log
+        if log is not None:
+            seat = g.to_act
+            assert seat is not None
+            log.append(seat)
         g.play(self.actions.action(index))
         to_act = g.to_act
         if to_act is None:

@@ -10,8 +10,8 @@ anew each deal) and the other seats are opponents: ``None`` plays a uniformly ra
 legal move inside this loop, straight from the engine's legal list (no action numbers,
 no observation); any other opponent is a callable ``(game, seat) -> move`` returning one
 of the position's legal moves (the Python side wraps bots and policies so), played by
-:class:`Opponents`, which the single environment uses too. :meth:`VecStepper.step` plays the learner's
-action in every environment, then the opponents until the learner is to act again or
+:class:`Opponents`, which the single environment uses too. :meth:`VecStepper.step` plays
+the learner's action in every environment, then the opponents until the learner is to act again or
 the deal ends; a finished deal is dealt again at once (autoreset in the same step: the
 observation returned is the new deal's, the reward and the done flag are the old one's,
 and the old deal's last observation is in :attr:`VecStepper.final`).
@@ -41,7 +41,7 @@ from ..actions import Action
 from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
-from .bits import Actions, deck_slot, legal_indices, legal_moves
+from .bits import Actions, deck_slot, history_rows, legal_indices, legal_moves
 from .episode import returns
 
 ILLEGAL_REWARD: Final = -1.0
@@ -71,9 +71,7 @@ class Opponents:
     True
     """
 
-    def __init__(
-        self, rules: Rules, ops: Sequence[Opponent | None], rng: random.Random
-    ) -> None:
+    def __init__(self, rules: Rules, ops: Sequence[Opponent | None], rng: random.Random) -> None:
         self.players: int = rules.players
         self.cheating = rules.cheating != "off"
         self.ops: list[Opponent | None] = list(ops)
@@ -121,6 +119,8 @@ class VecStepper:
     every row written again each step), ``masks`` (rows of ``num_actions`` bytes, too),
     ``rewards`` (float32), ``dones`` and ``truncated`` (int8) and ``final`` (the ended
     deals' last observations, rows where ``dones`` is 1) hold every environment's row;
+    ``history``: keep the last ``history`` moves for the observations
+    (:meth:`history`; the ended deals' in ``final_history``).
     ``seats[i]`` is the learner's seat and ``deal_seeds[i]`` the seed of
     ``Game(rules, seed=...)`` now played in environment ``i``.
     """
@@ -133,7 +133,7 @@ class VecStepper:
         seed: int = 0,
         privileged: bool = False,
         write: Writer | None = None,
-        history: bool = False,
+        history: int = 0,
     ) -> None:
         if n < 1:
             raise ValueError(f"n: at least one environment, not {n}")
@@ -158,7 +158,10 @@ class VecStepper:
         self.games: list[Game] = []
         self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, legal_moves' order
         # with history: each deal's seat of every move so far (its game's history's seats)
-        self.logs: list[list[int]] | None = [[] for _ in range(n)] if history else None
+        self.logs: list[list[int]] | None = [[] for _ in range(n)] if history > 0 else None
+        self.history_k = history
+        # the ended deals' last history rows (rows where ``dones`` is 1)
+        self.final_history: list[list[int]] = [[] for _ in range(n)]
         self.deals = 0  # deals finished, all environments together
         self.rng = random.Random(seed)
         self.ops = Opponents(rules, opponents, self.rng)
@@ -191,10 +194,12 @@ class VecStepper:
             self.truncated[i] = 0
             self.rewards[i] = 0.0
 
-    def sample_legal(self) -> list[int]:
+    def sample_legal(self, rng: random.Random | None = None) -> list[int]:
         """A uniformly random legal action number for each environment (random masked
-        play without building the mask's index list on the Python side)."""
-        rng = self.rng
+        play without building the mask's index list on the Python side), drawn from
+        ``rng`` (default: the deals' own generator)."""
+        if rng is None:
+            rng = self.rng
         legals = self.legal
         out = [0] * self.n
         for i in range(self.n):
@@ -260,15 +265,25 @@ class VecStepper:
         """The deal environment ``i`` plays now (read it; playing on it breaks the env)."""
         return self.games[i]
 
-    def history(self, i: int) -> list[int]:
-        """The seat of every move of environment ``i``'s deal so far (with ``history``)."""
+    def history(self, k: int) -> list[int]:
+        """The last ``k`` moves of every environment's deal, from its learner's seat
+        (:func:`durak.envs.bits.history_rows`, ``n * k * 2`` numbers; with ``history``)."""
         logs = self.logs
-        return [] if logs is None else logs[i]
+        assert logs is not None, "made without history"
+        out: list[int] = []
+        for i in range(self.n):
+            history_rows(self.games[i], logs[i], self.seats[i], k, out)
+        return out
 
     # -- one environment ---------------------------------------------------------------
     def _end(self, i: int, reward: float, cut: int) -> None:
         """Environment ``i``'s deal is over: its last view to ``final``, a new deal."""
         self._write(i, self.final, None, self._none)
+        logs = self.logs
+        if logs is not None and self.history_k > 0:
+            rows: list[int] = []
+            history_rows(self.games[i], logs[i], self.seats[i], self.history_k, rows)
+            self.final_history[i] = rows
         self.rewards[i] = reward
         self.dones[i] = 1
         self.truncated[i] = cut

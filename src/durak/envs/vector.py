@@ -66,6 +66,7 @@ from ..rules import Rules
 from .encoding import Encoder, array_writer
 from .episode import learning_rules
 from .gymnasium import OpponentSpec, Policy, bot_opponent, policy_opponent
+from .history import History
 from .vecstep import Opponent, VecStepper
 
 # output arrays kept for reuse (see DurakVectorEnv._outputs)
@@ -84,6 +85,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         opponents: Sequence[OpponentSpec] = ("random",),
         privileged: bool = False,
         copy: bool = True,
+        history: int = 0,
         **_: Any,  # gym.make_vec passes the single env's keywords (render_mode...)
     ) -> None:
         self.rules = learning_rules(rules)
@@ -97,16 +99,19 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             raise ValueError("opponents: name at least one")
         self._write = array_writer(self.rules, privileged)
         self._copy = copy
+        self._history = History(self.rules, history) if history else None
+        self._k = history
         self._core = VecStepper(
-            self.rules, num_envs, self._opponents(0), 0, privileged, self._write
+            self.rules, num_envs, self._opponents(0), 0, privileged, self._write, history
         )
         size, n_act = self._core.obs_size, self._core.num_actions
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
-            }
-        )
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+        }
+        if self._history is not None:
+            parts["history"] = self._history.space
+        self.single_observation_space = spaces.Dict(parts)
         self.single_action_space = spaces.Discrete(n_act)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -164,7 +169,21 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         return obs, mask
 
     def _observations(self) -> dict[str, Any]:
-        return {"observation": self._obs, "action_mask": self._mask}
+        out = {"observation": self._obs, "action_mask": self._mask}
+        if self._k:
+            out["history"] = self.history_rows()
+        return out
+
+    @property
+    def stepper(self) -> VecStepper:
+        """The compiled core (its buffers may be given others of the same size between
+        steps: :class:`durak.envs.shards.ShardedVectorEnv`'s workers write into shared
+        memory so)."""
+        return self._core
+
+    def history_rows(self) -> np.ndarray:
+        """``(num_envs, K, 2)``: each deal's last K moves from its learner's seat."""
+        return np.array(self._core.history(self._k), np.int32).reshape(self.num_envs, self._k, 2)
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -174,7 +193,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if seed is not None:
             ops = self._opponents(seed)
             self._core = VecStepper(
-                self.rules, self.num_envs, ops, seed, self._privileged, self._write
+                self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
             )
             self._wrap()
         self._obs, self._mask = self._outputs()
@@ -194,6 +213,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             zeros = np.zeros(self._core.num_actions, np.int8)
             for i in np.flatnonzero(done).tolist():
                 final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
+                if self._k:
+                    rows = self._core.final_history[i]
+                    final[i]["history"] = np.array(rows, np.int32).reshape(self._k, 2)
             info["final_obs"], info["_final_obs"] = final, done.copy()
         return (self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info)
 

@@ -1,0 +1,330 @@
+"""The vector environment sharded over processes: ``num_envs`` deals in ``shards`` worker
+processes, each a :class:`~durak.envs.vector.DurakVectorEnv` of its share, all writing
+into shared memory.
+
+One process steps its deals one after another on one core; beyond a few dozen deals it
+gains nothing more. :class:`ShardedVectorEnv` splits the deals among worker processes:
+a step sends each worker its actions (a list of ints, down a pipe), every worker plays
+its deals' moves and writes its rows of the observations and masks straight into
+shared memory, and answers with its rewards, flags, seats and the ended deals' last
+observations (small). Nothing large crosses a pipe and nothing is copied: as in the
+one-process env, the arrays a step returns are a pair of a small pool that nobody
+outside holds any more (``copy=True``, the default), so what a caller keeps is never
+written again.
+
+The workers also answer with a random legal action for each of their deals, drawn after
+the step: :meth:`ShardedVectorEnv.sample_legal` costs no round trip.
+
+Observations, rewards, autoreset (same step) and ``info`` are the one-process env's;
+``opponents`` are bot specs (``"random"``, ``"greedy"``, ...) or anything picklable.
+
+>>> import numpy as np
+>>> envs = ShardedVectorEnv(8, "podkidnoy", shards=2)
+>>> obs, info = envs.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((8, 315), (8, 1608))
+>>> for _ in range(100):
+...     obs, rewards, terminated, truncated, info = envs.step(envs.sample_legal())
+>>> bool(obs["action_mask"].any(axis=1).all()), envs.moves > 800
+(True, True)
+>>> envs.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import multiprocessing as mp
+import sys
+import weakref
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.shared_memory import SharedMemory
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..rules import Rules
+from .episode import learning_rules
+
+# output pairs in shared memory, reused when nobody outside holds them (as the one-process
+# env's pool)
+_POOL = 4
+
+
+class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
+    """``num_envs`` deals of ``rules`` in ``shards`` worker processes (see the module
+    docstring); ``history=K`` as the one-process env's."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(  # noqa: PLR0913  (the one-process env's keywords, and shards)
+        self,
+        num_envs: int,
+        rules: Rules | str | None = None,
+        opponents: Sequence[Any] = ("random",),
+        shards: int = 2,
+        privileged: bool = False,
+        copy: bool = True,
+        history: int = 0,
+        context: str | None = None,
+    ) -> None:
+        if not 1 <= shards <= num_envs:
+            raise ValueError(f"shards: 1..num_envs ({num_envs}), not {shards}")
+        self.rules = learning_rules(rules)
+        self.num_envs = num_envs
+        self.shards = shards
+        self._copy = copy
+        # (a probe in this process for the sizes and spaces: no deal is played)
+        from .vector import DurakVectorEnv
+
+        probe = DurakVectorEnv(1, self.rules, opponents, privileged, history=history)
+        self.single_observation_space = probe.single_observation_space
+        self.single_action_space = probe.single_action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        size, n_act = probe.encoder.size, probe.stepper.num_actions
+        self._size, self._n_act = size, n_act
+        self._history = history
+        bounds = [num_envs * k // shards for k in range(shards + 1)]
+        self._bounds = bounds
+        # the pool of output pairs, each in two shared blocks every worker maps
+        self._blocks: list[tuple[SharedMemory, SharedMemory]] = []
+        self._pool: list[tuple[np.ndarray, np.ndarray]] = []
+        for _ in range(_POOL):
+            a = SharedMemory(create=True, size=num_envs * size * 4)
+            b = SharedMemory(create=True, size=num_envs * n_act)
+            self._blocks.append((a, b))
+            self._pool.append(
+                (
+                    np.ndarray((num_envs, size), np.float32, a.buf),
+                    np.ndarray((num_envs, n_act), np.int8, b.buf),
+                )
+            )
+        ctx = mp.get_context(context or ("fork" if sys.platform == "linux" else "spawn"))
+        self._pipes: list[Connection] = []
+        self._procs: list[Any] = []
+        names = [(a.name, b.name) for a, b in self._blocks]
+        for k in range(shards):
+            here, there = ctx.Pipe()
+            lo, hi = bounds[k], bounds[k + 1]
+            config = (self.rules, list(opponents), privileged, history)
+            p = ctx.Process(  # type: ignore[attr-defined]
+                target=_worker, args=(there, names, lo, hi, config), daemon=True
+            )
+            p.start()
+            there.close()
+            self._pipes.append(here)
+            self._procs.append(p)
+        self._rewards = np.zeros(num_envs, np.float32)
+        self._dones = np.zeros(num_envs, bool)
+        self._cut = np.zeros(num_envs, bool)
+        self._seats = np.zeros(num_envs, np.int64)
+        self._samples = np.zeros(num_envs, np.int64)
+        self._hist: np.ndarray | None = (
+            np.zeros((num_envs, history, 2), np.int32) if history else None
+        )
+        self.moves = 0
+        self.deals_done = 0
+        self._slot = 0
+        self._closed = False
+
+    def _free(self) -> int:
+        """A pool slot whose arrays nobody outside holds (or, without copy, slot 0)."""
+        if not self._copy:
+            return 0
+        for k, (obs, mask) in enumerate(self._pool):
+            # (the pool's tuple and getrefcount's argument: two references)
+            if (
+                sys.getrefcount(obs) == 3
+                and sys.getrefcount(mask) == 3
+                and not weakref.getweakrefcount(obs)
+                and not weakref.getweakrefcount(mask)
+            ):
+                return k
+        # every pair is held outside: a new pair, as a copy would be
+        return -1
+
+    def _call(self, what: str, payloads: list[Any]) -> list[Any]:
+        slot = self._free()
+        for pipe, payload in zip(self._pipes, payloads, strict=True):
+            pipe.send((what, max(slot, 0), payload))
+        answers = [pipe.recv() for pipe in self._pipes]
+        for a in answers:
+            if isinstance(a, BaseException):
+                raise a
+        obs, mask = self._pool[max(slot, 0)]
+        if slot < 0:
+            obs, mask = obs.copy(), mask.copy()
+        self._out = (obs, mask)
+        return answers
+
+    def _gather(self, answers: list[Any]) -> dict[str, Any]:
+        info: dict[str, Any] = {}
+        final: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+        for k, (rewards, dones, cut, seats, samples, ended, moves, deals, hist) in enumerate(
+            answers
+        ):
+            lo, hi = self._bounds[k], self._bounds[k + 1]
+            self._rewards[lo:hi] = rewards
+            self._dones[lo:hi] = dones
+            self._cut[lo:hi] = cut
+            self._seats[lo:hi] = seats
+            self._samples[lo:hi] = samples
+            if self._hist is not None:
+                self._hist[lo:hi] = hist
+            for i, row in ended.items():
+                final[lo + i] = row
+            self.moves += moves
+            self.deals_done += deals
+        info["seat"] = self._seats.copy()
+        if final:
+            out = np.empty(self.num_envs, object)
+            zeros = np.zeros(self._n_act, np.int8)
+            for i, (row, hist) in final.items():
+                out[i] = {"observation": row, "action_mask": zeros}
+                if hist is not None:
+                    out[i]["history"] = hist
+            info["final_obs"], info["_final_obs"] = out, self._dones.copy()
+        return info
+
+    def _observations(self) -> dict[str, Any]:
+        obs, mask = self._out
+        out = {"observation": obs, "action_mask": mask}
+        if self._hist is not None:
+            out["history"] = self._hist.copy()
+        return out
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if isinstance(seed, Sequence):
+            seed = int(seed[0]) if seed else None
+        seeds = [None if seed is None else seed * self.shards + k for k in range(self.shards)]
+        self.moves = self.deals_done = 0
+        info = self._gather(self._call("reset", seeds))
+        info.pop("final_obs", None)
+        info.pop("_final_obs", None)
+        return self._observations(), info
+
+    def step(
+        self, actions: np.ndarray | Sequence[int]
+    ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        a = np.asarray(actions).reshape(-1).tolist()
+        b = self._bounds
+        info = self._gather(self._call("step", [a[b[k] : b[k + 1]] for k in range(self.shards)]))
+        done, cut = self._dones, self._cut
+        return self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info
+
+    def sample_legal(self) -> np.ndarray:
+        """A uniformly random legal action for every deal, drawn by the workers after
+        the last step (no round trip)."""
+        return self._samples.copy()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every deal now, as booleans ``(num_envs, actions)``."""
+        return self._out[1].view(bool)
+
+    def close(self, **kwargs: Any) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for pipe in self._pipes:
+            with contextlib.suppress(OSError):  # (a worker gone already)
+                pipe.send(("close", 0, None))
+        for p in self._procs:
+            p.join(timeout=5)
+        self._pool.clear()
+        self._out = (np.zeros(0), np.zeros(0))
+        for a, b in self._blocks:
+            for m in (a, b):
+                m.close()
+                m.unlink()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # (at exit, the pipes may be gone already)
+            self.close()
+
+
+def _worker(
+    pipe: Connection,
+    names: list[tuple[str, str]],
+    lo: int,
+    hi: int,
+    config: tuple[Rules, list[Any], bool, int],
+) -> None:
+    """One shard: deals ``lo`` to ``hi``, written into their rows of the shared blocks;
+    ``config``: the rules, opponents, privileged and history of the env."""
+    rules, opponents, privileged, history = config
+    from .vector import DurakVectorEnv
+
+    blocks = [(SharedMemory(a), SharedMemory(b)) for a, b in names]
+    # (its own generator: the deals and opponents draw from the env's, as in one process)
+    sampler = random.Random(lo)
+    bufs = [(a.buf, b.buf) for a, b in blocks]
+    env = DurakVectorEnv(hi - lo, rules, opponents, privileged, copy=False, history=history)
+    core = env.stepper
+    size, n_act = core.obs_size, core.num_actions
+    # each pool slot's rows of this shard, as the byte buffers the core writes into
+    rows = [
+        (
+            a[lo * size * 4 : hi * size * 4],
+            b[lo * n_act : hi * n_act],
+        )
+        for a, b in bufs
+        if a is not None and b is not None
+    ]
+    try:
+        while True:
+            what, slot, payload = pipe.recv()
+            if what == "close":
+                break
+            try:
+                if what == "reset":
+                    # (rare: the env's own reset, its rows copied into the shared ones)
+                    obs, _ = env.reset(seed=payload)
+                    core = env.stepper
+                    before_moves = before_deals = 0
+                    x, m = rows[slot]
+                    np.frombuffer(x, np.float32)[:] = obs["observation"].reshape(-1)
+                    np.frombuffer(m, np.int8)[:] = obs["action_mask"].reshape(-1)
+                else:
+                    before_moves, before_deals = core.moves, core.deals
+                    core.obs, core.masks = rows[slot]
+                    core.step(payload)
+                dones = bytes(core.dones)
+                ended = {}
+                if any(dones):
+                    final = np.frombuffer(core.final, np.float32).reshape(hi - lo, size)
+                    ended = {
+                        i: (
+                            final[i].copy(),
+                            np.array(core.final_history[i], np.int32).reshape(history, 2)
+                            if history
+                            else None,
+                        )
+                        for i in range(hi - lo)
+                        if dones[i]
+                    }
+                hist = env.history_rows() if history else None
+                pipe.send(
+                    (
+                        np.frombuffer(core.rewards, np.float32).copy(),
+                        np.frombuffer(dones, np.int8).view(bool),
+                        np.frombuffer(bytes(core.truncated), np.int8).view(bool),
+                        list(core.seats),
+                        core.sample_legal(sampler),
+                        ended,
+                        core.moves - before_moves,
+                        core.deals - before_deals,
+                        hist,
+                    )
+                )
+            except Exception as e:  # the caller raises it
+                pipe.send(e)
+    finally:
+        # (the process ends here and its mappings with it: closing them could fail on a
+        # view numpy still holds)
+        del core, env, rows, bufs
