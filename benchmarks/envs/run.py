@@ -217,23 +217,31 @@ def measure(
 
 
 def _cpu(pid: int) -> float:
-    """CPU seconds of process ``pid`` so far (user + system, from /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of process ``pid`` so far, to the nanosecond (the scheduler's run time
+    of its main thread, /proc/PID/schedstat: the 100 Hz ticks of /proc/PID/stat are too
+    coarse for turns of a fraction of a second)."""
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[0]) / 1e9
 
 
 def shards(
     text: str, n: int, seconds: float, piece: float
-) -> list[tuple[int, float, float, float]]:
-    """The sharded vector env (``durak.envs.shards``) with 1 and 2 worker processes,
-    taking turns of ``piece`` wall seconds until each had ``seconds``: (workers, actions
-    per wall second, actions per CPU-second of all its processes, raw loop actions per
-    CPU-second, measured in turns beside them in this process)."""
+) -> list[tuple[str, float, float, float]]:
+    """The vector env of ``n`` deals in this process, and sharded in two
+    (``durak.envs.shards``: one shard here and one in a worker process, the default, or
+    both in workers), taking turns of ``piece`` wall seconds until each
+    had ``seconds``, with turns of the raw loop between: (name, actions per wall second,
+    actions per CPU-second of all its processes, raw loop actions per CPU-second)."""
     from durak.envs.shards import ShardedVectorEnv
+    from durak.envs.vector import DurakVectorEnv
 
     rules = learning_rules(text)
-    envs = [ShardedVectorEnv(n, rules, shards=k) for k in (1, 2)]
+    envs: list[Any] = [DurakVectorEnv(n, rules)]
+    envs += [
+        ShardedVectorEnv(n, rules, shards=2),
+        ShardedVectorEnv(n, rules, shards=2, local=False),
+    ]
+    names = ["one process", "2 shards", "2 workers"]
     for e in envs:
         e.reset(seed=0)
         for _ in range(3):
@@ -244,7 +252,7 @@ def shards(
     raw_tally = [0, 0.0]
     while tally[0][1] < seconds:
         for e, t in zip(envs, tally, strict=True):
-            pids = [os.getpid()] + [p.pid for p in e._procs]  # noqa: SLF001
+            pids = [os.getpid()] + [p.pid for p in getattr(e, "_procs", [])]
             cpu0 = sum(_cpu(p) for p in pids)
             before, start = e.moves, time.perf_counter()
             while time.perf_counter() - start < piece:
@@ -258,7 +266,7 @@ def shards(
     for e in envs:
         e.close()
     base = raw_tally[0] / raw_tally[1]
-    return [(k, t[0] / t[1], t[0] / t[2], base) for k, t in zip((1, 2), tally, strict=True)]
+    return [(k, t[0] / t[1], t[0] / t[2], base) for k, t in zip(names, tally, strict=True)]
 
 
 def main() -> None:
@@ -292,7 +300,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also the vector env of N deals sharded over 1 and 2 worker processes",
+        help="also the vector env of N deals in one process and sharded in two",
     )
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
@@ -343,14 +351,17 @@ def main() -> None:
     )
     if args.shards:
         print(f"\nsharded vector env, N={args.shards}, {texts[0]}, turns of 0.5 s wall time:")
-        print(f"{'workers':>7} {'actions/wall-s':>15} {'actions/CPU-s':>14} {'raw/CPU-s':>10}")
+        head = f"{'':<12} {'actions/wall-s':>15} {'actions/CPU-s':>14} {'raw/CPU-s':>10}"
+        print(head + f" {'ratio':>6}")
         rows2 = shards(texts[0], args.shards, args.seconds, 0.5)
         for k, wall, cpu, base in rows2:
-            print(f"{k:>7} {wall:>15.0f} {cpu:>14.0f} {base:>10.0f}")
+            print(f"{k:<12} {wall:>15.0f} {cpu:>14.0f} {base:>10.0f} {cpu / base:>6.3f}")
+        one, two = rows2[0][2], rows2[1][2]
         print(
-            f"two workers / one: {rows2[1][1] / rows2[0][1]:.2f} in wall time (on this machine's"
-            f" free cores), CPU per action {rows2[0][2] / rows2[1][2]:.2f} of one's"
-            f" (so {2 * rows2[1][2] / rows2[0][2]:.2f}x on two free cores)"
+            f"2 shards / one process: {rows2[1][1] / rows2[0][1]:.2f} in wall time on this"
+            f" machine now (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); CPU per"
+            f" action {one / two:.2f} of one process's, so {2 * two / one:.2f}x on two free"
+            f" cores (both in workers: {2 * rows2[2][2] / one:.2f}x)"
         )
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 

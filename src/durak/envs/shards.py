@@ -3,11 +3,13 @@ processes, each a :class:`~durak.envs.vector.DurakVectorEnv` of its share, all w
 into shared memory.
 
 One process steps its deals one after another on one core; beyond a few dozen deals it
-gains nothing more. :class:`ShardedVectorEnv` splits the deals among worker processes:
-a step sends each worker its actions (a list of ints, down a pipe), every worker plays
-its deals' moves and writes its rows of the observations and masks straight into
-shared memory, and answers with its rewards, flags, seats and the ended deals' last
-observations (small). Nothing large crosses a pipe and nothing is copied: as in the
+gains nothing more. :class:`ShardedVectorEnv` splits the deals into ``shards``, the
+first played in the calling process (``local=True``, the default: it would only wait
+otherwise) and the others in worker processes: a step sends each worker its actions (a
+list of ints, down a pipe), plays the local shard, and reads the workers' answers. Every
+shard writes its rows of the observations, masks, rewards, flags and seats straight into
+shared memory; an answer is the moves played and the ended deals' last observations.
+Nothing large crosses a pipe and nothing is copied: as in the
 one-process env, the arrays a step returns are a pair of a small pool that nobody
 outside holds any more (``copy=True``, the default), so what a caller keeps is never
 written again.
@@ -33,8 +35,8 @@ Observations, rewards, autoreset (same step) and ``info`` are the one-process en
 from __future__ import annotations
 
 import contextlib
-import random
 import multiprocessing as mp
+import random
 import sys
 import weakref
 from collections.abc import Sequence
@@ -55,8 +57,9 @@ _POOL = 4
 
 
 class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
-    """``num_envs`` deals of ``rules`` in ``shards`` worker processes (see the module
-    docstring); ``history=K`` as the one-process env's."""
+    """``num_envs`` deals of ``rules`` in ``shards`` shards, the first in this process
+    unless ``local=False`` (see the module docstring); ``history=K`` as the one-process
+    env's."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -69,6 +72,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         privileged: bool = False,
         copy: bool = True,
         history: int = 0,
+        local: bool = True,
         context: str | None = None,
     ) -> None:
         if not 1 <= shards <= num_envs:
@@ -93,7 +97,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         # the pool of output pairs, each in two shared blocks every worker maps
         self._blocks: list[tuple[SharedMemory, SharedMemory]] = []
         self._pool: list[tuple[np.ndarray, np.ndarray]] = []
-        for _ in range(_POOL):
+        for _ in range(_POOL + 1):  # (the last: scratch, never handed out)
             a = SharedMemory(create=True, size=num_envs * size * 4)
             b = SharedMemory(create=True, size=num_envs * n_act)
             self._blocks.append((a, b))
@@ -103,26 +107,31 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                     np.ndarray((num_envs, n_act), np.int8, b.buf),
                 )
             )
+        self._small = SharedMemory(create=True, size=14 * num_envs)
         ctx = mp.get_context(context or ("fork" if sys.platform == "linux" else "spawn"))
         self._pipes: list[Connection] = []
         self._procs: list[Any] = []
-        names = [(a.name, b.name) for a, b in self._blocks]
-        for k in range(shards):
+        names = [(a.name, b.name) for a, b in self._blocks] + [(self._small.name, "")]
+        config = (self.rules, list(opponents), privileged, history, num_envs)
+        # shard 0 is played here, between sending the others their actions and reading
+        # their answers: this process would only wait otherwise
+        self._local = _Shard(names, bounds[0], bounds[1], config) if local else None
+        for k in range(1 if local else 0, shards):
             here, there = ctx.Pipe()
-            lo, hi = bounds[k], bounds[k + 1]
-            config = (self.rules, list(opponents), privileged, history)
             p = ctx.Process(  # type: ignore[attr-defined]
-                target=_worker, args=(there, names, lo, hi, config), daemon=True
+                target=_worker, args=(there, names, bounds[k], bounds[k + 1], config), daemon=True
             )
             p.start()
             there.close()
             self._pipes.append(here)
             self._procs.append(p)
-        self._rewards = np.zeros(num_envs, np.float32)
-        self._dones = np.zeros(num_envs, bool)
-        self._cut = np.zeros(num_envs, bool)
-        self._seats = np.zeros(num_envs, np.int64)
-        self._samples = np.zeros(num_envs, np.int64)
+        # (rewards float32, seats int32, samples int32, dones int8, cut int8 per deal)
+        small = self._small
+        self._rewards = np.ndarray((num_envs,), np.float32, small.buf, 0)
+        self._seats = np.ndarray((num_envs,), np.int32, small.buf, 4 * num_envs)
+        self._samples = np.ndarray((num_envs,), np.int32, small.buf, 8 * num_envs)
+        self._dones = np.ndarray((num_envs,), np.bool_, small.buf, 12 * num_envs)
+        self._cut = np.ndarray((num_envs,), np.bool_, small.buf, 13 * num_envs)
         self._hist: np.ndarray | None = (
             np.zeros((num_envs, history, 2), np.int32) if history else None
         )
@@ -132,10 +141,12 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._closed = False
 
     def _free(self) -> int:
-        """A pool slot whose arrays nobody outside holds (or, without copy, slot 0)."""
+        """A pool slot whose arrays nobody outside holds (without copy: always slot 0;
+        if every one is held: the scratch slot, copied out)."""
         if not self._copy:
             return 0
-        for k, (obs, mask) in enumerate(self._pool):
+        for k in range(_POOL):
+            obs, mask = self._pool[k]
             # (the pool's tuple and getrefcount's argument: two references)
             if (
                 sys.getrefcount(obs) == 3
@@ -144,19 +155,20 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                 and not weakref.getweakrefcount(mask)
             ):
                 return k
-        # every pair is held outside: a new pair, as a copy would be
-        return -1
+        return _POOL
 
     def _call(self, what: str, payloads: list[Any]) -> list[Any]:
         slot = self._free()
-        for pipe, payload in zip(self._pipes, payloads, strict=True):
-            pipe.send((what, max(slot, 0), payload))
-        answers = [pipe.recv() for pipe in self._pipes]
+        local = self._local
+        for pipe, payload in zip(self._pipes, payloads[1 if local else 0 :], strict=True):
+            pipe.send((what, slot, payload))
+        answers = [] if local is None else [local.handle(what, slot, payloads[0])]
+        answers += [pipe.recv() for pipe in self._pipes]
         for a in answers:
             if isinstance(a, BaseException):
                 raise a
-        obs, mask = self._pool[max(slot, 0)]
-        if slot < 0:
+        obs, mask = self._pool[slot]
+        if slot == _POOL:
             obs, mask = obs.copy(), mask.copy()
         self._out = (obs, mask)
         return answers
@@ -164,22 +176,15 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def _gather(self, answers: list[Any]) -> dict[str, Any]:
         info: dict[str, Any] = {}
         final: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
-        for k, (rewards, dones, cut, seats, samples, ended, moves, deals, hist) in enumerate(
-            answers
-        ):
+        for k, (ended, moves, deals, hist) in enumerate(answers):
             lo, hi = self._bounds[k], self._bounds[k + 1]
-            self._rewards[lo:hi] = rewards
-            self._dones[lo:hi] = dones
-            self._cut[lo:hi] = cut
-            self._seats[lo:hi] = seats
-            self._samples[lo:hi] = samples
             if self._hist is not None:
                 self._hist[lo:hi] = hist
             for i, row in ended.items():
                 final[lo + i] = row
             self.moves += moves
             self.deals_done += deals
-        info["seat"] = self._seats.copy()
+        info["seat"] = self._seats.astype(np.int64)
         if final:
             out = np.empty(self.num_envs, object)
             zeros = np.zeros(self._n_act, np.int8)
@@ -221,7 +226,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def sample_legal(self) -> np.ndarray:
         """A uniformly random legal action for every deal, drawn by the workers after
         the last step (no round trip)."""
-        return self._samples.copy()
+        return self._samples.astype(np.int64)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every deal now, as booleans ``(num_envs, actions)``."""
@@ -236,16 +241,105 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                 pipe.send(("close", 0, None))
         for p in self._procs:
             p.join(timeout=5)
+        if self._local is not None:
+            self._local.close()
+            self._local = None
         self._pool.clear()
         self._out = (np.zeros(0), np.zeros(0))
-        for a, b in self._blocks:
-            for m in (a, b):
+        del self._rewards, self._seats, self._samples, self._dones, self._cut
+        for m in [m for pair in self._blocks for m in pair] + [self._small]:
+            with contextlib.suppress(BufferError):  # (an array a caller still holds)
                 m.close()
-                m.unlink()
+            m.unlink()
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # (at exit, the pipes may be gone already)
             self.close()
+
+
+class _Shard:
+    """Deals ``lo`` to ``hi`` of the env: a one-process env of their own, writing into
+    their rows of the shared blocks (``names``: the output pairs, then the small block);
+    ``config``: the rules, opponents, privileged, history and num_envs of the env."""
+
+    def __init__(
+        self,
+        names: list[tuple[str, str]],
+        lo: int,
+        hi: int,
+        config: tuple[Rules, list[Any], bool, int, int],
+    ) -> None:
+        from .vector import DurakVectorEnv
+
+        rules, opponents, privileged, history, n = config
+        self.lo, self.hi, self.history = lo, hi, history
+        self.shm = [SharedMemory(names[-1][0])] + [
+            SharedMemory(x) for pair in names[:-1] for x in pair
+        ]
+        small = self.shm[0].buf
+        assert small is not None
+        m = hi - lo
+        self.rewards = np.ndarray((m,), np.float32, small, 4 * lo)
+        self.seats = np.ndarray((m,), np.int32, small, 4 * n + 4 * lo)
+        self.samples = np.ndarray((m,), np.int32, small, 8 * n + 4 * lo)
+        self.dones = np.ndarray((m,), np.int8, small, 12 * n + lo)
+        self.cut = np.ndarray((m,), np.int8, small, 13 * n + lo)
+        # (its own generator: the deals and opponents draw from the env's, as in one
+        # process)
+        self.sampler = random.Random(lo)
+        self.env = DurakVectorEnv(m, rules, opponents, privileged, copy=False, history=history)
+        core = self.env.stepper
+        size, n_act = core.obs_size, core.num_actions
+        self.size = size
+        # each pool slot's rows of this shard, as the byte buffers the core writes into
+        self.rows: list[tuple[memoryview, memoryview]] = []
+        for k in range(len(names) - 1):
+            a, b = self.shm[1 + 2 * k].buf, self.shm[2 + 2 * k].buf
+            assert a is not None and b is not None
+            self.rows.append((a[lo * size * 4 : hi * size * 4], b[lo * n_act : hi * n_act]))
+
+    def handle(self, what: str, slot: int, payload: Any) -> Any:
+        """Reset (``payload``: the seed) or step (the actions) into pool slot ``slot``:
+        (the ended deals' last views by row, moves played, deals ended, history rows)."""
+        env = self.env
+        core = env.stepper
+        if what == "reset":
+            # (rare: the env's own reset, its rows copied into the shared ones)
+            obs, _ = env.reset(seed=payload)
+            core = env.stepper
+            before_moves = before_deals = 0
+            x, m = self.rows[slot]
+            np.frombuffer(x, np.float32)[:] = obs["observation"].reshape(-1)
+            np.frombuffer(m, np.int8)[:] = obs["action_mask"].reshape(-1)
+            del obs, x, m
+        else:
+            before_moves, before_deals = core.moves, core.deals
+            core.obs, core.masks = self.rows[slot]
+            core.step(payload)
+        self.rewards[:] = core.rewards
+        self.dones[:] = core.dones
+        self.cut[:] = core.truncated
+        self.seats[:] = core.seats
+        self.samples[:] = core.sample_legal(self.sampler)
+        ended = {}
+        if self.dones.any():
+            final = np.frombuffer(core.final, np.float32).reshape(self.hi - self.lo, self.size)
+            for i in np.flatnonzero(self.dones).tolist():
+                hist = None
+                if self.history:
+                    rows = core.final_history[i]
+                    hist = np.array(rows, np.int32).reshape(self.history, 2)
+                ended[i] = (final[i].copy(), hist)
+        history = env.history_rows() if self.history else None
+        return ended, core.moves - before_moves, core.deals - before_deals, history
+
+    def close(self) -> None:
+        # (the views first: a mapping with a view over it cannot be closed)
+        self.rows.clear()
+        del self.rewards, self.seats, self.samples, self.dones, self.cut, self.env
+        for m in self.shm:
+            with contextlib.suppress(BufferError):
+                m.close()
 
 
 def _worker(
@@ -253,78 +347,16 @@ def _worker(
     names: list[tuple[str, str]],
     lo: int,
     hi: int,
-    config: tuple[Rules, list[Any], bool, int],
+    config: tuple[Rules, list[Any], bool, int, int],
 ) -> None:
-    """One shard: deals ``lo`` to ``hi``, written into their rows of the shared blocks;
-    ``config``: the rules, opponents, privileged and history of the env."""
-    rules, opponents, privileged, history = config
-    from .vector import DurakVectorEnv
-
-    blocks = [(SharedMemory(a), SharedMemory(b)) for a, b in names]
-    # (its own generator: the deals and opponents draw from the env's, as in one process)
-    sampler = random.Random(lo)
-    bufs = [(a.buf, b.buf) for a, b in blocks]
-    env = DurakVectorEnv(hi - lo, rules, opponents, privileged, copy=False, history=history)
-    core = env.stepper
-    size, n_act = core.obs_size, core.num_actions
-    # each pool slot's rows of this shard, as the byte buffers the core writes into
-    rows = [
-        (
-            a[lo * size * 4 : hi * size * 4],
-            b[lo * n_act : hi * n_act],
-        )
-        for a, b in bufs
-        if a is not None and b is not None
-    ]
-    try:
-        while True:
-            what, slot, payload = pipe.recv()
-            if what == "close":
-                break
-            try:
-                if what == "reset":
-                    # (rare: the env's own reset, its rows copied into the shared ones)
-                    obs, _ = env.reset(seed=payload)
-                    core = env.stepper
-                    before_moves = before_deals = 0
-                    x, m = rows[slot]
-                    np.frombuffer(x, np.float32)[:] = obs["observation"].reshape(-1)
-                    np.frombuffer(m, np.int8)[:] = obs["action_mask"].reshape(-1)
-                else:
-                    before_moves, before_deals = core.moves, core.deals
-                    core.obs, core.masks = rows[slot]
-                    core.step(payload)
-                dones = bytes(core.dones)
-                ended = {}
-                if any(dones):
-                    final = np.frombuffer(core.final, np.float32).reshape(hi - lo, size)
-                    ended = {
-                        i: (
-                            final[i].copy(),
-                            np.array(core.final_history[i], np.int32).reshape(history, 2)
-                            if history
-                            else None,
-                        )
-                        for i in range(hi - lo)
-                        if dones[i]
-                    }
-                hist = env.history_rows() if history else None
-                pipe.send(
-                    (
-                        np.frombuffer(core.rewards, np.float32).copy(),
-                        np.frombuffer(dones, np.int8).view(bool),
-                        np.frombuffer(bytes(core.truncated), np.int8).view(bool),
-                        list(core.seats),
-                        core.sample_legal(sampler),
-                        ended,
-                        core.moves - before_moves,
-                        core.deals - before_deals,
-                        hist,
-                    )
-                )
-            except Exception as e:  # the caller raises it
-                pipe.send(e)
-    finally:
-        # (the process ends here and its mappings with it: closing them could fail on a
-        # view numpy still holds)
-        del core, env, rows, bufs
+    """A worker process: one :class:`_Shard`, stepped at each message."""
+    shard = _Shard(names, lo, hi, config)
+    while True:
+        what, slot, payload = pipe.recv()
+        if what == "close":
+            break
+        try:
+            pipe.send(shard.handle(what, slot, payload))
+        except Exception as e:  # the caller raises it
+            pipe.send(e)
+    shard.close()
