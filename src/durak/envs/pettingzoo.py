@@ -105,6 +105,8 @@ class OrderEnforcing(_wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         raw = self._raw
+        if isinstance(action, np.integer):
+            action = int(action)  # (a learner's numpy number: the same action)
         if (
             type(action) is int
             and not raw._over  # noqa: SLF001  (the env's own flag: the deal is live)
