@@ -37,7 +37,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..actions import Action
+from ..actions import Action, encoding
 from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
@@ -169,6 +169,8 @@ class VecStepper:
         self._players: int = rules.players
         self._cheating = rules.cheating != "off"
         self._slot = deck_slot(rules)
+        self._encoding = encoding(rules)
+        self._numbers: dict[Action, Any] = {}
         self._write_fn = write
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
@@ -314,7 +316,18 @@ class VecStepper:
     def _show(self, i: int) -> None:
         """Environment ``i``'s observation and mask (the learner is to act) into the
         shared buffers."""
-        legal = legal_indices(self.games[i], self._slot)
+        g = self.games[i]
+        if self._cheating:
+            legal = legal_indices(g, self._slot)
+        else:
+            # (legal_indices inline: the engine's own list, numbers remembered by action)
+            numbers = self._numbers
+            legal = []
+            for a in g.moves():
+                n = numbers.get(a)
+                if n is None:
+                    n = numbers[a] = self._encoding.index_of(a)
+                legal.append(n)
         self.legal[i] = legal
         self._write(i, self.obs, self.masks, legal)
 

@@ -204,7 +204,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         self._obs, self._mask = self._outputs()
-        self._core.step(np.asarray(actions).reshape(-1).tolist())
+        if type(actions) is not list or not all(type(a) is int for a in actions):
+            actions = np.asarray(actions).reshape(-1).tolist()
+        self._core.step(actions)
         done, cut = self._dones, self._cut
         info: dict[str, Any] = {"seat": np.array(self._core.seats)}
         if done.any():
