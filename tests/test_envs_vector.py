@@ -248,3 +248,21 @@ def test_sharded_env_is_its_shards_side_by_side() -> None:
         np.testing.assert_array_equal(kept, before)
     finally:
         sharded.close()
+
+
+def test_sharded_env_swaps_opponents_in_every_shard() -> None:
+    """set_opponents reaches the workers (self-play swaps past copies so); a bad spec
+    raises in the caller."""
+    from durak.envs.shards import ShardedVectorEnv
+
+    sharded = ShardedVectorEnv(4, "podkidnoy", shards=2)
+    try:
+        sharded.reset(seed=1)
+        sharded.set_opponents(["greedy"])
+        for _ in range(20):
+            obs, *_ = sharded.step(sharded.sample_legal())
+        assert obs["action_mask"].any(axis=1).all()
+        with pytest.raises(Exception, match="nosuchbot"):
+            sharded.set_opponents(["nosuchbot"])
+    finally:
+        sharded.close()

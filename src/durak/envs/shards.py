@@ -56,6 +56,16 @@ from .episode import learning_rules
 _POOL = 4
 
 
+class _Shm(SharedMemory):
+    """Shared memory that a caller's arrays may outlive: the env hands out arrays over it
+    (it never copies), so at close or collection the mapping stays while anyone holds
+    one, instead of raising BufferError (the name is unlinked all the same)."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(BufferError):
+            super().__del__()
+
+
 class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     """``num_envs`` deals of ``rules`` in ``shards`` shards, the first in this process
     unless ``local=False`` (see the module docstring); ``history=K`` as the one-process
@@ -98,8 +108,8 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._blocks: list[tuple[SharedMemory, SharedMemory]] = []
         self._pool: list[tuple[np.ndarray, np.ndarray]] = []
         for _ in range(_POOL + 1):  # (the last: scratch, never handed out)
-            a = SharedMemory(create=True, size=num_envs * size * 4)
-            b = SharedMemory(create=True, size=num_envs * n_act)
+            a = _Shm(create=True, size=num_envs * size * 4)
+            b = _Shm(create=True, size=num_envs * n_act)
             self._blocks.append((a, b))
             self._pool.append(
                 (
@@ -107,7 +117,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                     np.ndarray((num_envs, n_act), np.int8, b.buf),
                 )
             )
-        self._small = SharedMemory(create=True, size=14 * num_envs)
+        self._small = _Shm(create=True, size=14 * num_envs)
         ctx = mp.get_context(context or ("fork" if sys.platform == "linux" else "spawn"))
         self._pipes: list[Connection] = []
         self._procs: list[Any] = []
@@ -223,6 +233,19 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         done, cut = self._dones, self._cut
         return self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info
 
+    def set_opponents(self, opponents: Sequence[Any]) -> None:
+        """Play against ``opponents`` from the next move on, in every shard (as
+        :meth:`DurakVectorEnv.set_opponents`; they must pickle, for the workers)."""
+        specs = list(opponents)
+        local = self._local
+        for pipe in self._pipes:
+            pipe.send(("opponents", 0, specs))
+        answers = [] if local is None else [local.set_opponents(specs)]
+        answers += [pipe.recv() for pipe in self._pipes]
+        for a in answers:
+            if isinstance(a, BaseException):
+                raise a
+
     def sample_legal(self) -> np.ndarray:
         """A uniformly random legal action for every deal, drawn by the workers after
         the last step (no round trip)."""
@@ -273,8 +296,8 @@ class _Shard:
 
         rules, opponents, privileged, history, n = config
         self.lo, self.hi, self.history = lo, hi, history
-        self.shm = [SharedMemory(names[-1][0])] + [
-            SharedMemory(x) for pair in names[:-1] for x in pair
+        self.shm = [_Shm(names[-1][0])] + [
+            _Shm(x) for pair in names[:-1] for x in pair
         ]
         small = self.shm[0].buf
         assert small is not None
@@ -333,6 +356,14 @@ class _Shard:
         history = env.history_rows() if self.history else None
         return ended, core.moves - before_moves, core.deals - before_deals, history
 
+    def set_opponents(self, specs: list[Any]) -> BaseException | None:
+        """The env's new opponents, or the error to raise in the caller."""
+        try:
+            self.env.set_opponents(specs)
+        except Exception as e:  # (raised in the caller)
+            return e
+        return None
+
     def close(self) -> None:
         # (the views first: a mapping with a view over it cannot be closed)
         self.rows.clear()
@@ -355,6 +386,9 @@ def _worker(
         what, slot, payload = pipe.recv()
         if what == "close":
             break
+        if what == "opponents":
+            pipe.send(shard.set_opponents(payload))
+            continue
         try:
             pipe.send(shard.handle(what, slot, payload))
         except Exception as e:  # the caller raises it
