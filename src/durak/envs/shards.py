@@ -296,9 +296,7 @@ class _Shard:
 
         rules, opponents, privileged, history, n = config
         self.lo, self.hi, self.history = lo, hi, history
-        self.shm = [_Shm(names[-1][0])] + [
-            _Shm(x) for pair in names[:-1] for x in pair
-        ]
+        self.shm = [_Shm(names[-1][0])] + [_Shm(x) for pair in names[:-1] for x in pair]
         small = self.shm[0].buf
         assert small is not None
         m = hi - lo
