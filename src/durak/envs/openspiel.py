@@ -59,6 +59,7 @@ from .bits import (
 )
 from .encoding import Encoder
 from .episode import DEFAULT_ACTION_LIMIT, refuse_unsupported, returns
+from .history import History
 
 _INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
 _TEXT_PARAMS = tuple(
@@ -170,15 +171,18 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> DurakObserver:
+        params = dict(params or {})
+        history = int(params.pop("history", 0))
         if params:
-            raise ArgumentError(f"observation parameters not supported: {params}")
+            raise ArgumentError(f"observation parameters not supported: {params} (only history)")
         if iig_obs_type is None:
-            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True)
+            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True, history)
         return DurakObserver(
             self,
             bool(iig_obs_type.perfect_recall),
             iig_obs_type.private_info,
             bool(iig_obs_type.public_info),
+            history,
         )
 
 
@@ -524,8 +528,17 @@ class DurakObserver:
     ``NONE`` leaves it out (the public observation: the table, the discard, the sizes,
     the cards known to be in each hand from public events), ``ALL_PLAYERS`` adds every
     other hand (the perfect-information tensor of the privileged encoder).
+    The public tensor is a function of public facts only: its ``hand`` plane holds the
+    player's cards that everyone knows (taken from the table, shown, the turned trump
+    drawn), and its ``unseen`` plane every card no one can place in public, the rest of
+    the player's own hand included (the player's own ``unseen`` plane leaves its hand
+    out, which would give the hand away).
     ``public_info=False`` keeps only the private part (the hand planes).
     ``perfect_recall`` strings hold the public move history too.
+    ``params={"history": K}`` adds the last K moves after the vector: ``2 K`` entries,
+    (seat counted from the player, action number) a move, oldest first, ``-1`` before
+    the first (:mod:`durak.envs.history`), also ``dict["history"]`` as ``(K, 2)``; all
+    public (kept with ``public_info``).
 
     >>> import pyspiel
     >>> from durak.envs import openspiel
@@ -545,7 +558,12 @@ class DurakObserver:
     """
 
     def __init__(
-        self, game: DurakGame, perfect_recall: bool, private_info: Any, public_info: bool
+        self,
+        game: DurakGame,
+        perfect_recall: bool,
+        private_info: Any,
+        public_info: bool,
+        history: int = 0,
     ) -> None:
         everyone = private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.encoder = Encoder(game.consts.rules, privileged=True) if everyone else game.encoder
@@ -559,22 +577,44 @@ class DurakObserver:
             i for i, n in enumerate(names) if n == "hand" or (everyone and n.startswith("hand_"))
         ]
         self.hand = slice(0, cards)  # "hand" is the first plane
+        u = names.index("unseen")
+        self.unseen = slice(u * cards, (u + 1) * cards)
+        self.lo = self.encoder.lo
         self.keep = np.zeros(self.encoder.size, bool)
         for i in self.private:
             self.keep[i * cards : (i + 1) * cards] = True
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = self.encoder.size
+        self.history = History(game.consts.rules, history) if history else None
+        self.tensor = np.zeros(size + 2 * history, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if history:
+            self.dict["history"] = self.tensor[size:].reshape(history, 2)
+        self.size = size
 
     def set_from(self, state: DurakState, player: int) -> None:
         g = state.d.game
         if g is None:
             self.tensor.fill(0.0)
+            if self.history is not None:
+                self.dict["history"][:] = -1
             return
-        self.encoder.encode(g, player, self.tensor)
-        if not self.public:
-            self.tensor[~self.keep] = 0.0
+        t = self.tensor[: self.size]
+        self.encoder.encode(g, player, t)
+        if self.history is not None:
+            moves = [e for e in state.d.public if isinstance(e, tuple)]
+            rows = self.history.rows_of(moves, player) if self.public else -1
+            self.dict["history"][:] = rows
         if not self.own:
-            self.tensor[self.hand] = 0.0
+            # the public view: the hand's cards not known to all go back to unseen, so
+            # that no plane is a function of the player's private cards
+            known = g.state()[1][player] >> self.lo
+            public = np.array([known >> i & 1 for i in range(self.encoder.cards)], np.float32)
+            t[self.unseen] += t[self.hand] - public
+            t[self.hand] = public
+        if not self.public:
+            t[~self.keep] = 0.0
+        if not self.own and not self.public:
+            t[self.hand] = 0.0
 
     def string_from(self, state: DurakState, player: int) -> str:
         if not self.own:
