@@ -52,7 +52,7 @@ def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list
                     talon=g.talon_size,
                 )
             )
-        out += ["   " + render(e, lang, names) for e in play(g, a)]
+        out += ["   " + render(e, lang, names) for e in play(g, a, reveal=True)]
     if game.outcome is None:
         out.append(i18n.t(lang, "cli.replay.unfinished"))
     return out

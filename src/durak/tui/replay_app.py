@@ -57,7 +57,7 @@ class Stepper:
     def state(self, k: int) -> Game:
         while len(self.states) <= k:
             g = self.states[-1].clone()
-            entries = play(g, self.game.history[len(self.states) - 1])
+            entries = play(g, self.game.history[len(self.states) - 1], reveal=True)
             self.states.append(g)
             self.entries.append(entries)
         return self.states[k]
