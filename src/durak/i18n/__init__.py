@@ -203,17 +203,25 @@ def rules_name(rules: Rules | str, lang: str) -> str:
 
 
 def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
-    """The beginners' page for a variant: ``(title, paragraphs)`` sections, the basics
-    first, then what the variant adds. The browser's "How to play" shows the same.
+    """The beginners' page for a variant: ``(title, paragraphs)`` sections, what is
+    different in this game first, then the basics every durak shares (which the part
+    before overrides). The browser's "How to play" shows the same.
 
-    >>> [title for title, _ in howto("perevodnoy", "ru")][-2:]
-    ['Подкидывание', 'Перевод']
+    >>> [title for title, _ in howto("perevodnoy", "ru")][:4]
+    ['Переводной', 'Чем отличается эта игра', 'Подкидывание', 'Перевод']
     """
     code = "ru" if lang == "ru" else "en"
-    page = domain("howto")[f"howto.{preset}"][code]
-    out = [(t(lang, "preset." + preset), [str(page["intro"])])]
-    for part in (domain("howto")["howto.basics"][code], page["sections"]):
-        out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in part)
+    pages = domain("howto")
+    page = pages[f"howto.{preset}"][code]
+    game = t(lang, "preset." + preset)
+    out = [
+        (game, [str(page["intro"])]),
+        (t(lang, "howto.variant_title"), [t(lang, "howto.different_lead", game=game)]),
+    ]
+    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in page["sections"])
+    out.append((t(lang, "howto.rest_title"), [t(lang, "howto.rest_note", game=game)]))
+    basics = pages["howto.basics"][code]
+    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in basics)
     return out
 
 
