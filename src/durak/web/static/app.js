@@ -192,6 +192,16 @@ function buildCreateForm(form) {
   };
   players.addEventListener("change", () => drawSeats());
   drawSeats();
+  // The clock's default: 30 s when another person sits at the table (nobody waits long
+  // for them), none against bots alone; a value typed in stays.
+  const syncTimer = () => {
+    if (timer.dataset.typed) return;
+    const people = [...seatsBox.querySelectorAll(".seat-kind")].some((s) => s.value === "human");
+    timer.value = people ? 30 : 0;
+  };
+  timer.addEventListener("input", () => { timer.dataset.typed = "1"; });
+  seatsBox.addEventListener("change", syncTimer);
+  players.addEventListener("change", syncTimer);
 
   // Every other rule option, generated from the server's list, named in words.
   const shown = new Set(["players", "deck", "teams"]);
@@ -303,7 +313,8 @@ function buildCreateForm(form) {
     }
     const body = { preset: preset.value, options, seats, name: nameInput.value.trim(),
       deals: Number(deals.value) };
-    if (Number(timer.value) > 0) body.turn_timer = Number(timer.value);
+    // What the form shows is what the table gets: 0 is no clock.
+    body.turn_timer = Number(timer.value);
     if (priv.checked) body.private = true;
     try {
       const r = await api("/api/tables", body, authHeaders());
@@ -333,7 +344,7 @@ function buildCreateForm(form) {
   preset.addEventListener("change", () => {
     localStorage.setItem("durak.preset", preset.value);
     syncPreset();
-    if (isCheating(preset.value) !== wasCheating) { wasCheating = !wasCheating; drawSeats(true); }
+    if (isCheating(preset.value) !== wasCheating) { wasCheating = !wasCheating; drawSeats(true); syncTimer(); }
     const quick = document.querySelector("#quick");  // "Play now" plays the game chosen
     if (quick) { quick.innerHTML = ""; buildQuick(quick); }
   });

@@ -1,7 +1,7 @@
 // A finished deal, step by step, with every hand face up.
 
 import { backEl, cardEl } from "./cards.js";
-import { cardsText, cardText, getLang, rulesName, t } from "./i18n.js";
+import { cardsText, cardText, getLang, rulesName, t, tn } from "./i18n.js";
 import { nameEl, resultWords, seatName } from "./names.js";
 import { parseAction, sortHand, trumpLabel, trumpSymbol } from "./table.js";
 import { api, h, iconButton, langToggle } from "./ui.js";
@@ -27,6 +27,9 @@ function plainWords(x) {
   if (x.kind === "exchange") return t("table.exchange", { card: cardText(x.cards[0]) });
   return t("table.play", { cards: cardsText(x.cards) });
 }
+
+// Key names as printed on the keys (Latin on every keyboard), marked as such.
+const KEYS = () => Object.fromEntries(["Home", "End"].map((k) => [k.toLowerCase(), h("kbd", { lang: "en" }, k)]));
 
 export function replayView(app, id) {
   const root = h("div", { class: "replay-view" });
@@ -89,7 +92,9 @@ export function replayView(app, id) {
       for (const c of sortHand(f.hands[s], own)) row.append(cardEl(c, lang, "replay-card"));
       (s === 0 ? mine : hands).append(h("div", { class: "seat" + (f.to_act === s ? " to-act" : ""), dataset: { seat: s } },
         h("div", { class: "seat-name" }, h("span", { translate: "no" }, name),
-          data.trumps && data.trumps.length ? h("span", { class: "seat-trump" },
+          // двухкозырный: the card turned for the seat, and the trump it names
+          data.trumps && data.trumps.length ? h("span", { class: "seat-trump", dataset: { turned: (data.turned || [])[s] || "" } },
+            data.turned && data.turned[s] ? cardEl(data.turned[s], lang, "mini turned") : null,
             t("table.seat_trump", { suit: trumpSymbol(data.trumps[s]) })) : null,
           f.attacker === s ? h("span", { class: "badge att" }, t("term.attacker")) : null,
           f.defender === s ? h("span", { class: "badge def" }, t("term.defender")) : null),
@@ -125,8 +130,8 @@ export function replayView(app, id) {
       iconButton("next", t("replay.next"), { id: "replay-next", onclick: () => { stop(); go(i + 1); } }),
       iconButton("last", t("replay.last"), { id: "replay-last", onclick: () => { stop(); go(data.frames.length - 1); } })),
     slider,
-    h("p", { class: "muted small", id: "replay-keys" }, t("replay.keys")),
-    cheats ? h("p", { class: "small", id: "replay-cheats" }, t("replay.cheats", cheats)) : null,
+    h("p", { class: "muted small", id: "replay-keys" }, ...tn("replay.keys", KEYS())),
+    ...(cheats ? [h("p", { class: "small", id: "replay-cheats" }, t("replay.cheats", cheats))] : []),
     h("details", { class: "log-box" }, h("summary", {}, t("replay.record")),
       h("pre", { translate: "no" }, data.record)));
   };
