@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -200,6 +201,20 @@ def rules_name(rules: Rules | str, lang: str) -> str:
 
 
 # -- how to play -----------------------------------------------------------------------
+
+
+def seat_names(names: list[str], lang: str) -> list[str]:
+    """Names as a record keeps them, with the default ones ("Player 2", the name of a
+    seat nobody named) in ``lang``: «Игрок 2».
+
+    >>> seat_names(["Аня", "Player 2"], "ru")
+    ['Аня', 'Игрок 2']
+    """
+    out = []
+    for name in names:
+        m = re.fullmatch(r"(?:Player|Seat) (\d+)", name)
+        out.append(t(lang, "player.default", n=int(m[1])) if m else name)
+    return out
 
 
 def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
