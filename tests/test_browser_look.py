@@ -95,8 +95,6 @@ def new_page(browser: Any, lang: str, width: int = 1100) -> tuple[Any, Any, list
 def no_latin(page: Any, where: str) -> None:
     """A Russian page shows no Latin letter: no «K♥», no English word, no raw value."""
     bad = foreign_words(page, "ru")
-    if bad:
-        print(page.evaluate("""() => { const out=[]; for (const el of document.querySelectorAll('*')) { for (const a of el.attributes) if (a.value==='null') out.push(el.outerHTML.slice(0,300)); } const w=document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); while (w.nextNode()) if (w.currentNode.textContent.trim()==='null') out.push('TEXT in '+w.currentNode.parentElement.outerHTML.slice(0,300)); return out; }"""))
     assert not bad, f"{where}: Latin on a Russian page: {bad[:12]}"
 
 

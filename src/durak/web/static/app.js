@@ -127,7 +127,7 @@ function buildQuick(box) {
     h("p", { class: "quick-what" }, t("lobby.play_now_what", { game: presetLabel(preset) }), " ",
       h("a", { href: `#/howto/${preset}`, class: "small-link" }, t("lobby.howto"))),
     h("div", { class: "quick-row" }, go, h("label", { class: "muted" }, t("lobby.quick_level"), " ", level)),
-    cheating ? h("p", { class: "muted small", id: "quick-cheating" }, t("lobby.cheating_bots")) : null,
+    ...(cheating ? [h("p", { class: "muted small", id: "quick-cheating" }, t("lobby.cheating_bots"))] : []),
     h("p", { class: "muted", id: "quick-name" },
       account() ? tn("people.signed_in_as", { name: h("b", { translate: "no" }, account().name) })
         : name ? tn("lobby.playing_as", { name: h("b", { translate: "no" }, name) })
