@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--deal-pause",
         type=float,
         default=None,
-        help="seconds a finished deal stays on the table (default 4 x pace)",
+        help="at most how long (seconds) a finished deal of a match stays on show (default: "
+        "until every connected person presses Next deal; 4 x pace with nobody connected)",
     )
     parser.add_argument("--bot-threads", type=int, default=2, help="threads that bots think on")
     parser.add_argument(
