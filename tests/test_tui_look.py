@@ -116,7 +116,8 @@ def test_cheat_mode_says_it_is_on_and_off_and_a_cheat_card_names_the_key(
 ) -> None:
     async def go() -> None:
         rules = Rules.preset("shulerskiy")
-        app = DurakApp(settings(rules, tmp_path, seed=3, opponents=["catcher"]), skip_setup=True)
+        # (greedy never calls: nothing said after the cheat but that cheat mode is off)
+        app = DurakApp(settings(rules, tmp_path, seed=3, opponents=["greedy"]), skip_setup=True)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             screen = app.screen
@@ -159,6 +160,43 @@ def test_cheat_mode_says_it_is_on_and_off_and_a_cheat_card_names_the_key(
                     await press_move(pilot, screen, greedy.choose(obs))
                 await settle(pilot, app)
             assert done, "no defence where a card could only be laid as a cheat"
+
+    run(go())
+
+
+def test_the_catchers_call_is_a_notice_on_the_message_line(tmp_path: Path) -> None:
+    async def go() -> None:
+        rules = Rules.preset("shulerskiy")
+        app = DurakApp(settings(rules, tmp_path, seed=3, opponents=["catcher"]), skip_setup=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            greedy = make("greedy")
+            g = screen.session.game
+            for _ in range(300):
+                if g.is_over or any(a.kind == Kind.CALL for a in g.history):
+                    break
+                obs = g.observation(0)
+                cheat = next((a for a in obs.cheats if a.target is not None), None)
+                if obs.phase == Phase.DEFEND and cheat is not None:
+                    i = screen.hand_cards().index(cheat.cards[0])
+                    await pilot.press("escape", "tilde", "home", *["right"] * i, "space")
+                    for _ in range(8):
+                        if screen.picker.target == cheat.target:
+                            break
+                        await pilot.press("down")
+                    n = len(g.history)
+                    await pilot.press("enter")
+                    assert g.history[n] is cheat, screen.message
+                else:
+                    await press_move(pilot, screen, greedy.choose(obs))
+                await settle(pilot, app)
+            assert any(a.kind == Kind.CALL for a in g.history), "the catcher called nothing"
+            # the call and what it found are on the message line, not only in the log
+            assert getattr(screen.message, "key", None) == "ev_call_notice"
+            said = text_of(app, "#message")
+            assert "calls" in said and "Caught" in said, said
 
     run(go())
 

@@ -323,10 +323,16 @@ class GameScreen(KeyedNode, Screen[None]):
             self.say(self.picker.refusal())
             return
         cheat_mode = self.picker.cheat
-        self.session.apply(action)
+        entries = self.session.apply(action)
         # (cheat mode lasts one move: say that it is off again)
         self.message = Entry("cheat_mode_off_after") if cheat_mode else None
+        self.notice(entries)
         self.after_move()
+
+    def notice(self, entries: list[Entry]) -> None:
+        """шулерский: a call and what it found, on the message line as well as in the log."""
+        if len(entries) > 1 and entries[0].key == "mv_call":
+            self.message = Entry("ev_call_notice", {"move": entries[0], "outcome": entries[1]})
 
     def after_move(self) -> None:
         self.new_observation()
@@ -367,7 +373,7 @@ class GameScreen(KeyedNode, Screen[None]):
             self._thinking = False
         if gen != self._gen or s.game is not g or g.to_act != seat:
             return
-        s.apply(action)
+        self.notice(s.apply(action))
         self.after_move()
 
     def deal_over(self) -> None:
