@@ -222,8 +222,8 @@ def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
     different in this game first, then the basics every durak shares (which the part
     before overrides). The browser's "How to play" shows the same.
 
-    >>> [title for title, _ in howto("perevodnoy", "ru")][:4]
-    ['Переводной', 'Чем отличается эта игра', 'Подкидывание', 'Перевод']
+    >>> [title for title, _ in howto("perevodnoy", "ru")][:5]
+    ['Переводной', 'Чем отличается эта игра', 'Перевод', 'Остальное: основы дурака', 'Подкидывание']
     """
     code = "ru" if lang == "ru" else "en"
     pages = domain("howto")
@@ -233,10 +233,19 @@ def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
         (game, [str(page["intro"])]),
         (t(lang, "howto.variant_title"), [t(lang, "howto.different_lead", game=game)]),
     ]
-    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in page["sections"])
+    # A section the game shares with подкидной (throwing in) is not a difference: it
+    # goes with the basics.
+    shared = (
+        {sec["title"] for sec in pages["howto.podkidnoy"][code]["sections"]}
+        if preset != "podkidnoy"
+        else set()
+    )
+    own = [sec for sec in page["sections"] if sec["title"] not in shared]
+    common = [sec for sec in page["sections"] if sec["title"] in shared]
+    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in own)
     out.append((t(lang, "howto.rest_title"), [t(lang, "howto.rest_note", game=game)]))
-    basics = pages["howto.basics"][code]
-    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in basics)
+    for part in (common, pages["howto.basics"][code]):
+        out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in part)
     return out
 
 
