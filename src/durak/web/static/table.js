@@ -686,6 +686,7 @@ export function tableView(app, tableId, rerender, invite = null) {
   connect();
   return { stop: () => {
     view.closed = true;
+    for (const el of document.querySelectorAll("#toasts .toast.call")) el.remove();  // (this table's news)
     clearInterval(idleCheck);
     if (view.tick) clearInterval(view.tick);
     if (view.ws) view.ws.close();
