@@ -53,7 +53,8 @@ class Host(Protocol):
     grace: float
     forfeit_after: float
     bot_pace: float
-    deal_pause: float
+    deal_pause: float | None
+    unattended_pause: float
     bot_pool: ThreadPoolExecutor
     stand_in_pool: ThreadPoolExecutor
     hint_pool: ThreadPoolExecutor
@@ -283,6 +284,9 @@ class LiveTable:
         self.match_no = 0
         self.game: Game | None = None  # the deal on show (a finished one between deals)
         self.pending: Game | None = None  # the next deal, shown after a pause
+        # Between deals of a match: the seats whose people pressed "Next deal"; the next
+        # deal starts when every connected person is in it (``schedule``).
+        self.ready: set[int] = set()
         self.rating: dict[str, dict[str, int]] | None = None  # the last deal's changes
         self.deal_no = 0
         self.deal_id: int | None = None
@@ -448,6 +452,14 @@ class LiveTable:
                 "log_start": max(0, len(self.log) - LOG_TAIL),
                 "result": self._result_json(),
                 "rating": self.rating if g is not None and g.is_over else None,
+                # between deals of a match: the seats ready for the next one
+                "ready": sorted(self.ready) if self.pending is not None else None,
+                # двухкозырный: the card turned for each seat (public); else absent
+                **(
+                    {"turned": protocol.turned_cards(g)}
+                    if g is not None and g.rules.trump == "per_player"
+                    else {}
+                ),
             }
         )
 
@@ -541,6 +553,9 @@ class LiveTable:
         if self.status == "playing" and g is not None and g.to_act in before ^ after:
             # The mover came or went: their clock changes.
             self.spawn(self._reschedule())
+        elif self.pending is not None:
+            # Between deals: who must be ready for the next one changed.
+            self.spawn(self._reschedule())
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -611,6 +626,7 @@ class LiveTable:
                 self.lobby.outdated(self.id)
             raise
         phase = g.phase
+        called = protocol.call_outcome(g, seat, action)  # (шулерский: what a call finds)
         g.apply(action)
         self.state += 1
         entry: dict[str, Any] = {
@@ -618,6 +634,7 @@ class LiveTable:
             "action": str(action),
             "bout": g.bout,
             "phase": str(phase),
+            **called,
         }
         if by is not None:
             entry["by"] = by
@@ -774,6 +791,7 @@ class LiveTable:
         self.deal_no = deal_no
         self.game, self.salt, self.forfeit = game, salt, None
         self.pending = None
+        self.ready = set()
         self.rating = None
         self.state += 1
         self.log = []
@@ -967,7 +985,22 @@ class LiveTable:
         if self.status != "playing":
             return
         if self.pending is not None:
-            self.task = asyncio.create_task(self._next_deal_later(self.state))
+            # The finished deal stays on show until every connected person has pressed
+            # "Next deal" (then at once), or for the deal pause when nobody is connected
+            # or the server was given one (``deal_pause``: at most that long).
+            waiting = {
+                s.index for s in self.seats if s.kind == "human" and s.token_hash is not None
+            } & self._online()
+            pause = self.lobby.deal_pause
+            if waiting and waiting <= self.ready:
+                pause = 0.0
+            elif waiting and pause is None:
+                return
+            self.task = asyncio.create_task(
+                self._next_deal_later(
+                    self.state, self.lobby.unattended_pause if pause is None else pause
+                )
+            )
             return
         g = self.game
         if g is None or g.to_act is None:
@@ -1100,9 +1133,19 @@ class LiveTable:
             if self.state == state:
                 self.schedule()
 
-    async def _next_deal_later(self, state: int) -> None:
+    async def set_ready(self, seat: int) -> None:
+        """The person at ``seat`` wants the next deal of the match (shown to the table)."""
+        async with self.lock:
+            if self.pending is None or seat in self.ready:
+                return
+            self.ready.add(seat)
+            self.schedule()
+            self.broadcast()
+
+    async def _next_deal_later(self, state: int, pause: float) -> None:
         try:
-            await asyncio.sleep(self.lobby.deal_pause)
+            if pause > 0:
+                await asyncio.sleep(pause)
             for retry in (*RETRY_DELAYS, *[10.0] * 30):
                 async with self.lock:
                     if self.state != state or self.pending is None:
@@ -1175,8 +1218,15 @@ class LiveTable:
                         f"but seat {g.to_act} is to act"
                     )
                 phase = g.phase
+                called = protocol.call_outcome(g, seat, protocol.parse_action(text))
                 g.apply(text)
-                entry = {"seat": seat, "action": text, "bout": g.bout, "phase": str(phase)}
+                entry: dict[str, Any] = {
+                    "seat": seat,
+                    "action": text,
+                    "bout": g.bout,
+                    "phase": str(phase),
+                    **called,
+                }
                 if moved_by is not None:
                     entry["by"] = moved_by
                 self.log.append(entry)
