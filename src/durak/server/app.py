@@ -127,6 +127,7 @@ def create_app(  # noqa: PLR0913
         Route("/api/games", list_games),
         Route("/api/stats", stats),
         Route("/api/games/{deal_id}", get_game),
+        Route("/api/games/{deal_id}/review", get_review),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pages.ROUTES,
@@ -376,6 +377,22 @@ async def get_game(request: Request) -> Response:
         return _json(await _lobby(request).game(int(text), request.query_params.get("invite")))
     except LobbyError as e:
         return _error(e)
+
+
+async def get_review(request: Request) -> Response:
+    """GET /api/games/{id}/review: the review of a finished deal (docs/review.md), to
+    whoever may see its replay; 503 with Retry-After while the reviewer is busy."""
+    text = request.path_params["deal_id"]
+    if not text.isdigit() or len(text) > 19 or int(text) > MAX_DEAL_ID:
+        return JSONResponse({"error": f"no finished game {text[:32]!r}"}, 404)
+    try:
+        review = await _lobby(request).review(int(text), request.query_params.get("invite"))
+    except LobbyError as e:
+        response = _error(e)
+        if e.status == 503:
+            response.headers["Retry-After"] = "5"
+        return response
+    return _json(review)
 
 
 def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:

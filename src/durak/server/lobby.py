@@ -25,6 +25,7 @@ from . import accounts
 from .limits import Limits, Tally, net_key, wide_key
 from .protocol import ProtocolError, call_outcome, clean_name, turned_cards
 from .ratings import address_key
+from .reviews import ReviewBusy, Reviews
 from .seatbots import public_spec
 from .store import AsyncStore, Store, StoreUnavailable, TableRow
 from .table import LiveTable, Seat, commitment, hash_token
@@ -126,6 +127,7 @@ class Lobby:
         self.limits = limits or Limits()
         accounts.ensure(store.engine)  # deals write their seats' accounts as they start
         self.store = AsyncStore(store)
+        self.reviews = Reviews()  # (finished deals reviewed one at a time, the last kept)
         self.bot_pace = bot_pace
         # None: a finished deal of a match stays until every connected person asks for
         # the next; a number: at most that long. With nobody connected, the next deal
@@ -547,8 +549,8 @@ class Lobby:
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
 
-    async def game(self, deal_id: int, invite: object = None) -> dict[str, Any]:
-        """A finished deal; one of a private table only with the table's invite."""
+    async def _finished(self, deal_id: int, invite: object) -> dict[str, Any]:
+        """A finished deal's stored row; one of a private table only with its invite."""
         try:
             d = await self.store.run(self.store.store.deal, deal_id)
         except StoreUnavailable as e:
@@ -565,7 +567,21 @@ class Lobby:
             )
         ):
             raise LobbyError(f"no finished game {deal_id}", 404)
-        return replay_json(d)
+        return d
+
+    async def game(self, deal_id: int, invite: object = None) -> dict[str, Any]:
+        """A finished deal; one of a private table only with the table's invite."""
+        return replay_json(await self._finished(deal_id, invite))
+
+    async def review(self, deal_id: int, invite: object = None) -> dict[str, Any]:
+        """The review of a finished deal (every seat's decisions, each judged from its own
+        view: :mod:`durak.server.reviews`), to whoever may see its replay. A deal in play
+        has no record yet: it has no review either."""
+        d = await self._finished(deal_id, invite)
+        try:
+            return await self.reviews.of(deal_id, d["record"])
+        except ReviewBusy as e:
+            raise LobbyError(str(e), 503) from None
 
 
 def replay_json(d: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from .. import i18n
 from . import assist
 
 # The browser needs only these domains; the terminal's stay on the server.
-WEB_DOMAINS = ("common", "web", "howto")
+WEB_DOMAINS = ("common", "web", "howto", "review")
 
 
 async def catalogue(request: Request) -> Response:

@@ -19,6 +19,7 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
+from ..errors import DurakError
 from ..match import record_deals
 from ..review import Judge, Review, review_game
 
@@ -27,7 +28,7 @@ MAX_WAITING = 4
 WORLDS, DEPTH = 16, 4
 
 
-class ReviewBusy(Exception):
+class ReviewBusy(DurakError):
     """Too many reviews waiting: try again later."""
 
 

@@ -3,7 +3,7 @@
 // t(key, {name: ...}) fills {name}; a counted phrase picks its form by {n} with the
 // standard Intl.PluralRules (CLDR).
 
-const DOMAINS = ["common", "web", "howto"];
+const DOMAINS = ["common", "web", "howto", "review"];
 let CAT = {};
 const plurals = {};
 

@@ -31,11 +31,79 @@ function plainWords(x) {
 // Key names as printed on the keys (Latin on every keyboard), marked as such.
 const KEYS = () => Object.fromEntries(["Home", "End"].map((k) => [k.toLowerCase(), h("kbd", { lang: "en" }, k)]));
 
+// The review's panel: the button, then this step's verdict, the durak chance of every
+// seat over the deal (one line each, the current step marked) and each seat's figures.
+function reviewPanel(review, state, step, data, names, load) {
+  const box = h("section", { class: "review-panel", id: "review-panel" });
+  if (state === "none") {
+    box.append(h("button", { class: "button", id: "review-button", onclick: load }, t("review.button")));
+    return box;
+  }
+  if (state === "loading") { box.append(h("p", { class: "muted", id: "review-loading" }, t("review.loading"))); return box; }
+  if (state.startsWith("error:")) {
+    box.append(h("p", { class: "error", id: "review-error" }, t("review.failed", { why: state.slice(6) })),
+      h("button", { class: "button ghost", onclick: load }, t("review.button")));
+    return box;
+  }
+  const byPly = new Map(review.moves.map((m) => [m.ply, m]));
+  const m = step > 0 ? byPly.get(step - 1) : null;
+  const pct = (x) => Math.round(x);
+  if (step > 0) {
+    const bad = m && ["inaccuracy", "mistake", "blunder"].includes(m.tag);
+    box.append(h("p", { class: "review-move" + (m ? ` tag-${m.tag}` : " muted"), id: "review-move", dataset: { tag: m ? m.tag : "" } },
+      !m ? t("review.not_judged") : t(bad ? "review.step_better" : "review.step", {
+        tag: t(`review.tag.${m.tag}`), after: pct(m.after), best: moveWords(m.best), after_best: pct(m.after_best) })));
+  }
+  // the graph: x the step, y the durak chance (0 at the bottom, 100 at the top)
+  const W = 600, H = 140, n = Math.max(1, data.frames.length - 1);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "review-graph");
+  svg.setAttribute("id", "review-graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("review.graph_title"));
+  const line = (x1, y1, x2, y2, cls) => {
+    const l = document.createElementNS(svg.namespaceURI, "line");
+    Object.entries({ x1, y1, x2, y2, class: cls }).forEach(([k, v]) => l.setAttribute(k, v));
+    svg.append(l);
+  };
+  line(0, H / 2, W, H / 2, "mid");
+  names.forEach((_, s) => {
+    const pts = review.moves.filter((x) => x.seat === s)
+      .map((x) => `${((x.ply + 1) / n * W).toFixed(1)},${(H - x.after / 100 * H).toFixed(1)}`);
+    if (!pts.length) return;
+    const p = document.createElementNS(svg.namespaceURI, "polyline");
+    p.setAttribute("points", pts.join(" "));
+    p.setAttribute("class", `seat-line seat-${s}`);
+    p.dataset.seat = s;
+    svg.append(p);
+  });
+  line(step / n * W, 0, step / n * W, H, "now");
+  box.append(h("div", { class: "small muted" }, t("review.graph_title")), svg,
+    h("div", { class: "review-legend small" }, ...names.map((name, s) => h("span", { class: `seat-key seat-${s}` }, name))));
+  for (const sr of review.seats) {
+    box.append(h("p", { class: "small review-seat", dataset: { seat: sr.seat } }, t("review.seat_web", {
+      name: names[sr.seat], accuracy: sr.accuracy.toFixed(1), ...sr.tags, luck: (sr.luck > 0 ? "+" : "") + Math.round(sr.luck) })));
+  }
+  box.append(h("p", { class: "muted small" }, t("review.how")));
+  return box;
+}
+
 export function replayView(app, id) {
   const root = h("div", { class: "replay-view" });
   app.append(root);
   let data = null;
   let i = 0;
+  // the review (issue 47): fetched on request, null until then
+  let review = null;
+  let reviewState = "none";
+  const loadReview = () => {
+    reviewState = "loading";
+    show();
+    api(`/api/games/${id}/review`)
+      .then((r) => { review = r; reviewState = "ready"; show(); })
+      .catch((e) => { reviewState = `error:${e.message || e}`; show(); });
+  };
   let playing = null;
   const stop = () => { if (playing) clearInterval(playing); playing = null; };
   const go = (k) => { i = Math.max(0, Math.min(data.frames.length - 1, k)); show(); };
@@ -131,6 +199,7 @@ export function replayView(app, id) {
       iconButton("last", t("replay.last"), { id: "replay-last", onclick: () => { stop(); go(data.frames.length - 1); } })),
     slider,
     h("p", { class: "muted small", id: "replay-keys" }, ...tn("replay.keys", KEYS())),
+    reviewPanel(review, reviewState, i, data, names, loadReview),
     ...(cheats ? [h("p", { class: "small", id: "replay-cheats" }, t("replay.cheats", cheats))] : []),
     h("details", { class: "log-box" }, h("summary", {}, t("replay.record")),
       h("pre", { translate: "no" }, data.record)));
