@@ -5,12 +5,15 @@ Each also derives from the built-in error it stands for (``ValueError`` or
 
 - :class:`RulesError`: an unknown option, a bad value, options that cannot go together;
 - :class:`IllegalActionError`: an action not legal now, or text that is no action
-  (the game is left as it was);
+  (the game is left as it was); its :class:`TurnError`: no move for this seat now
+  (not its turn, the deal over, no legal action);
 - :class:`RecordError`: a record that cannot be read or does not replay;
 - :class:`StateError`: a call not possible now (the next deal before this one ended);
 - :class:`ArgumentError` / :class:`ArgumentTypeError`: a bad argument to a public
   function or constructor (a bot spec, a ``Match``'s ``deals``...); the message
-  starts with the argument's name.
+  starts with the argument's name;
+- :class:`FrozenError`: an immutable value asked to change (also an AttributeError);
+  :class:`EngineError`: the engine cannot be switched now (also a RuntimeError).
 
 >>> import durak
 >>> from durak.errors import DurakError
@@ -34,6 +37,20 @@ class RulesError(DurakError, ValueError):
 
 class IllegalActionError(DurakError, ValueError):
     """An action that is not legal now, or text that is no action. The game is unchanged."""
+
+
+class TurnError(IllegalActionError):
+    """No move for this seat now: it is not this seat's turn, or no seat may act (the
+    deal is over), or a bot was asked for a move with none legal. The one error for
+    both, so that whoever drives seats catches one thing."""
+
+
+class FrozenError(DurakError, AttributeError):
+    """An immutable value (a Card, an Action) asked to change."""
+
+
+class EngineError(DurakError, RuntimeError):
+    """The engine cannot be switched now (``build.force_pure`` after it was loaded)."""
 
 
 class RecordError(DurakError, ValueError):
