@@ -37,15 +37,15 @@ from .actions import (
     encoding,
     make,
 )
-from .cards import RANK_MASK, Card, CardSet
+from .cards import RANK_MASK, Card
 from .cheating import CALLER_TAKES, DEFENDER_TAKES, FALSE_BEAT, FALSE_THROW, Cheating
 from .checks import game_args
-from .deal import check_seat, deal_hands, deck_order, first_leader, is_int, lots, turn_trump
+from .deal import check_seat, first_leader, is_int
 from .deal import trump_suit_of as trump_suit_of  # re-exported
-from .enums import Phase
-from .errors import ArgumentError, ArgumentTypeError, RecordError, TurnError
+from .errors import ArgumentTypeError, RecordError, TurnError
 from .observation import Observation
 from .outcome import Outcome as Outcome  # re-exported
+from .outcome import hung_pagony, loser
 from .position import DEFENCE as DEFENCE  # re-exported, with the other phases
 from .position import FIELDS as FIELDS  # re-exported
 from .position import OPEN as OPEN
@@ -54,13 +54,14 @@ from .position import PHASES as PHASES
 from .position import PILE as PILE
 from .position import STATE_FIELDS as STATE_FIELDS  # re-exported
 from .position import THROW as THROW
-from .position import Position
 from .position import State as State  # re-exported
 from .position import pagon_cards as pagon_cards  # re-exported
+from .reading import Reading
 from .reasons import why_illegal
 from .record import read_record, write_record
 from .rules import Rules
 from .rules import pagon_ladder as pagon_ladder  # re-exported
+from .turns import DRAW_ORDER, next_active, throwers
 
 # SUBSETS[g]: the non-empty subsets of a 4-bit suit pattern, smallest first.
 SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -70,7 +71,7 @@ SUBSETS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _SIX_MASK: Final = RANK_MASK[6]
 
 
-class Game(Position):
+class Game(Reading):
     """One deal of Durak under ``rules``.
 
     ``deck``: the whole deck in dealing order (text, or a list of Cards or of card
@@ -109,19 +110,13 @@ class Game(Position):
     ) -> None:
         # (``object`` in the types above: the compiled engine would refuse a wrong type
         # before these checks could name the argument)
-        if not _blank:
-            rules = game_args(rules, seed, dealer, leader, pagon)  # durak.checks
-        if rules is None:
-            rules = Rules()
-        elif not isinstance(rules, Rules):
-            raise ArgumentTypeError(
-                f"rules: a durak.Rules (Rules.parse(text) reads text), not {type(rules).__name__}"
-            )
-        self.rules = rules
         if _blank:
             # The one way to make a Game without dealing: clone() and from_view() fill
             # in every field themselves (compiled classes cannot skip __init__).
+            assert isinstance(rules, Rules)
+            self.rules = rules
             return
+        self.rules = rules = game_args(rules, seed, dealer, leader, pagon)  # durak.checks
         if seed is None:
             seed = random.randrange(2**63)
         elif not is_int(seed):
@@ -134,47 +129,6 @@ class Game(Position):
             leader = first_leader(rules, self._hands, self.trump_suit, self._trumps, self._rng_lead)
         self.leader = leader = check_seat("leader", leader, self.n)
         self._start_bout(leader)
-
-    def _deal(self, rules: Rules, seed: int, deck: object, dealer: object) -> None:
-        """The deck, the lots, the hands and the trump (:mod:`durak.deal`)."""
-        n = self.n = rules.players
-        self.hand_size = rules.hand_size
-        self.teams = rules.teams != "none"
-        self.seed = seed
-        self._order = order = deck_order(rules, seed, deck)
-        lot_dealer, self._rng_lead = lots(seed, n)
-        self.dealer = d = check_seat("dealer", lot_dealer if dealer is None else dealer, n)
-        self._hands = deal_hands(order, n, self.hand_size, d)
-        trump, self._talon, self._bottom, self._trumps, marks, seen = turn_trump(rules, order, d)
-        self._known = [0] * n
-        if seen >= 0:
-            self._known[d] |= 1 << seen
-        self._discard = marks  # (двухкозырный: the turned cards, face up, out of play)
-        self._tp = 0
-        self._trump_card = trump
-        self.trump_suit = trump_suit_of(rules, trump)
-
-    def _clear_deal(self) -> None:
-        """A deal's start: nobody out, nothing laid, played or scored yet."""
-        n = self.n
-        self._forced_take = False
-        self._origin = None
-        self._outm = 0
-        self._tmask = 0
-        self._legal = None
-        self.out = [False] * n
-        self.out_order = []
-        self.tally = [0] * n
-        self._last_lay = [0] * n
-        self._last_att = (-1, 0, -1)
-        self._passed = []
-        self.history = []
-        self.outcome = None
-        self.bout = 0
-        self._att = []
-        self._beat = []
-        rules = self.rules
-        self._cheat = Cheating(n, rules.false_call != "none") if rules.cheating != "off" else None
 
     # -- pagony ---------------------------------------------------------------
     def _pass_pagony(self, attacker: int) -> int:
@@ -200,84 +154,23 @@ class Game(Position):
             self._check_out(attacker)
             attacker = self._next_active(attacker, attacker)
 
-    def _hung(self, durak: int | None) -> tuple[int | None, int]:
-        """The side that hung its pagony with the deal's last attack, and how many cards.
+    # -- seats (durak.turns) ------------------------------------------------------
+    def _next_active(self, seat: int, opponent_of: int = -1) -> int:
+        return next_active(self.out, seat, opponent_of if self.teams else -1)
 
-        The attacker must have gone out with that attack, onto a member of the losing
-        side; whether the loser then beat the cards or took them does not matter
-        (docs/rules.md, pagony 3)."""
-        if not self._pagon or durak is None:
-            return None, 0
-        seat, mask, defender = self._last_att
-        if seat < 0 or not self.out[seat] or self._last_lay[seat] != mask:
-            return None, 0
-        r = self.rules
-        side, losing = r.team_of(seat), r.team_of(durak)
-        if side == losing or r.team_of(defender) != losing:
-            return None, 0
-        pm = self._pagon_mask[seat]
-        step = self._pagon[side]
-        if step == len(pagon_ladder(r.deck)) - 1:
-            ok = mask == pm
-        else:
-            # all of the pagon rank, at least one of them not a trump
-            ok = not mask & ~(pm | RANK_MASK[pagon_ladder(r.deck)[step]]) and bool(mask & pm)
-        return (side, mask.bit_count()) if ok else (None, 0)
-
-    # -- seats ---------------------------------------------------------------
-    def _next_active(self, seat: int, opponent_of: int | None = None) -> int:
-        """The next active seat clockwise (to the left) after ``seat``; with teams
-        and ``opponent_of`` given, the next active opponent of that seat. -1 if none."""
-        n = self.n
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if self.out[s]:
-                continue
-            if opponent_of is not None and self.teams and (s - opponent_of) % 2 == 0:
-                continue
-            if s == seat and opponent_of is None:
-                return -1
-            return s
-        return -1
-
-    def _defender_for(self, attacker: int) -> int:
-        if not self._outm and not self.teams:
-            return (attacker + 1) % self.n
-        return self._next_active(attacker, attacker if self.teams else None)
-
-    def _make_throwers(self) -> tuple[int, ...]:
-        """Who may throw in, in the order of their right: the opening attacker, then
-        clockwise from the defender's left."""
-        d, a, n = self.defender, self.attacker, self.n
-        key = a | d << 3 | self._outm << 6
-        cached = self._tcache.get(key)
-        if cached is not None:
-            return cached
-        mode = self.rules.throwers
-        if mode == "attacker":
-            return (a,)
-        if mode == "neighbours":
-            left = self._next_active(d)
-            right = next(((d - i) % n for i in range(1, n) if not self.out[(d - i) % n]), -1)
-            ok = {left, right} - {d, -1}
-        else:
-            ok = {s for s in range(n) if not self.out[s] and s != d}
-        if self.teams:
-            ok = {s for s in ok if (s - d) % 2}
-        order = [a] if a in ok else []
-        for i in range(1, n):
-            s = (d + i) % n
-            if s in ok and s != a:
-                order.append(s)
-        result = self._tcache[key] = tuple(order)
-        return result
+    def _thrower_order(self) -> tuple[int, ...]:
+        a, d = self.attacker, self.defender
+        return throwers(self._tcache, self.rules, self.out, a, d, self._outm)
 
     # -- bouts -----------------------------------------------------------------
     def _start_bout(self, attacker: int) -> None:
         if self._pagon and self.teams:
             attacker = self._pass_pagony(attacker)
         self.attacker = self.first_attacker = attacker
-        d = self.defender = self._defender_for(attacker)
+        if not self._outm and not self.teams:
+            d = self.defender = (attacker + 1) % self.n
+        else:
+            d = self.defender = self._next_active(attacker, attacker)
         if self._beats_of:
             self._beats = self._beats_of[d]
         # (the table is empty: __init__ and _end_bout made it so)
@@ -291,8 +184,8 @@ class Game(Position):
         cheat = self._cheat
         if cheat is not None:
             cheat.new_bout()
-        self._set_cap()
-        self._throwers = self._make_throwers()
+        self.cap = self._cap_for(self.defender)
+        self._throwers = self._thrower_order()
         self._tpos = 0
         self._phase = OPEN
         self.to_act = attacker
@@ -304,9 +197,6 @@ class Game(Position):
         cap = _count(self._hands[defender])
         limit = self._bout_limit if self.bout else self._first_limit
         return cap if cap < limit else limit
-
-    def _set_cap(self) -> None:
-        self.cap = self._cap_for(self.defender)
 
     def _room(self) -> int:
         return self.cap - len(self._att)
@@ -373,6 +263,22 @@ class Game(Position):
         if not self._hands[seat]:
             self._check_out(seat)
 
+    def _lay_beat(self, seat: int, m: int, target: int) -> None:
+        """The card ``m`` laid on the attacking card ``target`` (a defence, or a false
+        beat); once every card is beaten, the throwers have their turn."""
+        self._hands[seat] &= ~m
+        self._known[seat] &= ~m
+        self._beat[self._att.index(target)] = m.bit_length() - 1
+        self._unbeaten &= ~(1 << target)
+        self._n_beaten += 1
+        self._tmask |= m
+        self._last_lay[seat] = m
+        if not self._hands[seat]:
+            self._check_out(seat)
+        if not self._unbeaten:
+            self._phase = THROW
+            self._next_thrower(0)
+
     def _check_out(self, seat: int) -> None:
         if not self._hands[seat] and self.talon_size == 0 and not self.out[seat]:
             self.out[seat] = True
@@ -404,7 +310,7 @@ class Game(Position):
                 self._finish(active)
                 return
         if taken:
-            nxt = self._next_active(d, d if self.teams else None)
+            nxt = self._next_active(d, d)
         elif not self.out[d]:
             nxt = d
         else:
@@ -418,12 +324,11 @@ class Game(Position):
 
     def _draw(self) -> None:
         hs, n, d, fa = self.hand_size, self.n, self.defender, self.first_attacker
+        order = DRAW_ORDER[n][fa][d]
         if self._tp >= len(self._talon) and self._bottom < 0:
-            order = _DRAW_ORDER[n][fa][d]
             for s in order:
                 self._check_out(s)
             return
-        order = _DRAW_ORDER[n][fa][d]
         talon = self._talon
         hands = self._hands
         for s in order:
@@ -449,97 +354,29 @@ class Game(Position):
                 self._check_out(s)
 
     def _finish(self, active: list[int]) -> None:
+        """The deal is over, ``active`` still holding cards: who lost (:mod:`durak.outcome`)."""
         self._phase = OVER
         self.to_act = None
-        r = self.rules
-        losers = tuple(active)
-        durak: int | None
-        draw = False
-        if r.scoring == "pogonny":
-            # Fewest pogony loses; ties: who kept cards longest.
-            order = self.out_order + [s for s in losers]
-            last = {s: i for i, s in enumerate(order)}
-            durak = min(range(self.n), key=lambda s: (self.tally[s], -last[s]))
-            # The tally, not the cards, decides: the losing side is the durak's (issue 30:
-            # losers named the seats left holding cards, another side than losing_team).
-            losers = tuple(s for s in range(self.n) if r.team_of(s) == r.team_of(durak))
-        elif not losers:
-            if r.draws:
-                durak, draw = None, True
-            else:
-                # The defender beat everything off: the one who opened the last bout loses.
-                durak = self.first_attacker
-        elif len(losers) == 1:
-            durak = losers[0]
-        else:
-            # Team play: the side left holding cards loses; its member with the most
-            # cards is named the durak.
-            durak = max(losers, key=lambda s: (self._hands[s].bit_count(), -s))
+        r, out_order = self.rules, self.out_order
+        durak, draw, losers = loser(
+            r, active, out_order, self.tally, self._hands, self.first_attacker
+        )
         pogony = 0
-        if durak is not None and self.out_order:
-            pogony = (self._last_lay[self.out_order[-1]] & _SIX_MASK).bit_count()
-        hung, hung_cards = self._hung(durak)
+        if durak is not None and out_order:
+            pogony = (self._last_lay[out_order[-1]] & _SIX_MASK).bit_count()
+        pagony = (self._pagon, self._pagon_mask, self._last_att)
+        hung, hung_cards = hung_pagony(r, pagony, self.out, self._last_lay, durak)
         self.outcome = Outcome(
             hung=hung,
             hung_cards=hung_cards,
             durak=durak,
             draw=draw,
-            out_order=tuple(self.out_order),
+            out_order=tuple(out_order),
             pogony=pogony,
             tally=tuple(self.tally),
             losers=losers,
             losing_team=(durak % 2 if self.teams and durak is not None else None),
         )
-
-    # -- public state ------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self._phase == OVER
-
-    @property
-    def deck(self) -> tuple[Card, ...]:
-        """The whole deck in dealing order (empty for a game rebuilt by :meth:`from_view`)."""
-        return tuple([Card.from_index(c) for c in self._order])
-
-    @property
-    def talon_size(self) -> int:
-        return len(self._talon) - self._tp + (self._bottom >= 0)
-
-    @property
-    def discard(self) -> CardSet:
-        """The cards beaten off, out of play."""
-        return CardSet(self._discard)
-
-    @property
-    def hands(self) -> tuple[CardSet, ...]:
-        """Every seat's hand: ``hands[seat]`` iterates that hand's Cards, lowest first."""
-        return tuple(CardSet(h) for h in self._hands)
-
-    def hand(self, seat: object) -> CardSet:
-        seat = check_seat("seat", seat, self.n)
-        return CardSet(self._hands[seat])
-
-    @property
-    def known(self) -> tuple[CardSet, ...]:
-        """Per seat, the cards of its hand known to every other seat: taken from the
-        table, shown, passed openly, or the face-up trump once drawn."""
-        return tuple(CardSet(k) for k in self._known)
-
-    @property
-    def pagon(self) -> tuple[int, ...]:
-        """With pagony: each side's step on the ladder of pagon ranks at the deal's start
-        (what ``Game(..., pagon=...)`` took), else ``()``.
-
-        >>> Game(Rules.preset("pagony"), seed=1, pagon=[2, 0]).pagon
-        (2, 0)
-        """
-        return self._pagon
-
-    @property
-    def phase(self) -> Phase:
-        """``attack``, ``defend``, ``throw_in``, ``pile_on`` or ``over``, as in
-        :class:`Observation`."""
-        return PHASES[self._phase]
 
     # -- legal actions -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -608,7 +445,7 @@ class Game(Position):
         g = (hand >> rank_base) & 15
         if not g:
             return
-        nd = self._next_active(seat, seat if self.teams else None)
+        nd = self._next_active(seat, seat)
         if nd < 0 or nd == seat:
             return
         n_att = len(self._att)
@@ -628,16 +465,10 @@ class Game(Position):
     # -- шулерский (docs/rules.md 11) ------------------------------------------------------
     def cheats(self) -> list[Action]:
         """With ``cheating``: the cheat moves ``to_act`` may make now, apart from
-        :meth:`legal_actions` (an honest player never sees them). A false beat: any card
-        of the hand laid on an unbeaten attacking card it does not beat; a false
-        throw-in: one card of a rank not on the table, by a thrower who has the turn,
-        within the bout's limits. Empty without ``cheating``.
-
-        >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
-        >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
-        >>> g.apply("9♠"); [str(a) for a in g.cheats()]
-        ['~9♠/6♣', '~9♠/7♣', '~9♠/8♦']
-        """
+        :meth:`legal_actions` (an honest player never sees them; :meth:`all_moves` has
+        an example). A false beat: any card of the hand laid on an unbeaten attacking
+        card it does not beat; a false throw-in: one card of a rank not on the table, by
+        a thrower who has the turn, within the bout's limits."""
         cheat = self._cheat
         seat = self.to_act
         if cheat is None or seat is None:
@@ -654,13 +485,7 @@ class Game(Position):
     def calls(self) -> list[Action]:
         """With ``cheating``: the calls ``to_act`` may make now: any card on the table
         that another seat laid this bout and nobody has called yet, cheat or not (a
-        list of only the real cheats would tell which they are). Lowest card first.
-
-        >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
-        >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
-        >>> g.apply("9♠"); g.apply("~9♠/6♣"); [str(a) for a in g.calls()]
-        ['?6♣']
-        """
+        list of only the real cheats would tell which they are). Lowest card first."""
         cheat = self._cheat
         seat = self.to_act
         if cheat is None or seat is None or not self._tmask:
@@ -675,7 +500,9 @@ class Game(Position):
 
         >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
         >>> g = Game(Rules.preset("shulerskiy"), deck=deck, dealer=1, leader=0)
-        >>> g.apply("9♠"); g.apply("~9♠/6♣"); [str(a) for a in g.all_moves()]
+        >>> g.apply("9♠"); [str(a) for a in g.cheats()]
+        ['~9♠/6♣', '~9♠/7♣', '~9♠/8♦']
+        >>> g.apply("~9♠/6♣"); [str(a) for a in g.all_moves()]
         ['pass', '~7♠', '~8♠', '~10♦', '~Q♠', '~K♠', '?6♣']
         """
         moves = self.moves()
@@ -694,18 +521,7 @@ class Game(Position):
             self._phase = DEFENCE
             self.to_act = self.defender
             return
-        self._hands[seat] &= ~m
-        self._known[seat] &= ~m
-        self._beat[self._att.index(target.index)] = m.bit_length() - 1
-        self._unbeaten &= ~(1 << target.index)
-        self._n_beaten += 1
-        self._tmask |= m
-        self._last_lay[seat] = m
-        if not self._hands[seat]:
-            self._check_out(seat)
-        if not self._unbeaten:
-            self._phase = THROW
-            self._next_thrower(0)
+        self._lay_beat(seat, m, target.index)
 
     def _call(self, cheat: Cheating, seat: int, card: int) -> None:
         """A call on ``card``: the cheating component's verdict, carried out."""
@@ -824,23 +640,11 @@ class Game(Position):
         if cheat is not None and (k <= TRANSFER or k == CHEAT):
             cheat.lay(seat, m)  # (who laid each table card: a call names another's)
         if k == DEFEND:
-            card = m.bit_length() - 1
-            self._hands[seat] &= ~m
-            self._known[seat] &= ~m
             target = a.target
             assert target is not None
-            self._beat[self._att.index(target.index)] = card
-            self._unbeaten &= ~(1 << target.index)
-            self._n_beaten += 1
             if self._table_ranks:
-                self._allowed |= RANK_MASK[card // 4 + 2]
-            self._tmask |= m
-            self._last_lay[seat] = m
-            if not self._hands[seat]:
-                self._check_out(seat)
-            if not self._unbeaten:
-                self._phase = THROW
-                self._next_thrower(0)
+                self._allowed |= RANK_MASK[(m.bit_length() - 1) // 4 + 2]
+            self._lay_beat(seat, m, target.index)
         elif k == ATTACK:
             if self._opening_rank and self._phase == OPEN:
                 self._allowed = RANK_MASK[(m.bit_length() - 1) // 4 + 2]
@@ -876,7 +680,7 @@ class Game(Position):
     def _pass_on(self, seat: int, k: int, m: int) -> None:
         """A transfer (``m`` laid) or a trump shown (проездной): ``seat`` passes the
         attack on to the next defender."""
-        nd = self._next_active(seat, seat if self.teams else None)
+        nd = self._next_active(seat, seat)
         if k == TRANSFER:
             self._lay_attack(seat, m)
             self._last_att = (seat, m, nd)
@@ -887,8 +691,8 @@ class Game(Position):
         self.defender = nd
         if self._beats_of:
             self._beats = self._beats_of[nd]
-        self._set_cap()
-        self._throwers = self._make_throwers()
+        self.cap = self._cap_for(self.defender)
+        self._throwers = self._thrower_order()
         self.to_act = nd
 
     def _exchange(self, seat: int) -> None:
@@ -1014,41 +818,6 @@ class Game(Position):
         """
         self._apply(action)
 
-    # -- the talon, for chance nodes (durak.envs.openspiel) --------------------------------
-    def undrawn(self) -> tuple[int, ...]:
-        """The talon's cards still to be drawn (card indices), top first; the face-up
-        trump under it not counted.
-
-        >>> g = Game(Rules(), seed=1)
-        >>> len(g.undrawn()), g.drawn
-        (23, 0)
-        """
-        return self._talon[self._tp :]
-
-    @property
-    def drawn(self) -> int:
-        """How many cards have been drawn from the top of the talon so far."""
-        return self._tp
-
-    def restack(self, cards: Sequence[int]) -> None:
-        """Put ``cards``, a reordering of :meth:`undrawn`, on the talon, top first (a
-        chance node choosing what is drawn).
-
-        >>> g = Game(Rules(), seed=1)
-        >>> g.restack(sorted(g.undrawn())); list(g.undrawn()) == sorted(g.undrawn())
-        True
-        """
-        if sorted(cards) != sorted(self.undrawn()):
-            raise ArgumentError("restack: the cards must be those still to be drawn")
-        self._talon = self._talon[: self._tp] + tuple(cards)
-        origin = self._origin
-        if origin is not None:
-            # (a rebuilt game's talon is counted from where it was rebuilt)
-            self._origin = (origin[0], origin[1], self._talon, origin[3])
-        else:
-            # the deck is dealt cards, the trump, then the talon: a record replays it
-            self._order = self._order[: len(self._order) - len(self._talon)] + self._talon
-
     def observation(self, seat: object) -> Observation:
         """What ``seat`` may know, and nothing else (:meth:`view`, as cards)."""
         seat = check_seat("seat", seat, self.n)
@@ -1152,16 +921,3 @@ _SHOWS: Final = tuple(make(SHOW, 1 << c, -1) for c in range(52))
 _PASS: Final = make(PASS, 0, -1)
 # Thrower orders, per (throwers, teams, players), keyed by attacker | defender << 3 |
 # out-mask << 6: shared by every game with those rules.
-
-# _DRAW_ORDER[n][first attacker][defender]: the opening attacker first, then clockwise,
-# the defender last.
-_DRAW_ORDER: Final = tuple(
-    tuple(
-        tuple(
-            tuple([s for s in ((fa + i) % n for i in range(n)) if s != d] + [d]) if n else ()
-            for d in range(n)
-        )
-        for fa in range(n)
-    )
-    for n in range(7)
-)

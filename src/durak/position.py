@@ -20,18 +20,18 @@ from .cards import (
     NO_TRUMP,
     RANK_MASK,
     SUIT_MASK,
-    Card,
-    CardSet,
     beat_key,
     deck_mask,
     lowest_rank,
 )
 from .cheating import Cheating
+from .deal import check_seat, deal_hands, deck_order, lots, trump_suit_of, turn_trump
 from .enums import Phase
 from .errors import ArgumentError
-from .observation import LastAttack, Observation, Passed, SeatView
+from .observation import Observation, SeatView
 from .outcome import Outcome
 from .rules import Rules, pagon_ladder
+from .turns import thrower_cache
 
 OPEN: Final = 0
 DEFENCE: Final = 1
@@ -259,7 +259,7 @@ class Position:
         self._pogonny = rules.scoring == "pogonny"
         self._transfer_on = rules.transfer
         self._first_limit = min(rules.bout_limit, rules.first_bout_limit)
-        self._tcache = _thrower_cache(rules)
+        self._tcache = thrower_cache(rules)
         self._action_limit = rules.action_limit
         self._bout_limit = rules.bout_limit
         self._pile_on = rules.pile_on
@@ -284,6 +284,47 @@ class Position:
             self._pagon_mask[seat] = pagon_cards(r, steps[r.team_of(seat)], self.trump_suit)
         if not r.pagony_attack:
             self._no_open = self._pagon_mask[:]
+
+    def _deal(self, rules: Rules, seed: int, deck: object, dealer: object) -> None:
+        """The deck, the lots, the hands and the trump (:mod:`durak.deal`)."""
+        n = self.n = rules.players
+        self.hand_size = rules.hand_size
+        self.teams = rules.teams != "none"
+        self.seed = seed
+        self._order = order = deck_order(rules, seed, deck)
+        lot_dealer, self._rng_lead = lots(seed, n)
+        self.dealer = d = check_seat("dealer", lot_dealer if dealer is None else dealer, n)
+        self._hands = deal_hands(order, n, self.hand_size, d)
+        trump, self._talon, self._bottom, self._trumps, marks, seen = turn_trump(rules, order, d)
+        self._known = [0] * n
+        if seen >= 0:
+            self._known[d] |= 1 << seen
+        self._discard = marks  # (двухкозырный: the turned cards, face up, out of play)
+        self._tp = 0
+        self._trump_card = trump
+        self.trump_suit = trump_suit_of(rules, trump)
+
+    def _clear_deal(self) -> None:
+        """A deal's start: nobody out, nothing laid, played or scored yet."""
+        n = self.n
+        self._forced_take = False
+        self._origin = None
+        self._outm = 0
+        self._tmask = 0
+        self._legal = None
+        self.out = [False] * n
+        self.out_order = []
+        self.tally = [0] * n
+        self._last_lay = [0] * n
+        self._last_att = (-1, 0, -1)
+        self._passed = []
+        self.history = []
+        self.outcome = None
+        self.bout = 0
+        self._att = []
+        self._beat = []
+        rules = self.rules
+        self._cheat = Cheating(n, rules.false_call != "none") if rules.cheating != "off" else None
 
     def _copy_to(self, g: Position) -> None:
         """Every field of this game into ``g``, lists copied (one plain assignment per
@@ -483,72 +524,6 @@ class Position:
             key += self._last_att
         return key
 
-    def _observe(
-        self, seat: int, legal: list[Action], cheats: list[Action], calls: list[Action]
-    ) -> Observation:
-        """What ``seat`` may know (:meth:`view`, as cards); ``legal``, ``cheats`` and
-        ``calls``: its moves, when it is to act."""
-        v = self.view(seat)
-        by, cards, onto = self._last_att
-        last = LastAttack(by, CardSet(cards), onto) if by >= 0 else None
-        over = v.to_act < 0
-        cheat = self._cheat
-        return Observation(
-            seat=seat,
-            rules=self.rules,
-            hand=CardSet(v.hand),
-            table=tuple(self.table),
-            trump=self.trump,
-            trump_suit=v.trump_suit,
-            talon_size=v.talon_size,
-            discard=CardSet(v.discard),
-            hand_sizes=v.hand_sizes,
-            known=tuple(CardSet(k) for k in v.known),
-            out=tuple(self.out),
-            pogony=v.tally,
-            to_act=None if over else v.to_act,
-            attacker=None if over else v.attacker,
-            defender=None if over else v.defender,
-            phase=PHASES[v.phase],
-            bout=v.bout,
-            dealer=self.dealer,
-            legal=tuple(legal),
-            trump_under_talon=v.trump_under_talon,
-            first_attacker=None if over else v.first_attacker,
-            throwers=v.throwers,
-            thrower_pos=v.thrower_pos,
-            cap=v.cap,
-            shown_seats=tuple(s for s in range(self.n) if v.shown >> s & 1),
-            out_order=v.out_order,
-            last_laid=tuple(CardSet(m) for m in v.last_laid),
-            pagon=self._pagon,
-            forced_take=v.forced_take,
-            last_attack=last,
-            passed=self.passed,
-            trumps=self._trumps,
-            **(cheat.observed(cheats, calls) if cheat is not None else {}),
-        )
-
-    @property
-    def trump(self) -> Card | None:
-        """The turned card: face up under the talon (or drawn from there); None when
-        no card is turned (``trump=none``). With a fixed trump suit (``trump=diamonds``)
-        it need not be of the trump suit: :attr:`trump_suit` is the trump."""
-        return Card.from_index(self._trump_card) if self._trump_card >= 0 else None
-
-    @property
-    def table(self) -> list[tuple[Card, Card | None]]:
-        """Pairs of attacking card and the card that beat it (None while unbeaten)."""
-        return [
-            (Card.from_index(a), Card.from_index(b) if b >= 0 else None)
-            for a, b in zip(self._att, self._beat, strict=True)
-        ]
-
-    @property
-    def passed(self) -> tuple[Passed, ...]:
-        """Pagony passed openly to a partner (team pagony), in order."""
-        return tuple(Passed(a, b, CardSet(m)) for a, b, m in self._passed)
-
     def _restore(
         self, obs: Observation, hands: list[int], talon: Sequence[int], before: Sequence[Action]
     ) -> None:
@@ -631,12 +606,3 @@ class Position:
                     self._allowed |= RANK_MASK[b.rank]
         elif r.throw_in == "opening_rank" and obs.table:
             self._allowed = RANK_MASK[obs.table[0][0].rank]
-
-
-# Thrower orders, per (throwers, teams, players), keyed by attacker | defender << 3 |
-# out-mask << 6: shared by every game with those rules.
-_THROWERS: Final[dict[tuple[str, str, int], dict[int, tuple[int, ...]]]] = {}
-
-
-def _thrower_cache(rules: Rules) -> dict[int, tuple[int, ...]]:
-    return _THROWERS.setdefault((rules.throwers, rules.teams, rules.players), {})
