@@ -1,7 +1,8 @@
 """Every error the package raises on purpose is a :class:`DurakError`.
 
-Each also derives from the built-in error it stands for (``ValueError`` or
-``TypeError``), so ``except ValueError`` keeps working:
+Each also derives from the built-in error it stands for (``ValueError``, ``TypeError``,
+``AttributeError`` or ``RuntimeError``), so ``except ValueError`` keeps working. Nothing
+in the engine raises a bare built-in error (a test reads the sources for that):
 
 - :class:`RulesError`: an unknown option, a bad value, options that cannot go together;
 - :class:`IllegalActionError`: an action not legal now, or text that is no action

@@ -623,8 +623,8 @@ class Game(Reading):
         if self._cheat is not None and action in self.all_moves():
             self._apply(action)
             return
-        if self.to_act is None:
-            raise TurnError("the deal is over: no seat is to act")
+        if self.to_act is None:  # (no move for anyone: the one error for that)
+            raise TurnError(self._reason(action))
         raise IllegalActionError(self._reason(action))
 
     # C901: one branch per action kind, flat: the engine's hottest function
