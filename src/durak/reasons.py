@@ -45,10 +45,10 @@ def why_illegal(v: SeatView, rules: Rules, a: Action, legal: list[Action]) -> st
         return f"{a}: attacked with a pagon card, seat {seat} must take (pagony_attack=off)"
     if a.kind == TRANSFER and v.phase == 1 and a.kind not in kinds:
         return f"{a}: {_why_no_transfer(v, rules, a.cards)}"
+    if a.kind == DEFEND and a.target is not None and v.phase == 1:
+        return f"{a}: {_why_no_beat(v, rules, a)}"
     if a.kind not in kinds:
         return f"{a}: {a.kind} is not possible now; seat {seat} must make {_EXPECT[v.phase]}"
-    if a.kind == DEFEND and a.target is not None:
-        return f"{a}: {_why_no_beat(v, rules, a)}"
     if a.kind == TRANSFER:
         return (
             f"{a}: a transfer needs cards of the attacked rank, and the next defender "
