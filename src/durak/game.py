@@ -793,7 +793,7 @@ class Game(Reading):
     # -- the seat view and the declared fast path ----------------------------------------
     # Searchers, rollouts, the solver and the environments play millions of moves; these
     # give them the engine's own move list, its unchecked move and its state as ints,
-    # without copies or checks. Nothing outside this module reads a Game's private fields.
+    # without copies or checks. Nothing outside the engine reads a Game's private fields.
     def moves(self) -> list[Action]:
         """The legal actions, as :meth:`legal_actions` lists them, but the engine's own
         list, not a copy: read it, never change it (fast path: searchers and rollouts).
