@@ -9,7 +9,8 @@ counts are compared. Rates are games per CPU-second of the measuring process.
     python benchmarks/engine/before_after.py BEFORE_SRC AFTER_SRC --rounds 3
 
 (``*_SRC``: a checkout's ``src`` folder, each built with ``setup.py build_ext --inplace``
-for the compiled numbers; which engine each runs is printed.)
+for the compiled numbers; which engine each runs is printed. ``--pure``: both trees'
+pure-Python engines, ``DURAK_PURE=1``.)
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ ROWS = (
 )
 
 
-def measure(src: str, games: int, rows: tuple[str, ...]) -> dict[str, object]:
+def measure(src: str, games: int, rows: tuple[str, ...], pure: bool) -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": src}
     env.pop("DURAK_PURE", None)
+    if pure:
+        env["DURAK_PURE"] = "1"
     cmd = [sys.executable, "-c", _MEASURE, str(games), *rows]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     result: dict[str, object] = json.loads(out.stdout)
@@ -60,13 +63,14 @@ def main() -> int:
     p.add_argument("after", help="the source tree after the change (its src folder)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--games", type=int, default=1000, help="deals per row and round")
+    p.add_argument("--pure", action="store_true", help="both trees' pure-Python engines")
     args = p.parse_args()
     print(f"load before: {os.getloadavg()}")
     best: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
     counts: dict[str, dict[str, int]] = {"before": {}, "after": {}}
     for _ in range(args.rounds):
         for side, src in (("before", args.before), ("after", args.after)):
-            res = measure(src, args.games, ROWS)
+            res = measure(src, args.games, ROWS, args.pure)
             print(f"{side}: {res['engine']} ({src})", flush=True)
             rows = res["rows"]
             assert isinstance(rows, dict)
