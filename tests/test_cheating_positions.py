@@ -7,6 +7,8 @@ index 0 (2♠, the lowest card of the 52-card deck)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from durak import CardSet, Game, Rules
 
 from .helpers import assert_cards_conserved
@@ -31,8 +33,8 @@ def moves(g: Game, *texts: str) -> None:
         assert_cards_conserved(g)
 
 
-def texts(actions: object) -> set[str]:
-    return {str(a) for a in actions}  # type: ignore[attr-defined]
+def texts(actions: Iterable[object]) -> set[str]:
+    return {str(a) for a in actions}
 
 
 # -- cheating with a transfer --------------------------------------------------------------
