@@ -106,10 +106,10 @@ def test_a_caught_false_throw_in_goes_back_with_the_card_laid_on_it() -> None:
     # §11 (P): a false throw-in called in time is rolled back: Q♣ to its thrower, K♣
     # that beat it to the defender, both seen by all; the thrower is barred this bout;
     # the ranks open for throwing in are the honest cards' again (9, 10: not Q, not K).
-    hands = ["9H 7C 8C QC 6D AS", "10H KC 6S 7S 8S 9S", "10D KD 6C JD QD AD"]
+    hands = ["9H 7C 8C QC 6D 10S", "10H KC 6S 7S 8S 9S", "10D KD 6C JD QD AD"]
     g = _thrown_in(THREE, hands, "6H", beat_it="KC")
     moves(g, "?QC")
-    assert g.hand(0) == CardSet.parse("7C 8C QC 6D AS")
+    assert g.hand(0) == CardSet.parse("7C 8C QC 6D 10S")
     assert g.hand(1) == CardSet.parse("KC 6S 7S 8S 9S")
     seen = g.observation(2).known
     assert CardSet.parse("QC") <= seen[0] and CardSet.parse("KC") <= seen[1]
@@ -117,7 +117,8 @@ def test_a_caught_false_throw_in_goes_back_with_the_card_laid_on_it() -> None:
     o = g.observation(2)
     assert o.cheated == CardSet(0) and o.barred == (0,)
     assert o.laid == (CardSet.parse("9H"), CardSet.parse("10H"), CardSet(0))
-    # every thrower still in gets the turn again; the caught one may only pass
+    # every thrower still in gets the turn again; the caught one may only pass (its
+    # 10♠ is of a rank on the table, but a caught cheater throws in no more this bout)
     assert g.to_act == 0 and texts(g.legal_actions()) == {"pass"} and g.cheats() == []
     assert texts(g.calls()) == {"?10♥"}
     moves(g, "pass")
@@ -140,6 +141,104 @@ def test_a_false_throw_in_is_offered_with_one_card_of_room_and_not_with_none() -
     assert g.to_act == 0 and texts(g.legal_actions()) == {"pass"}
     assert g.cheats() == []  # no room left: no false throw-in either
     assert texts(g.calls()) == {"?10♠", "?10♣", "?10♦", "?J♥", "?6♠"}
+
+
+def test_a_cheat_still_on_the_table_opens_no_rank_after_another_is_caught() -> None:
+    # §11 (R): a cheat opens no rank for throwing in; when a caught false throw-in is
+    # rolled back, the ranks open are the honest cards' only: 9♥ opens nines, the false
+    # beat 7♠ still standing on it opens no sevens. (52 cards: 2♠ opens nothing either.)
+    rules = Rules.preset("shulerskiy", players=3, deck=52)
+    hands = ["9H 7C 8C QC 6D 3D", "7S KC 6S 4S 8S 5S", "9D 7D 2S JD QD AD"]
+    g = deal(rules, hands, "3H", dealer=2, leader=0)
+    moves(g, "9H", "~9H/7S", "~QC", "QC/KC", "pass")
+    assert g.to_act == 2
+    moves(g, "?QC", "pass")
+    assert g.to_act == 2 and texts(g.legal_actions()) == {"9♦", "pass"}
+    assert g.observation(2).cheated == CardSet.parse("7S")
+
+
+def test_a_false_throw_in_that_was_the_last_card_brings_its_thrower_back_in() -> None:
+    # §11 (P) and RULES.md 5: a seat with no cards and no talon is out; a caught false
+    # throw-in goes back to its thrower, who is in again. (24 cards, all dealt.)
+    rules = Rules.preset("shulerskiy", players=6, deck=24, hand_size=4)
+    hands = [
+        "9S 9C 9D QC",
+        "10S 10C 10D KH",
+        "JS JC JD JH",
+        "QS QD QH KS",
+        "KC KD AS AC",
+        "AD AH 10H 9H",
+    ]
+    g = deal(rules, hands, "AH", dealer=5, leader=0)
+    moves(g, "9S+9C+9D", "9S/10S", "9C/10C", "9D/10D", "~QC")
+    assert g.out[0] and g.view(1).out == 1
+    moves(g, "?QC")
+    assert not g.out[0] and g.view(1).out == 0 and g.hand(0) == CardSet.parse("QC")
+    assert g.to_act == 0 and texts(g.legal_actions()) == {"pass"}
+
+
+def test_a_false_beat_that_was_the_last_card_brings_the_defender_back_in() -> None:
+    # §11 (D): a caught false beat: the defender takes the table, in again though its
+    # last card went out with the cheat; the next bout is led from its left.
+    rules = Rules.preset("shulerskiy", players=6, deck=24, hand_size=4)
+    hands = [
+        "9S 9C 9D 9H",
+        "10S 10C 10D QS",
+        "JS JC JD JH",
+        "QC QD QH KS",
+        "KC KD AS AC",
+        "AD AH 10H KH",
+    ]
+    g = deal(rules, hands, "AH", dealer=5, leader=0)
+    moves(g, "9S+9C+9D+9H", "9S/10S", "9C/10C", "9D/10D", "~9H/QS")
+    assert g.out[1] and g.to_act == 2
+    moves(g, "?QS")
+    assert not g.out[1] and g.view(2).out == 1  # (seat 0 went out honestly)
+    assert len(g.hand(1)) == 8 and (g.to_act, g.attacker, g.defender) == (2, 2, 3)
+
+
+def test_a_false_throw_in_caught_while_piling_on_gives_the_turn_from_the_first_thrower() -> None:
+    # §11 (P) with «беру» (pile_on): the defender took; a false throw-in called while the
+    # throwers pile on is rolled back and the right to throw in starts again from the
+    # first thrower: the caught one passed over, seat 2 has it back though it passed.
+    rules = Rules.preset("shulerskiy", players=4)
+    hands = [
+        "9H QC 10S 7C 8C AS",
+        "10H 6S 7S 8S 9S JC",
+        "10D KD 6C JD AD 8D",
+        "10C KC 6D QD AC 7D",
+    ]
+    g = deal(rules, hands, "6H", dealer=3, leader=0)
+    moves(g, "9H", "9H/10H", "~QC", "take")
+    assert str(g.phase) == "pile_on" and g.to_act == 0
+    moves(g, "pass", "pass")
+    assert g.to_act == 3 and "?Q♣" in texts(g.calls())
+    moves(g, "?QC")
+    assert str(g.phase) == "pile_on" and g.to_act == 2
+    assert CardSet.parse("QC") <= g.hand(0) and g.observation(2).barred == (0,)
+    assert [(str(a), str(b)) for a, b in g.table] == [("9♥", "10♥")]
+
+
+def test_a_game_rebuilt_from_a_view_carries_out_calls_like_the_game() -> None:
+    # §11 (D, V, P): searchers rebuild a game from a seat's view (Game.from_view); what a
+    # call does there (the cost of a wrong call, who is barred) is what it does in the game.
+    for g, call in ((_transferred(), "?10S"), (_transferred(), "?7S")):
+        seat = g.to_act
+        assert seat is not None
+        d = Game.from_view(g.observation(seat), [int(h) for h in g.hands], g.undrawn())
+        moves(g, call)
+        d.apply(call)
+        assert all(d.observation(s) == g.observation(s) for s in range(3))
+    hands = ["9H 7C 8C QC 6D 10S", "10H KC 6S 7S 8S 9S", "10D KD 6C JD QD AD"]
+    g = _thrown_in(THREE, hands, "6H", beat_it="KC")
+    moves(g, "?QC")
+    d = Game.from_view(g.observation(0), [int(h) for h in g.hands], g.undrawn())
+    assert d.observation(2).barred == (0,) and d.legal_actions() == g.legal_actions()
+    moves(g, "pass")
+    d.apply("pass")
+    # (the view rebuilt from is seat 0's: what the others know of its hand, Q♣ given
+    # back, is not in it, as seat 0 sees its whole hand)
+    assert d.observation(0) == g.observation(0)
 
 
 # -- card index 0: 2♠ -------------------------------------------------------------------

@@ -179,10 +179,9 @@ class Cheating:
     @staticmethod
     def from_observation(obs: Observation) -> Cheating:
         """The cheating game's state an observation shows (every part of it is public)."""
-        n = obs.rules.players
-        c = Cheating(n, obs.rules.false_call != "none")
+        c = Cheating(0, obs.rules.false_call != "none")
         c.cheats = int(obs.cheated)
         c.called = int(obs.called)
-        c.laid = [int(m) for m in obs.laid] or [0] * n
+        c.laid = [int(m) for m in obs.laid]  # (one per seat: the rules have cheating)
         c.barred = sum(1 << s for s in obs.barred)
         return c
