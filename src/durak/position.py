@@ -1,10 +1,12 @@
 """Position: every field of a deal in play, listed once, and the forms read from them.
 
-:class:`Position` is the base of :class:`durak.game.Game`: it holds the one field list
-(:data:`FIELDS`, its copy ``_copy_to``), and what is read from those fields without
-playing: the seat view (``view``), the environments' state (``state``), the
-transposition key (``position_key``), one seat's observation, and a deal rebuilt from
-one (``_restore``, for ``Game.from_view``). The rules of play are ``Game``'s
+:class:`Position` is the base of :class:`durak.game.Game` (through
+:class:`durak.reading.Reading`): it holds the one field list (:data:`FIELDS`, each field
+declared with its type on the class), its copy (``_copy_to``, for ``clone``), the fields
+of a new deal (``_deal``, ``_clear_deal``, ``_derive``, ``_set_pagon``), and what is read
+from them without playing: the seat view (``view``), the environments' state
+(``state``), the transposition key (``position_key``), and a deal rebuilt from an
+observation (``_restore``, for ``Game.from_view``). The rules of play are ``Game``'s
 (:mod:`durak.game`); the cheating game's part of a deal is its component's
 (:mod:`durak.cheating`).
 """
