@@ -174,6 +174,7 @@ def test_a_false_throw_in_that_was_the_last_card_brings_its_thrower_back_in() ->
     assert g.out[0] and g.view(1).out == 1
     moves(g, "?QC")
     assert not g.out[0] and g.view(1).out == 0 and g.hand(0) == CardSet.parse("QC")
+    assert g.observation(1).out_order == ()
     assert g.to_act == 0 and texts(g.legal_actions()) == {"pass"}
 
 
@@ -194,6 +195,7 @@ def test_a_false_beat_that_was_the_last_card_brings_the_defender_back_in() -> No
     assert g.out[1] and g.to_act == 2
     moves(g, "?QS")
     assert not g.out[1] and g.view(2).out == 1  # (seat 0 went out honestly)
+    assert g.observation(2).out_order == (0,)
     assert len(g.hand(1)) == 8 and (g.to_act, g.attacker, g.defender) == (2, 2, 3)
 
 
@@ -217,6 +219,13 @@ def test_a_false_throw_in_caught_while_piling_on_gives_the_turn_from_the_first_t
     assert str(g.phase) == "pile_on" and g.to_act == 2
     assert CardSet.parse("QC") <= g.hand(0) and g.observation(2).barred == (0,)
     assert [(str(a), str(b)) for a, b in g.table] == [("9♥", "10♥")]
+    # the same, the false throw-in not the first thrower's: the turn goes back to it
+    g = deal(rules, hands, "6H", dealer=3, leader=0)
+    moves(g, "9H", "9H/10H", "pass", "~KD", "take", "pass", "pass")
+    assert str(g.phase) == "pile_on" and g.to_act == 3
+    moves(g, "?KD")
+    assert g.to_act == 0 and g.observation(0).barred == (2,)
+    assert CardSet.parse("KD") <= g.hand(2)
 
 
 def test_a_game_rebuilt_from_a_view_carries_out_calls_like_the_game() -> None:
