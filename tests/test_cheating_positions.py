@@ -7,6 +7,8 @@ index 0 (2♠, the lowest card of the 52-card deck)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Iterable
 
 from durak import CardSet, Game, Rules
@@ -248,6 +250,15 @@ def test_a_game_rebuilt_from_a_view_carries_out_calls_like_the_game() -> None:
     # (the view rebuilt from is seat 0's: what the others know of its hand, Q♣ given
     # back, is not in it, as seat 0 sees its whole hand)
     assert d.observation(0) == g.observation(0)
+
+
+def test_a_cheating_game_survives_a_deep_copy_and_a_pickle() -> None:
+    # (OpenSpiel clones a state by deep copy; dist executors pickle games)
+    g = _transferred()
+    for c in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert c.observation(1) == g.observation(1) and c.calls() == g.calls()
+        c.apply("?7S")
+        assert g.to_act == 1 and c.to_act == 0  # (a copy shares nothing)
 
 
 # -- card index 0: 2♠ -------------------------------------------------------------------

@@ -53,7 +53,8 @@ class Cheating:
 
     __slots__ = ("cheats", "called", "laid", "barred", "costly_calls")
 
-    def __init__(self, players: int, costly_calls: bool = True) -> None:
+    # (defaults: a copy or an unpickled compiled object is made without arguments)
+    def __init__(self, players: int = 0, costly_calls: bool = True) -> None:
         self.cheats = 0
         self.called = 0
         self.laid = [0] * players
