@@ -48,6 +48,8 @@ def snapshot(g: Game) -> tuple[object, ...]:
         if name == "_legal":
             continue
         v = getattr(g, name)
+        if name == "_cheat":  # (the cheating component, or None: its state as a tuple)
+            v = v.key() if v is not None else None
         out.append(tuple(v) if isinstance(v, list) else v)
     return tuple(out)
 

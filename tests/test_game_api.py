@@ -10,6 +10,7 @@ import pytest
 from durak import Action, Game, IllegalActionError, Observation, RecordError, Rules, RulesError
 from durak.cards import Card
 from durak.enums import Kind, Phase
+from durak.errors import TurnError
 
 from .helpers import snapshot
 
@@ -359,6 +360,7 @@ def test_nothing_is_legal_once_the_deal_is_over() -> None:
     with pytest.raises(IllegalActionError) as err:
         g.apply("take")
     assert str(err.value) == "the deal is over"
+    assert isinstance(err.value, TurnError)  # no move for anyone: the one error for that
     with pytest.raises(IllegalActionError, match="^nothing to undo$"):
         Game(Rules(), seed=2).undo()
 

@@ -78,7 +78,7 @@ from typing import Final, Protocol
 
 from .cards import Card, CardSet, cards_of, lowest_rank
 from .enums import Kind
-from .errors import ArgumentTypeError
+from .errors import ArgumentTypeError, FrozenError
 from .errors import IllegalActionError as IllegalActionError  # re-exported
 
 
@@ -190,7 +190,7 @@ class Action:
         return a
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Action is immutable")
+        raise FrozenError("Action is immutable")
 
     def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
         t = self.target
@@ -266,14 +266,14 @@ class Action:
 def _parse_group(text: str) -> int:
     parts = [p for p in text.replace(",", "+").split("+") if p.strip()]
     if not parts:
-        raise ValueError("no cards")
+        raise IllegalActionError("no cards")
     cards = [Card.parse(p) for p in parts]
     if len({c.rank for c in cards}) != 1:
-        raise ValueError("cards laid at once must be of one rank")
+        raise IllegalActionError("cards laid at once must be of one rank")
     mask = 0
     for c in cards:
         if mask & c.bit:
-            raise ValueError(f"{c} is given twice")
+            raise IllegalActionError(f"{c} is given twice")
         mask |= c.bit
     return mask
 

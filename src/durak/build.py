@@ -33,7 +33,7 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Final
 
-from .errors import UsageError
+from .errors import EngineError
 
 # The compiled modules (setup.py and the Makefile read this list): the engine, its
 # playout loops and the searchers' rollout policy. They are compiled as one group and
@@ -43,6 +43,13 @@ ENGINE: Final = (
     "actions",
     "rules",
     "observation",
+    "outcome",
+    "cheating",
+    "deal",
+    "turns",
+    "reasons",
+    "position",
+    "reading",
     "game",
     "determinize",
     "playout",
@@ -115,7 +122,7 @@ def force_pure() -> None:
         return
     loaded = [m for m in ENGINE if f"{_PACKAGE}.{m}" in sys.modules]
     if loaded:
-        raise UsageError(f"force_pure: the engine is already loaded ({', '.join(loaded)})")
+        raise EngineError(f"force_pure: the engine is already loaded ({', '.join(loaded)})")
     sys.meta_path.insert(0, _SourceFinder(_PACKAGE, ENGINE))
 
 

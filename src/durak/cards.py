@@ -23,7 +23,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from .errors import ArgumentError, ArgumentTypeError
+from .errors import ArgumentError, ArgumentTypeError, FrozenError
 
 SUITS: Final = ("♠", "♥", "♦", "♣")
 SUIT_LETTERS: Final = ("S", "H", "D", "C")
@@ -96,7 +96,7 @@ class Card:
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Card is immutable")
+        raise FrozenError("Card is immutable")
 
     @staticmethod
     def from_index(index: int) -> Card:

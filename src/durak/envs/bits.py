@@ -55,10 +55,10 @@ def deck_slot(rules: Rules) -> int:
 
 
 def legal_moves(g: Game) -> list[Action]:
-    """What the seat to act may play, as the environments offer it: ``g.moves()`` (the
-    engine's own list: read only), and with ``cheating`` (шулерский) a new list of those,
-    ``g.cheats()`` and ``g.calls()``. (The calls are every card another seat laid this
-    bout, cheat or not: the mask tells nothing the seat could not see.)
+    """What the seat to act may play, as the environments offer it: ``g.all_moves()``,
+    ``g.moves()`` (the engine's own list: read only), and with ``cheating`` (шулерский) a
+    new list of those, ``g.cheats()`` and ``g.calls()``. (The calls are every card another
+    seat laid this bout, cheat or not: the mask tells nothing the seat could not see.)
 
     >>> from durak import Rules
     >>> deck = "9S 6C 8S 7C 7S 8D QS 9H KS 10H 10D JH 6H"
@@ -66,10 +66,7 @@ def legal_moves(g: Game) -> list[Action]:
     >>> g.apply("9♠"); g.apply("~9♠/6♣"); [str(a) for a in legal_moves(g)]
     ['pass', '~7♠', '~8♠', '~10♦', '~Q♠', '~K♠', '?6♣']
     """
-    moves = g.moves()
-    if g.rules.cheating == "off":
-        return moves
-    return moves + g.cheats() + g.calls()
+    return g.all_moves()
 
 
 def legal_indices(g: Game, slot: int = -1) -> list[int]:

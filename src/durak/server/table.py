@@ -608,12 +608,9 @@ class LiveTable:
             raise ProtocolError("stale", f"state {state} is not the current state {self.state}")
         if g.to_act != seat:
             raise ProtocolError("not_your_turn", f"seat {g.to_act} is to act, not seat {seat}")
-        if not g.is_legal(action):  # (is_legal: also a cheat or a call, шулерский)
-            try:
-                g.clone().apply(action)
-            except ValueError as e:
-                raise ProtocolError("illegal", str(e)) from None
-            raise ProtocolError("illegal", f"{action}: not legal now")
+        why = g.why_illegal(action)  # (None: legal, a cheat or a call included, шулерский)
+        if why is not None:
+            raise ProtocolError("illegal", why)
         assert self.deal_id is not None
         # Stored first: a crash after this line replays the action on restart; a store
         # that fails leaves everything as it was.
