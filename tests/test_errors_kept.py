@@ -18,7 +18,13 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "durak"
-SIGNALS = {"StopIteration", "StopAsyncIteration", "AttributeError", "NotImplementedError"}
+SIGNALS = {
+    "StopIteration",
+    "StopAsyncIteration",
+    "AttributeError",
+    "NotImplementedError",
+    "KeyboardInterrupt",  # (a Ctrl-C handler passes the signal on as Python does)
+}
 BUILTIN_ERRORS = {
     name
     for name, value in vars(builtins).items()

@@ -11,7 +11,7 @@ import durak.seats
 from durak import Game, Rules
 from durak.actions import Action
 from durak.bots import REGISTRY, BaseBot, legal_of, make
-from durak.errors import ArgumentTypeError, StateError, TurnError, UsageError
+from durak.errors import ArgumentTypeError, IllegalActionError, TurnError, UsageError
 from durak.observation import Observation
 from durak.seats import Chooser, Seats
 
@@ -141,5 +141,5 @@ def test_every_bot_raises_the_one_turn_error_on_another_seats_view(name: str) ->
     other = 1 - (g.to_act or 0)
     with pytest.raises(TurnError, match="not this seat's turn") as e:
         bot.choose(g.observation(other))
-    # the one error is a StateError, and a ValueError for callers of old
-    assert isinstance(e.value, StateError) and isinstance(e.value, ValueError)
+    # the one error is an IllegalActionError, and a ValueError for callers of old
+    assert isinstance(e.value, IllegalActionError) and isinstance(e.value, ValueError)

@@ -35,7 +35,7 @@ from pettingzoo.utils import wrappers as _wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..actions import encoding
-from ..errors import ArgumentError, IllegalActionError, UsageError
+from ..errors import ArgumentError, DurakError, IllegalActionError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .aec import AECCore
@@ -142,9 +142,14 @@ class OrderEnforcing(_wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         while raw.agents and max_iter > 0:
             max_iter -= 1
             if not self._has_updated:
-                raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+                raise OrderError("need to call step() or reset() in a loop over `agent_iter`")
             self._has_updated = False
             yield raw.agent_selection
+
+
+class OrderError(DurakError, AssertionError):
+    """A call out of PettingZoo's order (an AssertionError, as PettingZoo's own wrapper
+    raises for it)."""
 
 
 class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
