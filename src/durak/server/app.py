@@ -29,7 +29,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .cluster import DRAIN_SECONDS, LEASE_SECONDS, Cluster, Local, RedisCluster, RemoteConnection
+from .cluster import (
+    DRAIN_SECONDS,
+    LEASE_SECONDS,
+    Cluster,
+    Local,
+    Moving,
+    RedisCluster,
+    RemoteConnection,
+    services_down,
+)
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
@@ -132,12 +141,31 @@ def create_app(  # noqa: PLR0913
         *pages.ROUTES,
         *people.ROUTES,
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    down: dict[Any, Any] = {kind: _services_down for kind in DOWN}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=down)
     app.state.guard = cluster.guard()
     app.state.cluster = cluster
     app.state.logins = cluster.logins()
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
+
+
+# The errors of a database or a Redis that does not answer (cluster.services_down).
+DOWN = services_down()
+RETRY_AFTER = "2"  # seconds a client is told to wait when the services are down
+
+
+def _down_response() -> Response:
+    return JSONResponse(
+        {"error": "the server's services are not answering; try again shortly"},
+        503,
+        headers={"Retry-After": RETRY_AFTER},
+    )
+
+
+async def _services_down(request: Request, exc: Exception) -> Response:
+    log.warning("%s %s: services down: %s", request.method, request.url.path, exc)
+    return _down_response()
 
 
 class Shield:
@@ -158,7 +186,11 @@ class Shield:
             await send(message)
 
         lim = self.guard.limits
-        refusal = await self._refusal(scope, Headers(scope=scope))
+        try:
+            refusal = await self._refusal(scope, Headers(scope=scope))
+        except DOWN as e:  # (its limits are counted in Redis)
+            log.warning("services down: %s", e)
+            refusal = _down_response()
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
@@ -234,7 +266,8 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def _error(e: LobbyError) -> Response:
-    return JSONResponse({"error": str(e)}, status_code=e.status)
+    headers = {"Retry-After": RETRY_AFTER} if e.status == 503 else None
+    return JSONResponse({"error": str(e)}, status_code=e.status, headers=headers)
 
 
 def _cluster(request: Request | WebSocket) -> Cluster:
@@ -401,8 +434,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(code=1008)
         return
     # A new connection costs a handshake and a state message: counted as a request.
-    if not await guard.requests.acquire(addr) or not await guard.connect(addr):
-        await ws.close(code=1008)
+    try:
+        if not await guard.requests.acquire(addr) or not await guard.connect(addr):
+            await ws.close(code=1008)
+            return
+    except DOWN:  # its limits are counted in Redis: "try again later"
+        await ws.close(code=1013)
         return
     try:
         await ws.accept()
@@ -475,7 +512,10 @@ async def handle_frame(
     try:
         m = protocol.parse_client(data)
         if isinstance(m, Hello):
-            owner = await cluster.where(m.table)
+            try:
+                owner = await cluster.where(m.table)
+            except Moving as e:  # (not a guess: the table is there, settling)
+                raise ProtocolError("moving", str(e)) from None
             if owner is not None:
                 if isinstance(conn, RemoteConnection):
                     # Relayed here, but the table is elsewhere now: the edge asks again.

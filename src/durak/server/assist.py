@@ -189,6 +189,11 @@ def clean_text(text: str) -> str:
 async def chat(conn: Connection, text: str) -> None:
     """A player's message to everyone at the table (spectators read, not write)."""
     t, seat = _seated(conn)
+    if not t.lobby.holds(t):
+        # This worker stalled past the table's lease: another may hold the table now,
+        # and the message was meant for the players there. Shown nowhere; the page asks
+        # where the table is and says it again.
+        raise ProtocolError("moving", "the table is moving between workers; try again")
     msg = {
         "type": "chat",
         "seat": seat,

@@ -109,6 +109,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and a log of what it could not store; default 5)",
     )
     parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="trust X-Forwarded-For and X-Forwarded-Proto only from these comma-separated "
+        "addresses or networks (your load balancer's; '*': any). Default: none, so no "
+        "client can choose the address the per-address limits count it by",
+    )
+    parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
     )
     parser.add_argument(
@@ -170,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     def serve(slot: int | None) -> None:
         """One worker; made in the worker's own process, so each has its own id."""
         worker = args.worker_id
+        trusted = proxies(args.forwarded_allow_ips)
         if worker is not None and slot is not None:
             worker = f"{worker}-{slot}"
         app = create_app(
@@ -199,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=math.ceil(args.drain or DRAIN_SECONDS)
             if args.redis
             else None,
+            proxy_headers=trusted is not None,
+            forwarded_allow_ips=trusted,
         )
         uvicorn.Server(config).run(sockets=[sock])
 
@@ -206,6 +217,19 @@ def run(args: argparse.Namespace) -> int:
         serve(None)
         return 0
     return supervise(args.workers, serve)
+
+
+def proxies(allowed: str) -> list[str] | None:
+    """The addresses proxy headers are trusted from (``--forwarded-allow-ips``); None:
+    none, and uvicorn then reads no proxy header at all (by default it would trust
+    127.0.0.1, or $FORWARDED_ALLOW_IPS: any local process could then choose the address
+    every per-address limit sees).
+
+    >>> proxies(""), proxies("10.0.0.5, 10.0.1.0/24")
+    (None, ['10.0.0.5', '10.0.1.0/24'])
+    """
+    ips = [a.strip() for a in allowed.split(",") if a.strip()]
+    return ips or None
 
 
 def undrained_exit(unstored: list[str]) -> None:

@@ -68,6 +68,11 @@ class Host(Protocol):
         """Another worker took ``table`` over: a write of it was fenced off."""
         ...
 
+    def holds(self, table: LiveTable) -> bool:
+        """Whether ``table`` is surely still held by this process (not taken over by
+        another worker while this one stalled past its lease)."""
+        ...
+
 
 log = logging.getLogger("durak.server")
 
@@ -297,6 +302,9 @@ class LiveTable:
         self.turn_state = -1
         self.task: asyncio.Task[None] | None = None
         self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
+        # Let go (closed, or taken over by another worker): nothing of it runs again, no
+        # clock is armed, no write tried (a stale copy must not keep on for ever).
+        self.let_go = False
         self.retrying: set[str] = set()  # what those writes are (``_store_or_retry``)
         # The epoch this worker took the table over with (the fencing token of a cluster,
         # ``store.Store.begin``); None: one process, writes not fenced.
@@ -327,6 +335,7 @@ class LiveTable:
             result: T = await self.store.write(self.fence, fn, *args, **kwargs)
         except Fenced:
             log.warning("table %s: taken over by another worker; letting it go", self.id)
+            self.let_go = True
             self.lobby.fenced(self)
             raise
         return result
@@ -542,6 +551,10 @@ class LiveTable:
             self.spawn(self._reschedule())
 
     def spawn(self, coro: Awaitable[None]) -> None:
+        if self.let_go:
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            return
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self.later.add(task)
         task.add_done_callback(self.later.discard)
@@ -966,6 +979,8 @@ class LiveTable:
             self.task.cancel()
         self.task = None
         self.deadline = None
+        if self.let_go:
+            return
         now = time.monotonic()
         if self.turn_state != self.state:
             self.turn_state, self.turn_started = self.state, now
@@ -1040,6 +1055,8 @@ class LiveTable:
                     try:
                         await self._act(seat, state, action, by)
                         return
+                    except Fenced:
+                        return  # another worker holds the table now: this copy is let go
                     except StoreUnavailable:
                         if retry is None:
                             raise
@@ -1109,7 +1126,7 @@ class LiveTable:
             await asyncio.sleep(self.lobby.deal_pause)
             for retry in (*RETRY_DELAYS, *[10.0] * 30):
                 async with self.lock:
-                    if self.state != state or self.pending is None:
+                    if self.state != state or self.pending is None or self.let_go:
                         return
                     try:
                         await self._start_deal(self.pending)
@@ -1125,6 +1142,7 @@ class LiveTable:
             log.exception("table %s: could not start the next deal", self.id)
 
     async def close(self) -> None:
+        self.let_go = True
         for task in [self.task, *self.later]:
             if task is not None:
                 task.cancel()
