@@ -12,11 +12,13 @@ import contextlib
 import json
 import re
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("redis")
@@ -33,6 +35,7 @@ from durak.server.table import Connection, LiveTable, hash_token  # noqa: E402
 
 from . import services  # noqa: E402
 from .test_server import hello, next_of, play_out, sync  # noqa: E402
+from .test_server_stalls import Stalled, until_a_session_waits_on_a_lock  # noqa: E402
 from .test_server_workers import Worker, two_player_table  # noqa: E402
 
 pytestmark = [
@@ -58,52 +61,54 @@ def own_services() -> Iterator[tuple[str, str]]:
 def test_a_worker_told_to_stop_while_its_services_hang_leaves_within_its_drain_bound(
     own_services: tuple[str, str],
 ) -> None:
-    """A worker holds bot tables that store a move every few milliseconds, and a table
-    with a person connected. Its PostgreSQL and Redis stop answering (SIGSTOP: alive,
-    connections open, no reply, as a hung machine or a dropped network). Told to stop
-    (SIGTERM), it gives its sockets ``--drain`` seconds, its tables' writes as long
-    again, then leaves: within twice the bound (and a second), with exit status 1 and
-    a log naming the write it could not finish. (Without the bound it waited for the
-    database thread forever: the database's answer never comes.)"""
+    """A worker is inside a write for sure: a person's join waits for the table's row,
+    which a session of the test holds (the worker's lock timeout is a minute here), as
+    PostgreSQL shows (the session waits on a lock). Then its PostgreSQL and Redis stop
+    answering (SIGSTOP: alive, connections open, no reply, as a hung machine or a
+    dropped network). Told to stop (SIGTERM), it gives its sockets' requests
+    ``--drain`` seconds, its tables' writes as long again, then leaves: within twice
+    the bound (and a margin for a busy machine), with exit status 1 and a log naming
+    the write it could not finish. (Without the bound it waited for the database
+    thread forever: the database's answer never comes.)"""
     db, redis_url = own_services
-    w = Worker("d", db, redis_url, "--drain", str(DRAIN), "--bot-pace", "0")
+    w = Worker("d", db, redis_url, "--drain", str(DRAIN), "--db-lock-timeout", "60")
     w.start()
-    ws = None
+    stalled = None
+    joining = None
     try:
         w.wait_ready()
         with w.http() as http:
-            for _ in range(3):
-                r = http.post(
-                    "/api/tables",
-                    json={"seats": [{"kind": "bot", "level": 1}] * 2, "deals": 100},
-                )
-                assert r.status_code == 201, r.text
             made = http.post(
                 "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 0}
             ).json()
-        ws = w.ws()
-        assert hello(ws, made["table"], made["token"])["seat"] == 0
-        time.sleep(0.5)  # the bots are playing: writes go to the database all the time
+        stalled = Stalled(db, made["table"])
+
+        def join() -> None:
+            with contextlib.suppress(httpx.HTTPError):  # (the worker leaves meanwhile)
+                httpx.post(f"{w.url}/api/tables/{made['table']}/join", json={}, timeout=60)
+
+        joining = threading.Thread(target=join, daemon=True)
+        joining.start()
+        asyncio.run(until_a_session_waits_on_a_lock(db))  # the join's write is pending
         assert w.proc is not None
         with services.paused(db, redis_url):
-            time.sleep(1.0)  # a write is on its way to the database, and waits
             t0 = time.monotonic()
             w.proc.send_signal(signal.SIGTERM)
             try:
-                code = w.proc.wait(2 * DRAIN + 6)
+                code = w.proc.wait(2 * DRAIN + 10)
             finally:
                 took = time.monotonic() - t0
-        assert took < 2 * DRAIN + 1.5, f"the worker took {took:.1f} s to stop"
+        assert took < 2 * DRAIN + 4, f"the worker took {took:.1f} s to stop"
         # stopped without storing everything (if not, the log says what it did)
         assert code == 1, (code, Path(w.log.name).read_text()[-3000:])
         w.log.flush()
         said = Path(w.log.name).read_text()
-        # (the write the database thread was in when the database stopped answering:
-        # a bot's move, or a deal's start or end)
-        assert re.search(r"without storing: \w+\(", said), said[-3000:]
+        assert re.search(r"without storing: set_seat\(", said), said[-3000:]
     finally:
-        if ws is not None:
-            ws.close()
+        if stalled is not None:
+            stalled.release()
+        if joining is not None:
+            joining.join(30)
         w.stop(told=True)
 
 

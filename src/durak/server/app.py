@@ -42,7 +42,7 @@ from .cluster import (
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
-from .store import Store
+from .store import STALL_SECONDS, Store
 from .table import Connection, hash_token
 
 log = logging.getLogger("durak.server")
@@ -78,6 +78,7 @@ def create_app(  # noqa: PLR0913
     limits: Limits | None = None,
     stats_token: str | None = None,
     busy_timeout: float = 2.0,
+    db_stall: float = STALL_SECONDS,
     redis_url: str | None = None,
     worker: str | None = None,
     lease: float = LEASE_SECONDS,
@@ -92,6 +93,7 @@ def create_app(  # noqa: PLR0913
     ``limits``: rates and caps (``durak.server.limits.Limits``);
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
     ``busy_timeout``: seconds a database write waits for a lock before it fails;
+    ``db_stall``: PostgreSQL ends a session idle that long inside a transaction;
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
     (an id; a random one by default), its tables' leases ``lease`` seconds long, its
     stop bounded by ``drain`` seconds; without it this process holds every table.
@@ -105,7 +107,7 @@ def create_app(  # noqa: PLR0913
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lobby = Lobby(
-            Store(db_url, busy_timeout=busy_timeout),
+            Store(db_url, busy_timeout=busy_timeout, stall=db_stall),
             bot_pace=bot_pace,
             deal_pause=deal_pause,
             bot_threads=bot_threads,

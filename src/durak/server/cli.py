@@ -109,6 +109,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and a log of what it could not store; default 5)",
     )
     parser.add_argument(
+        "--db-lock-timeout",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long a database write waits for a lock before it fails and is retried "
+        "(SQLite's busy timeout, PostgreSQL's lock_timeout; default 2)",
+    )
+    parser.add_argument(
+        "--db-stall",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="PostgreSQL: a session idle this long inside a transaction (its worker stopped "
+        "or cut off mid-write) is ended by the server, and the table rows it held freed for "
+        "the worker taking them over (docs/scale.md; default 5)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         default="",
         metavar="ADDRESSES",
@@ -135,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.lease is not None and not args.lease >= 1.0:
         print(f"durak serve: --lease {args.lease:g}: at least 1 second", file=sys.stderr)
+        return 2
+    if not args.db_lock_timeout > 0 or (args.db_stall is not None and not args.db_stall > 0):
+        print("durak serve: --db-lock-timeout and --db-stall: more than 0", file=sys.stderr)
         return 2
     if args.drain is not None and not args.drain > 0:
         print(f"durak serve: --drain {args.drain:g}: more than 0 seconds", file=sys.stderr)
@@ -190,6 +210,8 @@ def run(args: argparse.Namespace) -> int:
             forfeit_after=args.forfeit_after,
             stats_token=args.stats_token,
             limits=limits,
+            busy_timeout=args.db_lock_timeout,
+            **({} if args.db_stall is None else {"db_stall": args.db_stall}),
             redis_url=args.redis,
             worker=worker,
             **({} if args.lease is None else {"lease": args.lease}),
