@@ -143,24 +143,52 @@ class Socket:
         self.ws.close()
 
 
+class Thinking:
+    """How many bots of each address (``x``, ``y``) think at once, over every lobby of
+    the test, and how many moves each address's bots made."""
+
+    def __init__(self, pair: bool) -> None:
+        self.pair = pair  # x's bots wait for a partner (else: for a move of y's)
+        self.cond = threading.Condition()
+        self.now, self.most, self.moves = {"x": 0, "y": 0}, {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        self.met = 0  # times one of x's began to think while another of x's thought
+        self.over = False
+
+    def stop(self) -> None:
+        with self.cond:
+            self.over = True
+            self.cond.notify_all()
+
+
 class Busy:
-    """A seat bot that thinks 0.1 s a move and counts how many bots of its table's
-    address (``who``) think at that moment, over every lobby of the test."""
+    """A seat bot of address ``who`` that says how many of its address's bots think
+    with it. One of x's thinks until another of x's thinks too (``pair``: two at once
+    are shown, not hoped for in a window of time), or else until one of y's has moved
+    meanwhile (so x's bots go on thinking while y's move beside them, and would meet
+    if the budget let them); y's answer at once."""
 
     name = "busy"
 
-    def __init__(self, who: str, now: dict[str, int], most: dict[str, int]) -> None:
-        self.who, self.now, self.most = who, now, most
-
-    lock = threading.Lock()
+    def __init__(self, who: str, thinking: Thinking) -> None:
+        self.who, self.t = who, thinking
 
     def choose(self, obs: Observation) -> Any:
-        with self.lock:
-            self.now[self.who] += 1
-            self.most[self.who] = max(self.most[self.who], self.now[self.who])
-        time.sleep(0.1)
-        with self.lock:
-            self.now[self.who] -= 1
+        t = self.t
+        with t.cond:
+            t.now[self.who] += 1
+            t.most[self.who] = max(t.most[self.who], t.now[self.who])
+            if self.who == "x":
+                alone = t.now["x"] == 1
+                t.met += not alone
+                t.cond.notify_all()
+                met, moved = t.met, t.moves["y"]
+                if not t.pair:
+                    t.cond.wait_for(lambda: t.over or t.moves["y"] > moved, timeout=60)
+                elif alone:  # until another of x's comes
+                    t.cond.wait_for(lambda: t.over or t.met > met, timeout=60)
+            t.now[self.who] -= 1
+            t.moves[self.who] += 1
+            t.cond.notify_all()
         return obs.legal[0]
 
 
@@ -192,9 +220,9 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
         ]
         clusters = [RedisCluster(redis_url, limits, name) for name in "ab"] if shared else []
         for c, lobby in zip(clusters, lobbies, strict=False):
-            c.live_workers = [x.worker for x in clusters]  # as their beats would say
+            await c.redis.set(f"durak:worker:{c.worker}", "1")  # as their beats would
             c.share(lobby)
-        now, most = {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        thinking = Thinking(pair=not shared)
         tables = []
         try:
             for lobby, who in ((a, "x"), (a, "x"), (b, "x"), (b, "x"), (b, "y")):
@@ -205,31 +233,32 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        s.player = Busy(who, now, most)
+                        s.player = Busy(who, thinking)
                     start = t.state
                     t.schedule()
                 tables.append((t, start))
-            await asyncio.sleep(1.5)  # long enough to see bots think at once
             # Every table moves (one address's tables wait in line, none is starved).
-            deadline = asyncio.get_running_loop().time() + 10
-            while any(t.state < start + 2 for t, start in tables):
+            deadline = asyncio.get_running_loop().time() + 60
+            while any(t.state < start + 4 for t, start in tables):
                 assert asyncio.get_running_loop().time() < deadline, [
                     t.state - start for t, start in tables
                 ]
-                await asyncio.sleep(0.05)
-            seen = dict(most)  # (the probe below changes what b counts)
+                await asyncio.sleep(0.05)  # polling for the moves
+            seen = dict(thinking.most)  # (the probe below changes what b counts)
             if shared:
                 # A worker that is gone (no beat) holds nothing: its places are free.
                 on_a, on_b = (SharedTally(c, "hints", 1) for c in clusters)
                 assert await on_a.acquire("probe")
                 assert not await on_b.acquire("probe")  # a's place counts on b
                 assert await on_b.acquire("probe2")
-                clusters[1].live_workers = [clusters[1].worker]  # a's beat stopped
+                await clusters[1].redis.delete(f"durak:worker:{clusters[0].worker}")  # a died
                 assert await on_b.acquire("probe")
         finally:
+            thinking.stop()
             for lobby in lobbies:
                 await lobby.close()
             for c in clusters:
+                await c.redis.delete(f"durak:worker:{c.worker}")
                 await c.redis.aclose()
         return seen
 
