@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
+from .clock import Clock
 from .cluster import (
     DRAIN_SECONDS,
     LEASE_SECONDS,
@@ -84,6 +85,7 @@ def create_app(  # noqa: PLR0913
     lease: float = LEASE_SECONDS,
     drain: float = DRAIN_SECONDS,
     stopped: Callable[[list[str]], None] | None = None,
+    clock: Clock | None = None,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -98,7 +100,7 @@ def create_app(  # noqa: PLR0913
     (an id; a random one by default), its tables' leases ``lease`` seconds long, its
     stop bounded by ``drain`` seconds; without it this process holds every table.
     ``stopped``: called once the server stopped, with what it could not store (empty:
-    everything was)."""
+    everything was). ``clock``: the time the tables read (a test's ``ManualClock``)."""
     lim = limits or Limits()
     cluster: Cluster = (
         RedisCluster(redis_url, lim, worker, lease, drain) if redis_url else Local(lim)
@@ -117,6 +119,7 @@ def create_app(  # noqa: PLR0913
             grace=grace,
             forfeit_after=forfeit_after,
             limits=lim,
+            clock=clock,
         )
         app.state.lobby = lobby
         await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))

@@ -12,7 +12,6 @@ import asyncio
 import hmac
 import logging
 import secrets
-import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 from ..game import Game
 from ..rules import Rules, RulesError
 from . import accounts
+from .clock import Clock, Events
 from .limits import Limits, Tally, net_key, wide_key
 from .protocol import ProtocolError, clean_name
 from .ratings import address_key
@@ -112,7 +112,11 @@ class Lobby:
         grace: float = 60.0,
         forfeit_after: float = 120.0,
         limits: Limits | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        """``clock``: the time the tables read (a test's ``clock.ManualClock``)."""
+        self.clock = clock or Clock()
+        self.events = Events()  # the moments the tables announce (clock.Events)
         # Seconds a table with nobody connected stays open, by status.
         self.close_after = {
             "finished": close_finished_after,
@@ -166,7 +170,7 @@ class Lobby:
         """Close tables nobody is connected to (for ``close_after[status]`` seconds): they
         leave memory and the lobby, their games stay in the database. A table of people
         who all left closes too, however its bots and stand-ins are doing."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         closed = []
         for t in list(self.tables.values()):
             limit = self.close_after.get(t.status)

@@ -35,6 +35,7 @@ from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
 from . import accounts, protocol, ratings
+from .clock import Clock, Events
 from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
@@ -58,6 +59,8 @@ class Host(Protocol):
     bot_slots: Tally  # bots thinking at once, per address key (Limits.bots_per_address)
     hint_slots: Tally  # hints searched at once, per address key
     timings: Any  # deque[float]
+    clock: Clock  # the time tables read (a test's own: clock.ManualClock)
+    events: Events  # the moments tables announce (a deal started, a move stored...)
 
     def outdated(self, table_id: str) -> None:
         """The database holds an action this table has not played: another process
@@ -294,7 +297,8 @@ class LiveTable:
         self.log: list[dict[str, Any]] = []
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.touched = time.monotonic()  # the last change or connection: for the janitor
+        # the last change or connection: for the janitor
+        self.touched = self.lobby.clock.monotonic()
         self.alone_since = self.touched  # when the last connection left
         # When the mover's turn began (monotonic), and at which state: the turn clock
         # runs from here, so a reconnect does not start it again.
@@ -337,6 +341,7 @@ class LiveTable:
             log.warning("table %s: taken over by another worker; letting it go", self.id)
             self.let_go = True
             self.lobby.fenced(self)
+            self.lobby.events.emit("let_go", self.id)
             raise
         return result
 
@@ -345,7 +350,7 @@ class LiveTable:
 
     def public_seats(self) -> list[dict[str, Any]]:
         online = self._online()
-        now = time.monotonic()
+        now = self.lobby.clock.monotonic()
         return [
             {
                 "seat": s.index,
@@ -361,7 +366,7 @@ class LiveTable:
 
     def away_for(self, seat: int, now: float | None = None) -> float:
         """Seconds the person holding ``seat`` has had no connection (0 if connected)."""
-        at = time.monotonic() if now is None else now
+        at = self.lobby.clock.monotonic() if now is None else now
         return self._away_for(self.seats[seat], self._online(), at)
 
     @staticmethod
@@ -532,7 +537,7 @@ class LiveTable:
             before = self._online()
             self.conns.discard(conn)
             if not self.conns:
-                self.alone_since = time.monotonic()
+                self.alone_since = self.lobby.clock.monotonic()
             self._presence_changed(before)
         conn.table = conn.seat = None
 
@@ -540,7 +545,7 @@ class LiveTable:
         after = self._online()
         if after == before:
             return
-        now = time.monotonic()
+        now = self.lobby.clock.monotonic()
         for s in self.seats:
             if (s.index in before) != (s.index in after):
                 s.gone_since = None if s.index in after else now
@@ -640,9 +645,10 @@ class LiveTable:
             observe = getattr(s.player, "observe", None)
             if observe is not None and not g.is_over and g.to_act != s.index:
                 observe(g.observation(s.index))
-        self.touched = time.monotonic()
+        self.touched = self.lobby.clock.monotonic()
         self.schedule()
         self.broadcast()
+        self.lobby.events.emit("moved", self.id)
 
     async def _deal_over(self) -> None:
         g, m = self.game, self.match
@@ -716,7 +722,7 @@ class LiveTable:
             async def again() -> None:
                 try:
                     for delay in (*RETRY_DELAYS, *[10.0] * 60):
-                        await asyncio.sleep(delay)
+                        await self.lobby.clock.sleep(delay)
                         try:
                             await self.write(fn, *args)
                             return
@@ -810,6 +816,7 @@ class LiveTable:
             c.push(commit)
         self.schedule()
         self.broadcast()
+        self.lobby.events.emit("deal", self.id)
 
     async def _begin_match(self) -> None:
         seed = secrets.randbits(63)
@@ -859,7 +866,7 @@ class LiveTable:
             s.account_id, s.address = account_id, address
             if nonce is not None:
                 self.set_nonce(seat, nonce)
-            s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
+            s.gone_since = self.lobby.clock.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
             try:
                 await self._start_if_ready()
@@ -890,7 +897,7 @@ class LiveTable:
 
     async def start_if_ready_later(self) -> None:
         for delay in RETRY_DELAYS:
-            await asyncio.sleep(delay)
+            await self.lobby.clock.sleep(delay)
             try:
                 await self.start_if_ready()
                 return
@@ -939,7 +946,7 @@ class LiveTable:
             seat = self.seats[conn.seat]
             if seat.token_hash is None or seat.token_hash != conn.token_hash:
                 raise ProtocolError("bad_token", "this seat is no longer yours")
-            online, now = self._online(), time.monotonic()
+            online, now = self._online(), self.lobby.clock.monotonic()
             others = [
                 s for s in self.seats if s.kind == "human" and s.index != conn.seat and s.token_hash
             ]
@@ -981,7 +988,7 @@ class LiveTable:
         self.deadline = None
         if self.let_go:
             return
-        now = time.monotonic()
+        now = self.lobby.clock.monotonic()
         if self.turn_state != self.state:
             self.turn_state, self.turn_started = self.state, now
         if self.status != "playing":
@@ -1018,7 +1025,7 @@ class LiveTable:
                 self._bot_move(seat.index, self.stand_in, 0.0 if timed_out else pace, timed_out)
             )
             return
-        self.deadline = round(time.time() + wait, 3)
+        self.deadline = round(self.lobby.clock.time() + wait, 3)
         self.task = asyncio.create_task(
             self._bot_move(seat.index, self.stand_in, wait, wait_first=True)
         )
@@ -1027,17 +1034,16 @@ class LiveTable:
         state = self.state
         g = self.game
         assert g is not None
-        loop = asyncio.get_running_loop()
         try:
             if wait_first:
-                await asyncio.sleep(delay)
-            t0 = loop.time()
+                await self.lobby.clock.sleep(delay)
+            t0 = self.lobby.clock.monotonic()
             obs = g.observation(seat)
             action = await self._think(seat, bot, obs)
             if not wait_first:
-                rest = delay - (loop.time() - t0)
+                rest = delay - (self.lobby.clock.monotonic() - t0)
                 if rest > 0:
-                    await asyncio.sleep(rest)
+                    await self.lobby.clock.sleep(rest)
             by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
             for retry in (*RETRY_DELAYS, None):
                 async with self.lock:
@@ -1061,7 +1067,7 @@ class LiveTable:
                         if retry is None:
                             raise
                         log.warning("table %s: a bot move could not be stored; retrying", self.id)
-                await asyncio.sleep(retry)
+                await self.lobby.clock.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1116,14 +1122,14 @@ class LiveTable:
             return obs.legal[0]
 
     async def _reschedule_later(self, state: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.lobby.clock.sleep(delay)
         async with self.lock:
             if self.state == state:
                 self.schedule()
 
     async def _next_deal_later(self, state: int) -> None:
         try:
-            await asyncio.sleep(self.lobby.deal_pause)
+            await self.lobby.clock.sleep(self.lobby.deal_pause)
             for retry in (*RETRY_DELAYS, *[10.0] * 30):
                 async with self.lock:
                     if self.state != state or self.pending is None or self.let_go:
@@ -1135,7 +1141,7 @@ class LiveTable:
                         log.warning(
                             "table %s: the next deal could not be stored; retrying", self.id
                         )
-                await asyncio.sleep(retry)
+                await self.lobby.clock.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1150,6 +1156,7 @@ class LiveTable:
                     await task
         for c in list(self.conns):
             c.stop()
+        self.lobby.events.emit("closed", self.id)
 
     # -- restoring ---------------------------------------------------------------------
     def restore(self, row: TableRow, keep_clock: bool = False) -> bool:
@@ -1162,7 +1169,8 @@ class LiveTable:
         self.state = row.deal_count + row.action_count
         if keep_clock and row.turn_since is not None:
             since = (now_utc() - row.turn_since).total_seconds()
-            self.turn_state, self.turn_started = self.state, time.monotonic() - max(0.0, since)
+            started = self.lobby.clock.monotonic() - max(0.0, since)
+            self.turn_state, self.turn_started = self.state, started
         unrecorded_end = False
         if row.match_seed is None or not row.current:
             return False
