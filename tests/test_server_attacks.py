@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 
 from durak.observation import Observation
 from durak.server import create_app
+from durak.server.clock import ManualClock
 from durak.server.limits import Limits
 
 from .test_server import FAST, hello, play_out, sync
@@ -182,9 +183,24 @@ def signup(c: TestClient, name: str, password: str = "secret-1", **h: str) -> Ms
     return out
 
 
-def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
-    """Ten addresses try wrong passwords as fast as they can; meanwhile tables are made
-    and played. Hashing runs on its own pool behind the limits: the tables do not wait."""
+def test_h2_a_login_flood_stalls_no_table(tmp_path: Path, monkeypatch: Any) -> None:
+    """Ten addresses try wrong passwords as fast as they can, and every password check
+    is held on the hashing thread until the test lets it go (the flood at its worst:
+    hashing busy for good). Meanwhile tables are made and played to a move each: they
+    do not wait for hashing, which runs on its own pool behind the limits. (How long a
+    move takes under a flood of real hashes: benchmarks/load/latency.py.)"""
+    from durak.server import accounts
+
+    hold = threading.Event()
+    checks: list[int] = []
+    verify = accounts.verify_password
+
+    def held_verify(password: str, stored: str) -> bool:
+        checks.append(1)
+        hold.wait(60)
+        return verify(password, stored)
+
+    monkeypatch.setattr(accounts, "verify_password", held_verify)
     with TestClient(ClientFrom(app_at(tmp_path))) as c:
         signup(c, "victim", **peer("192.0.2.200"))
         stop = threading.Event()
@@ -203,15 +219,13 @@ def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
         for t in threads:
             t.start()
         try:
-            slowest = 0.0
+            moved = 0
             for i in range(5):
-                t0 = time.perf_counter()
                 r = c.post(
                     "/api/tables",
                     json={"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}]},
                     headers=peer(f"203.0.113.{i}"),
                 )
-                slowest = max(slowest, time.perf_counter() - t0)
                 assert r.status_code == 201, r.text
                 with c.websocket_connect("/ws", headers=peer(f"203.0.113.{i}")) as ws:
                     ws.send_json(
@@ -224,18 +238,19 @@ def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
                     )
                     m = until(ws, lambda m: m["type"] == "state" and m["obs"] is not None)
                     if m["obs"]["to_act"] == m["seat"]:
-                        t0 = time.perf_counter()
                         ws.send_json(
                             {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
                         )
                         done = m["state"]
                         until(ws, lambda m2, d=done: m2["type"] == "state" and m2["state"] > d)
-                        slowest = max(slowest, time.perf_counter() - t0)
+                        moved += 1
+            assert checks and not hold.is_set()  # all this while, hashing was held
+            assert moved > 0
         finally:
+            hold.set()
             stop.set()
             for t in threads:
                 t.join()
-        assert slowest < 1.0, f"a table waited {slowest:.2f} s behind the logins"
         assert 429 in answers and 401 in answers
 
 
@@ -278,25 +293,35 @@ def test_m11_logins_are_limited_per_address_and_per_v6_prefix(tmp_path: Path) ->
         assert codes == [401, 401, 401, 429]
 
 
-def test_low_unknown_names_take_as_long_as_wrong_passwords(client: TestClient) -> None:
+def test_low_unknown_names_are_checked_as_wrong_passwords_are(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    """An unknown name costs one password check, as a wrong password does (against a
+    dummy hash of the same kind), so the answer takes as long and does not tell who
+    has an account. (The times themselves: benchmarks/load/latency.py.)"""
+    from durak.server import accounts
+
     signup(client, "Timed")
+    checked: list[str] = []
+    verify = accounts.verify_password
 
-    def took(name: str) -> float:
-        times = []
-        for i in range(3):
-            t0 = time.perf_counter()
-            r = client.post(
-                "/api/login",
-                json={"name": name, "password": f"wrong-{i}"},
-                headers=peer(f"192.0.2.{i + 20}"),
-            )
-            times.append(time.perf_counter() - t0)
-            assert r.status_code == 401
-        return sorted(times)[1]
+    def counted(password: str, stored: str) -> bool:
+        checked.append(stored.split("$")[0])
+        return verify(password, stored)
 
-    took("nobody-here")  # the dummy hash is made on first use
-    known, unknown = took("Timed"), took("nobody-at-all")
-    assert unknown > 0.5 * known, (known, unknown)
+    monkeypatch.setattr(accounts, "verify_password", counted)
+    kinds = []
+    for i, name in enumerate(("Timed", "nobody-at-all")):
+        checked.clear()
+        r = client.post(
+            "/api/login",
+            json={"name": name, "password": f"wrong-{i}"},
+            headers=peer(f"192.0.2.{i + 20}"),
+        )
+        assert r.status_code == 401
+        assert len(checked) == 1, (name, checked)
+        kinds.append(checked[0])
+    assert kinds[0] == kinds[1]  # the same kind of hash, at the same cost
 
 
 @pytest.mark.parametrize(
@@ -531,27 +556,32 @@ def test_m6_a_pair_that_keeps_playing_together_stops_being_rated(
 # -- Medium 7, 8 and the turn clock "none" -----------------------------------------------
 
 
-def test_m7_reconnecting_does_not_restart_the_turn_clock(client: TestClient) -> None:
-    """A 3 s clock was held off for 30 s by 13 reconnects: each one started it again."""
-    t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 5}).json()
-    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "B"}).json()
-    tokens = [t["token"], j["token"]]
-    with client.websocket_connect("/ws") as ws:
-        mover = hello(ws, t["table"], tokens[0])["obs"]["to_act"]
-    deadlines = []
-    for _ in range(4):
+def test_m7_reconnecting_does_not_restart_the_turn_clock(tmp_path: Path) -> None:
+    """A 3 s clock was held off for 30 s by 13 reconnects: each one started it again.
+    On a clock the test moves, four reconnects 0.2 s apart all see the one deadline."""
+    clock = ManualClock()
+    with TestClient(ClientFrom(app_at(tmp_path, clock=clock))) as client:
+        t = client.post(
+            "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 5}
+        ).json()
+        j = client.post(f"/api/tables/{t['table']}/join", json={"name": "B"}).json()
+        tokens = [t["token"], j["token"]]
         with client.websocket_connect("/ws") as ws:
-            m = hello(ws, t["table"], tokens[mover])
-            seen = [m["deadline"]]
-            # A changed clock would follow as a "clock" message: read up to a pong.
-            ws.send_json({"type": "ping", "id": 1})
-            while (m := ws.receive_json())["type"] != "pong":
-                if m["type"] == "clock":
-                    seen.append(m["deadline"])
-            deadlines.append(seen[-1])
-        time.sleep(0.2)  # gone for a moment, then back
-    assert None not in deadlines
-    assert max(deadlines) - min(deadlines) < 0.05, deadlines
+            mover = hello(ws, t["table"], tokens[0])["obs"]["to_act"]
+        deadlines = []
+        for _ in range(4):
+            with client.websocket_connect("/ws") as ws:
+                m = hello(ws, t["table"], tokens[mover])
+                seen = [m["deadline"]]
+                # A changed clock would follow as a "clock" message: read up to a pong.
+                ws.send_json({"type": "ping", "id": 1})
+                while (m := ws.receive_json())["type"] != "pong":
+                    if m["type"] == "clock":
+                        seen.append(m["deadline"])
+                deadlines.append(seen[-1])
+            clock.advance(0.2)  # gone for a moment, then back
+    # (the turn began when the clock stood at its start, wall time 1_700_000_000)
+    assert deadlines == [1_700_000_005.0] * 4, deadlines
 
 
 def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: TestClient) -> None:

@@ -26,6 +26,7 @@ pytest.importorskip("websockets")
 
 from sqlalchemy import create_engine, select  # noqa: E402
 
+from durak.server.clock import ManualClock  # noqa: E402
 from durak.server.cluster import RedisCluster  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
 from durak.server.lobby import Lobby  # noqa: E402
@@ -163,7 +164,13 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         # Long leases: no beat comes in between (the first beat is 20 s away), so the
         # order of what happens is the test's, not the clocks'.
         clusters = [RedisCluster(redis_url, limits, name, lease=120) for name in "ab"]
-        lobbies = [Lobby(Store(pg_url), bot_pace=0, deal_pause=1.0, limits=limits) for _ in "ab"]
+        # The pause between deals on a clock the test moves: each owner's next deal is
+        # tried when the test says, however busy the machine.
+        clock = ManualClock()
+        lobbies = [
+            Lobby(Store(pg_url), bot_pace=0, deal_pause=1.0, limits=limits, clock=clock)
+            for _ in "ab"
+        ]
 
         async def handle(conn: Connection, text: str) -> None:
             raise AssertionError("nothing is relayed here")
@@ -189,6 +196,8 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
             assert ta.pending is not None  # the second deal comes after the pause
 
             # Redis loses everything; b finds the table without a lease and takes it.
+            a_let_go = a.events.next("let_go", tid)  # (asked before either can happen)
+            b_dealt = b.events.next("deal", tid)
             r = clusters[1].redis
             await r.flushall()
             await r.sadd("durak:tables", tid)
@@ -198,7 +207,11 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
             everyone += on_b
             for seat, cl in enumerate(on_b):
                 tb.attach(cl.conn, seat, tokens[seat])
-            await asyncio.sleep(2.0)  # both pauses over: each owner starts deal 2
+            # Both pauses over: each owner tries to start deal 2; b does, a is fenced off.
+            while clock.sleeping() < 2:  # (b's pause begins as it takes the table over)
+                await asyncio.sleep(0.01)
+            clock.advance(1.0)
+            await asyncio.wait_for(asyncio.gather(a_let_go, b_dealt), 60)
 
             # Both try to play.
             for t, clients in ((ta, on_a), (tb, on_b)):
@@ -213,7 +226,9 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         finally:
             for c in clusters:
                 await c.stop()
-        await asyncio.sleep(0.1)  # the clients' writers end
+        for cl in everyone:  # the clients' writers end (their connections were stopped)
+            cl.conn.stop()
+            await asyncio.wait_for(cl.task, 10)
 
         # One line of history: one row per deal, each deal's actions in turn.
         engine = create_engine(pg_url)
@@ -306,8 +321,8 @@ def test_a_table_taken_over_still_counts_against_its_creators_cap(
         if len(owners) == 1 and None not in owners and len(workers) == 1:
             break
         assert time.monotonic() < deadline, (owners, workers)
-        time.sleep(0.2)
-    time.sleep(1.0)  # a few beats of b's: its count is b's list alone
+        time.sleep(0.2)  # polling for the takeover
+    # (the count is the database's: no beat of b's is needed for it)
     with b.http() as http:
         listed = http.get("/api/tables").json()
         assert sorted(s["id"] for s in listed["tables"]) == sorted(made)
