@@ -208,6 +208,9 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
     one name at once fail (one makes the tables at a time; the next finds them made)."""
     with engine.begin() as c:
         if engine.dialect.name == "postgresql":
+            # Not bounded by the sessions' lock timeout: a worker starting beside another
+            # that makes the tables waits for it, however slow the machine.
+            c.exec_driver_sql("SET LOCAL lock_timeout = 0")
             c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
         yield c
 
