@@ -584,7 +584,8 @@ def _check_hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
         raise ProtocolError("bad_token", "a seat needs its token")
     if conn.table is not None and conn.table is not t:
         conn.table.detach(conn)
-    conn.push(
-        protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id, "seat": seat})
+    conn.welcome(
+        protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id, "seat": seat}),
+        seat,
     )
     t.attach(conn, seat, hash_token(m.token) if m.token is not None else None)

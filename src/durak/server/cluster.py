@@ -26,8 +26,10 @@ workers that both hold a table only the one that took it last can store anything
 other lets the table go as soon as a write of it is refused (``RedisCluster.fenced``).
 
 Frames on a worker's channel are ``kind``, then fields, separated by NUL (no JSON
-around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: the
-socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
+around JSON): ``hello`` (edge -> owner: a client's hello, which opens the socket on the
+owner), ``in`` (edge -> owner: a client's other frames), ``bye`` (edge -> owner: the
+socket left), ``hi`` (owner -> edge: the welcome, with the seat it gives the socket),
+``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
 (owner -> edge: close the socket), ``moved`` (owner -> edge: the table left this
 worker; ask again), ``rpc``/``ret`` (an HTTP request about a table, run by its owner).
 ``out``, ``drop`` and ``moved`` name their sender: an edge takes them only from the
@@ -395,6 +397,11 @@ class RemoteConnection(Connection):
     def push(self, text: str) -> None:
         seat = "" if self.seat is None else str(self.seat)
         super().push(frame("out", self.cluster.worker, self.cid, seat, text))
+
+    def welcome(self, text: str, seat: int | None) -> None:
+        # (in the outbox's order, as every frame: kind "hi" names the seat welcomed)
+        tag = "" if seat is None else str(seat)
+        Connection.push(self, frame("hi", self.cluster.worker, self.cid, tag, text))
 
     async def _publish(self, text: str) -> None:
         await self.cluster.publish(self.edge, text)
@@ -950,15 +957,15 @@ class RedisCluster:
 
     def _on_frame(self, text: str) -> None:
         kind = text.split(SEP, 1)[0]
-        if kind == "in":
+        if kind in ("in", "hello"):
             _, edge, cid, address, raw = split_frame(text, 5)
-            self._inbound(edge, cid, address, raw)
+            self._inbound(edge, cid, address, raw, kind == "hello")
         elif kind == "bye":
             _, edge, cid = split_frame(text, 3)
             self._bye((edge, cid))
-        elif kind == "out":
+        elif kind in ("out", "hi"):
             _, sender, cid, seat, raw = split_frame(text, 5)
-            self._outbound(sender, cid, seat, raw)
+            self._outbound(sender, cid, seat, raw, kind == "hi")
         elif kind in ("drop", "moved"):
             _, sender, cid = split_frame(text, 3)
             relay = self.by_cid.get(cid)
@@ -980,14 +987,14 @@ class RedisCluster:
                 fut.set_result((int(status), json.loads(body)))
 
     # Owner side ----------------------------------------------------------------------
-    def _inbound(self, edge: str, cid: str, address: str, raw: str) -> None:
+    def _inbound(self, edge: str, cid: str, address: str, raw: str, hello: bool) -> None:
         key = (edge, cid)
         rc = self.remote.get(key)
         if rc is not None and rc.closed:  # its table closed or left: a fresh start
             self._bye(key)
             rc = None
         if rc is None:
-            if '"hello"' not in raw:
+            if not hello:
                 # This worker does not know the socket (it forgot an edge it thought
                 # gone, or the table came here without it): the edge says hello again.
                 self._spawn(self.publish(edge, frame("moved", self.worker, cid)))
@@ -1035,7 +1042,7 @@ class RedisCluster:
         relay = Relay(str(next(self._ids)), conn, table_id, owner, hello)
         self.relays[conn] = relay
         self.by_cid[relay.cid] = relay
-        await self.publish(owner, frame("in", self.worker, relay.cid, conn.address, hello))
+        await self.publish(owner, frame("hello", self.worker, relay.cid, conn.address, hello))
 
     async def forward(self, conn: Connection, text: str) -> None:
         relay = self.relays.get(conn)
@@ -1053,13 +1060,14 @@ class RedisCluster:
         self.relays.pop(relay.conn, None)
         self.by_cid.pop(relay.cid, None)
 
-    def _outbound(self, sender: str, cid: str, seat: str, raw: str) -> None:
+    def _outbound(self, sender: str, cid: str, seat: str, raw: str, welcome: bool) -> None:
         relay = self.by_cid.get(cid)
         if relay is None or relay.owner != sender:
             return
-        if raw.startswith('{"type":"welcome"'):
-            said = json.loads(raw).get("seat")
-            relay.seat = said if isinstance(said, int) else None
+        if welcome:  # the owner seated this socket (``seat``; "": a spectator)
+            relay.seat = int(seat) if seat.isdigit() else None
+            relay.conn.push(raw)
+            return
         # A frame the owner made for a seat goes only to a socket welcomed as that seat.
         if seat == "" or (relay.seat is not None and seat == str(relay.seat)):
             relay.conn.push(raw)
@@ -1082,7 +1090,7 @@ class RedisCluster:
         elif owner != relay.owner or wait:
             relay.owner = owner
             await self.publish(
-                owner, frame("in", self.worker, relay.cid, relay.conn.address, relay.hello)
+                owner, frame("hello", self.worker, relay.cid, relay.conn.address, relay.hello)
             )
 
     # Requests about a table (HTTP) ------------------------------------------------------

@@ -202,6 +202,11 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
+    def welcome(self, text: str, seat: int | None) -> None:
+        """Push ``text``, the ``welcome`` that seats this connection as ``seat`` (None: a
+        spectator); a relayed connection tells its edge which seat it was welcomed as."""
+        self.push(text)
+
     async def writer(self) -> None:
         while True:
             text = await self.queue.get()
