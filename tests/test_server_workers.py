@@ -268,6 +268,43 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
     assert most == {"x": 2, "y": 1}, most
 
 
+# (asyncio.run: before the tests that hold this module's browser, whose loop it keeps)
+def test_only_a_hello_frame_opens_a_relayed_socket_on_the_owner(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A relayed client's frames reach the owner as ``in``; only a frame of kind
+    ``hello`` (the edge's own word that the client said hello) opens a socket there. A
+    chat whose text says "hello", from a socket the owner does not know, opens nothing:
+    the edge is told to say hello again (``moved``)."""
+    from durak.server.cluster import frame, split_frame
+
+    async def scenario() -> None:
+        c = RedisCluster(redis_url, Limits(), "o", lease=120)
+        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'o.db'}"), limits=Limits())
+
+        async def handle(conn: Any, text: str) -> None:
+            raise AssertionError("no frame is handled")
+
+        await c.start(lobby, handle)
+        listen = c.redis.pubsub()
+        await listen.subscribe(c.channel("edge-x"))
+        try:
+            sneaky = json.dumps({"type": "chat", "text": '"hello" {"type": "hello"}'})
+            await c.publish(c.worker, frame("in", "edge-x", "7", STRANGER, sneaky))
+            deadline = time.monotonic() + 30
+            while (
+                m := await listen.get_message(ignore_subscribe_messages=True, timeout=1)
+            ) is None:
+                assert time.monotonic() < deadline, "the edge was never told to say hello again"
+            assert split_frame(str(m["data"]), 3) == ["moved", c.worker, "7"]
+            assert not c.remote  # no socket was opened for it
+        finally:
+            await listen.aclose()
+            await c.stop()
+
+    asyncio.run(scenario())
+
+
 class Said:
     """What a process prints, read on a thread of its own; ``until`` waits for a line."""
 
@@ -682,39 +719,3 @@ def test_a_lease_under_a_second_is_refused(capsys: pytest.CaptureFixture[str]) -
 
     assert main(["serve", "--lease", "0.5", "--redis", "redis://127.0.0.1:1/0"]) == 2
     assert "--lease 0.5: at least 1 second" in capsys.readouterr().err
-
-
-def test_only_a_hello_frame_opens_a_relayed_socket_on_the_owner(
-    redis_url: str, tmp_path: Path
-) -> None:
-    """A relayed client's frames reach the owner as ``in``; only a frame of kind
-    ``hello`` (the edge's own word that the client said hello) opens a socket there. A
-    chat whose text says "hello", from a socket the owner does not know, opens nothing:
-    the edge is told to say hello again (``moved``)."""
-    from durak.server.cluster import frame, split_frame
-
-    async def scenario() -> None:
-        c = RedisCluster(redis_url, Limits(), "o", lease=120)
-        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'o.db'}"), limits=Limits())
-
-        async def handle(conn: Any, text: str) -> None:
-            raise AssertionError("no frame is handled")
-
-        await c.start(lobby, handle)
-        listen = c.redis.pubsub()
-        await listen.subscribe(c.channel("edge-x"))
-        try:
-            sneaky = json.dumps({"type": "chat", "text": '"hello" {"type": "hello"}'})
-            await c.publish(c.worker, frame("in", "edge-x", "7", STRANGER, sneaky))
-            deadline = time.monotonic() + 30
-            while (
-                m := await listen.get_message(ignore_subscribe_messages=True, timeout=1)
-            ) is None:
-                assert time.monotonic() < deadline, "the edge was never told to say hello again"
-            assert split_frame(str(m["data"]), 3) == ["moved", c.worker, "7"]
-            assert not c.remote  # no socket was opened for it
-        finally:
-            await listen.aclose()
-            await c.stop()
-
-    asyncio.run(scenario())
