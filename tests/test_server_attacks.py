@@ -129,8 +129,12 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                         s.player = _Stuck()  # type: ignore[assignment]
                         stuck.append(s.player)  # type: ignore[arg-type]
                     t.schedule()
-            for b in stuck[:1]:
-                await asyncio.to_thread(b.entered.wait, 5)
+            # Until both tables' movers think (both threads held; a deadline, not a window).
+            loop = asyncio.get_running_loop()
+            held_by = loop.time() + 60
+            while sum(b.entered.is_set() for b in stuck) < 2:
+                assert loop.time() < held_by, "the runaway bots never held the pool"
+                await asyncio.sleep(0.02)
             # A person against a bot, with a 1 s turn clock they let run out.
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}], "turn_timer": 1}
@@ -139,8 +143,8 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
             start = t.state
             loop = asyncio.get_running_loop()
             t0 = loop.time()
-            while t.state < start + 3 and loop.time() - t0 < 10:
-                await asyncio.sleep(0.05)
+            while t.state < start + 3 and loop.time() - t0 < 60:
+                await asyncio.sleep(0.05)  # polling for the moves (a deadline, not a window)
             assert t.state >= start + 3, "the clock's stand-in or the bot never moved"
             by = [e.get("by") for e in t.log]
             assert "timer" in by

@@ -650,15 +650,11 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
             assert t.status == "playing" and t.game is not None
             mover, state = t.game.to_act, t.state
             assert mover is not None
-            for _ in range(500):  # nobody is connected: past the grace the stand-in thinks
-                if stand_in.entered.is_set():
-                    break
-                await asyncio.sleep(0.01)
-            assert stand_in.entered.is_set()
+            # Nobody is connected: past the grace period the stand-in thinks.
+            assert await asyncio.to_thread(stand_in.entered.wait, 60)
             async with t.lock:  # the stand-in answers and queues for the lock first...
                 stand_in.gate.set()
-                while not stand_in.answered.is_set():
-                    await asyncio.sleep(0.01)
+                assert await asyncio.to_thread(stand_in.answered.wait, 60)
                 await asyncio.sleep(0.05)
 
                 async def send(text: str) -> None:
