@@ -11,6 +11,7 @@ from durak.bots import make
 from durak.cards import deck_mask
 from durak.enums import Kind
 from durak.game import FIELDS
+from durak.seats import Seats
 
 PRESET_NAMES = ["podkidnoy", "perevodnoy", "perevodnoy-proezdnoy", "prostoy", "pogonny", "pagony"]
 
@@ -71,18 +72,16 @@ def assert_cards_conserved(g: Game) -> None:
 
 
 def play(rules: Rules, bots: Sequence[Any], seed: int) -> Game:
-    """One deal of ``rules`` with ``bots[i]`` in seat ``i``, asserting every move legal."""
+    """One deal of ``rules`` with ``bots[i]`` in seat ``i`` (driven by the seat driver),
+    asserting every move one of the honest legal ones."""
     g = Game(rules, seed=seed)
-    for b in bots:
-        if hasattr(b, "reset"):
-            b.reset()
+    seats = Seats(bots)
+    seats.reset(g)
     while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        obs = g.observation(s)
-        a = bots[s].choose(obs)
-        assert a in obs.legal
+        a = seats.choose(g)
+        assert a in g.legal_actions()
         g.apply(a)
+        seats.show(g)
     return g
 
 
@@ -93,18 +92,18 @@ def cheating_deals(a: str, b: str, n: int, **opts: float) -> tuple[list[int], in
     rules = Rules.preset("shulerskiy").with_action_limit()
     lost, cheats, calls, wrong = [0, 0], 0, 0, 0
     for i in range(n):
-        bots = [make(a, seed=i, **opts), make(b, seed=i + 1000)]
+        seats = Seats([make(a, seed=i, **opts), make(b, seed=i + 1000)])
         g = Game(rules, seed=i)
+        seats.reset(g)
         while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            obs = g.observation(s)
-            act = bots[s].choose(obs)
+            cheated = g.observation(g.to_act or 0).cheated
+            act = seats.choose(g)
             cheats += act.kind == Kind.CHEAT
             if act.kind == Kind.CALL:
                 calls += 1
-                wrong += not act.cards & obs.cheated
+                wrong += not act.cards & cheated
             g.apply(act)
+            seats.show(g)
         assert g.outcome is not None
         if g.outcome.durak is not None:
             lost[g.outcome.durak] += 1

@@ -16,6 +16,7 @@ from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet
 from durak.determinize import sample
 from durak.enums import Kind, Phase
+from durak.seats import Seats
 
 from .helpers import play
 
@@ -573,19 +574,8 @@ def test_level6_plays_the_network_with_the_endgame_in_twos_and_level5_elsewhere(
         LearnedBot(endgame=True, fallback=small, seed=4),
         make(small, seed=4),
     ):
-        seats = [seat0, make("greedy"), make("heuristic")]
+        seats = Seats([seat0, make("greedy"), make("heuristic")])
         g = Game(rules, seed=9)
-        for b in seats:
-            getattr(b, "reset", lambda: None)()
-        moves = []
-        while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            for i, b in enumerate(seats):
-                if i != s:
-                    getattr(b, "observe", lambda o: None)(g.observation(i))
-            a = seats[s].choose(g.observation(s))
-            moves.append(str(a))
-            g.apply(a)
-        games.append(moves)
+        seats.reset(g)
+        games.append([str(a) for a in seats.play(g).history])
     assert games[0] == games[1] and len(games[0]) > 20

@@ -12,6 +12,7 @@ from durak.bots import make
 from durak.bots.belief import Belief
 from durak.bots.ismcts import BeliefWorlds, ISMCTSBot, KeepPrior, Uniform
 from durak.bots.policy import rollout_action
+from durak.seats import Seats
 
 VARIANTS = [
     "podkidnoy",
@@ -127,14 +128,9 @@ def test_the_belief_option_is_checked_and_used() -> None:
         BeliefWorlds(particles=8, eps=0)
     # A whole deal with it: every move legal, the filter read the opponent's moves.
     g = Game(Rules(), seed=5)
-    bots = [bot, make("expert")]
-    bot.reset()
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        if s != 0:
-            bot.observe(g.observation(0))
-        g.apply(bots[s].choose(g.observation(s)))
+    seats = Seats([bot, make("expert")])
+    seats.reset(g)
+    seats.play(g)
     assert worlds.belief.moves_read > 3
 
 

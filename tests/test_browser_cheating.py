@@ -106,6 +106,10 @@ def test_a_person_cheats_and_the_catcher_catches_it(server: str, browser: Any) -
         if not move(page):
             page.wait_for_timeout(20)
     assert "a cheat" in log_text(page)
+    # what the call found is said, and to me: it was my cheat (issue 50)
+    assert i18n.t("en", "log.call_caught_you", who="", card="").split(":")[1].strip() in (
+        log_text(page)
+    )
     if REMAKE_SHOTS or not (DOCS / "screenshot-web-cheating.png").exists():
         page.screenshot(path=str(DOCS / "screenshot-web-cheating.png"))
     assert not errors, errors
@@ -153,6 +157,9 @@ def test_a_person_catches_the_cheater(server: str, browser: Any, tmp_path: Path)
         "w => document.querySelector('#log').innerText.includes(w)",
         arg=i18n.t("ru", "log.you.call", card="").split(":")[0],
     )
+    # and what it found: the cheater's card broke the rule (issue 50)
+    caught = i18n.t("ru", "log.you.call_caught", card="").split("—")[1].strip()
+    page.wait_for_function("w => document.querySelector('#log').innerText.includes(w)", arg=caught)
     page.screenshot(path=str(tmp_path / "catch.png"))
     if REMAKE_SHOTS or not (DOCS / "screenshot-web-cheating-ru.png").exists():
         page.screenshot(path=str(DOCS / "screenshot-web-cheating-ru.png"))

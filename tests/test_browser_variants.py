@@ -37,8 +37,10 @@ def test_a_new_preset_plays_to_the_end_in_the_browser(
         assert page.locator("#hand .trump-card").count() == 0
     elif preset == "dvukhkozyrny":
         # my own trump in the label, the bot's by its seat; my trumps starred
-        mine = label.split(":")[-1].strip()
-        assert mine in "♠♥♦♣" and len(mine) == 1, label
+        # («Your trump: ♥ (your turned card J♥)»: the suit, then my turned card)
+        mine = label.split(":")[1].strip()[0]
+        assert mine in "♠♥♦♣", label
+        assert page.get_attribute("#own-turned .card", "data-card")[-1] == mine
         assert page.locator(".seat .seat-trump").count() == 1
         for el in page.locator("#hand .trump-card").all():
             assert mine in el.inner_text()

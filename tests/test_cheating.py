@@ -12,6 +12,7 @@ import pytest
 from durak import Action, Game, IllegalActionError, Rules, RulesError
 from durak.bots import level, make
 from durak.enums import Kind
+from durak.seats import Seats
 
 from .helpers import assert_cards_conserved, cheating_deals
 
@@ -153,16 +154,15 @@ def test_existing_bots_play_the_cheating_preset_honestly(players: int) -> None:
     specs += [make("learned")]
     for i, bot in enumerate(specs):
         others = [make("cheater", seed=i, rate=1.0) for _ in range(players - 1)]
-        seats = [bot, *others]
+        seats = Seats([bot, *others])
         g = Game(rules, seed=i)
+        seats.reset(g)
         while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            obs = g.observation(s)
-            a = seats[s].choose(obs)
-            if s == 0:
-                assert a in obs.legal, f"{bot.name} played {a}, not an honest legal move"
+            a = seats.choose(g)
+            if g.to_act == 0:
+                assert a in g.legal_actions(), f"{bot.name} played {a}, not an honest legal move"
             g.apply(a)
+            seats.show(g)
         assert any(a.kind == Kind.CHEAT for a in g.history), "the cheaters cheated"
 
 

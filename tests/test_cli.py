@@ -172,3 +172,86 @@ def test_arena_progress_speaks_at_least_every_few_seconds(
     bar.close()
     lines = [x for x in capsys.readouterr().err.splitlines() if x]
     assert len(lines) >= 1 and all("0/4 games" in x and "eta ?" in x for x in lines)
+
+
+def test_arena_png_without_matplotlib_says_so_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50: the chart's missing library is said at once, not after every game."""
+    import importlib.util
+
+    import durak.arena
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before the missing library was said")
+
+    monkeypatch.setattr(durak.arena, "run_match", played)
+    png = tmp_path / "chart.png"
+    argv = ["arena", "--bots", "random", "greedy", "--games", "2", "--png", str(png)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "matplotlib" in err and "Traceback" not in err and not png.exists()
+
+
+def answering(line: str) -> None:
+    """Wait until the server that printed ``line`` ("serving on http://...") answers."""
+    import re
+    import urllib.request
+
+    url = re.search(r"http://\S+", line)
+    assert url is not None, line
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(url[0], timeout=2):
+                return
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.05)
+
+
+def test_a_second_server_on_one_database_refuses_and_ctrl_c_ends_quietly(tmp_path: Path) -> None:
+    """Issue 50: a second `durak serve` on the same SQLite file refuses, saying why,
+    instead of running the first one's live tables beside it; Ctrl-C then stops the
+    first one without a traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DURAK_PURE": "1", "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "durak.cli", "serve", "--port", "0", "--db", "sqlite:///d.db"]
+    first = subprocess.Popen(
+        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert first.stdout is not None
+        line = first.stdout.readline()  # (said once the address is ours)
+        assert "serving on" in line
+        answering(line)
+        second = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert second.returncode == 1
+        assert "another server is already using d.db" in second.stderr
+        assert f"process {first.pid}" in second.stderr and "Traceback" not in second.stderr
+        first.send_signal(signal.SIGINT)
+        _, err = first.communicate(timeout=30)
+        assert first.returncode == 0, err
+        assert "Traceback" not in err
+    finally:
+        if first.poll() is None:
+            first.kill()
+    # the first one gone, the database is free again
+    third = subprocess.Popen(
+        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert third.stdout is not None
+        assert "serving on" in third.stdout.readline()
+    finally:
+        third.send_signal(signal.SIGINT)
+        third.communicate(timeout=30)

@@ -13,6 +13,8 @@ from durak import Game, Rules, RulesError
 from durak.bots import level, make
 from durak.cards import NO_TRUMP
 
+from .helpers import play
+
 
 def test_the_option_round_trips_and_refuses_what_does_not_fit() -> None:
     r = Rules.preset("dvukhkozyrny", players=4, deck=52)
@@ -59,15 +61,7 @@ def test_a_rebuilt_view_plays_on_like_the_game() -> None:
 def test_the_bots_play_it_to_the_end(players: int) -> None:
     rules = Rules.preset("dvukhkozyrny", players=players).with_action_limit()
     for i, bot in enumerate([level(n, seed=n) for n in (1, 2, 3, 4)] + [make("expert")]):
-        seats = [bot] + [make("heuristic", seed=s) for s in range(1, players)]
-        g = Game(rules, seed=i)
-        while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            obs = g.observation(s)
-            a = seats[s].choose(obs)
-            assert a in obs.legal
-            g.apply(a)
+        g = play(rules, [bot] + [make("heuristic", seed=s) for s in range(1, players)], i)
         assert g.outcome is not None
 
 

@@ -50,6 +50,57 @@ def test_pettingzoo_with_pettingzoos_own_wrappers_passes_api_test() -> None:
     api_test(env(rules="perevodnoy(players=3)", wrappers=True), num_cycles=60)
 
 
+@pytest.mark.parametrize("illegal_at", [None, 0, 7])
+def test_wrapped_env_plays_as_the_plain_one_and_keeps_pettingzoos_checks(
+    illegal_at: int | None,
+) -> None:
+    """Issue 52.2: env(wrappers=True) sends a legal step straight to the env; the deal,
+    the rewards and the observations are the plain env's, numpy numbers included, and an
+    illegal action still goes through PettingZoo's TerminateIllegalWrapper (-1 for the
+    offender, every agent done) and a step before reset through its order checks."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    EnvLogger.suppress_output()
+    wrapped, plain = (
+        env(rules="podkidnoy(players=3)", wrappers=True),
+        env(rules="podkidnoy(players=3)"),
+    )
+    with pytest.raises(Exception, match="reset"):
+        wrapped.step(0)
+    wrapped.reset(seed=4)
+    plain.reset(seed=4)
+    steps = 0
+    for agent, other in zip(wrapped.agent_iter(), plain.agent_iter(), strict=True):
+        assert agent == other
+        obs, rew, term, trunc, _ = wrapped.last()
+        obs2, rew2, term2, trunc2, _ = plain.last()
+        np.testing.assert_array_equal(obs["observation"], obs2["observation"])
+        np.testing.assert_array_equal(obs["action_mask"], obs2["action_mask"])
+        assert (rew, term, trunc) == (rew2, term2, trunc2)
+        if term or trunc:
+            wrapped.step(None)
+            plain.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        if steps == illegal_at:
+            bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            wrapped.step(bad)
+            assert wrapped.rewards[agent] == -1.0
+            assert all(wrapped.terminations.values())
+            break
+        # (a numpy number in the wrapped env, an int in the plain one: the same action)
+        wrapped.step(legal[steps % len(legal)])
+        plain.step(int(legal[steps % len(legal)]))
+        steps += 1
+    if illegal_at is None:
+        assert wrapped.unwrapped.game.history == plain.unwrapped.game.history
+        assert wrapped.rewards == plain.rewards and steps > 20
+    with pytest.raises(AssertionError, match="step"):  # PettingZoo's loop check, kept
+        wrapped.reset(seed=1)
+        for _ in wrapped.agent_iter():
+            pass
+
+
 def _play_out(e, pick=lambda legal: legal[0]):  # type: ignore[no-untyped-def]
     steps = 0
     for _agent in e.agent_iter():

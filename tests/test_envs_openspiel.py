@@ -242,9 +242,9 @@ def _random_live_states(game: object, n: int, seed: int) -> list[object]:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_observers_honour_private_and_public_info(players: int) -> None:
-    """Issue 34.4: PrivateInfoType.NONE drops the own hand (and is the same for every
-    player), SINGLE_PLAYER keeps it, ALL_PLAYERS holds every hand; public_info=False
-    keeps only the private planes."""
+    """Issue 34.4: PrivateInfoType.NONE drops the own hand (and its string is the same
+    for every player), SINGLE_PLAYER keeps it, ALL_PLAYERS holds every hand;
+    public_info=False keeps only the private planes."""
     game = pyspiel.load_game(f"python_durak(players={players})")
     cards = 36
 
@@ -259,6 +259,8 @@ def test_observers_honour_private_and_public_info(players: int) -> None:
     private_only = game.make_py_observer(
         obs_type(pyspiel.PrivateInfoType.SINGLE_PLAYER, public=False)
     )
+    names = own.encoder.plane_names
+    unseen = slice(names.index("unseen") * cards, (names.index("unseen") + 1) * cards)
     for state in _random_live_states(game, 40, players):
         g = state.d.game  # type: ignore[attr-defined]
         lo = openspiel.Encoder(g.rules).lo
@@ -266,16 +268,22 @@ def test_observers_honour_private_and_public_info(players: int) -> None:
             hand = np.zeros(cards, np.float32)
             for c in g.hand(p):
                 hand[c.index - lo] = 1.0
+            known = np.zeros(cards, np.float32)
+            for c in g.known[p]:
+                known[c.index - lo] = 1.0
             own.set_from(state, p)
             np.testing.assert_array_equal(own.tensor[:cards], hand)
             none.set_from(state, p)
-            assert not none.tensor[:cards].any()
-            # everything else of the public view is the own view's
-            np.testing.assert_array_equal(none.tensor[cards:], own.tensor[cards:])
+            # the public hand plane: only the cards of the hand everyone knows; the rest
+            # of the hand is unseen, as the talon and the other hands are
+            np.testing.assert_array_equal(none.tensor[:cards], known)
+            np.testing.assert_array_equal(none.tensor[unseen], own.tensor[unseen] + hand - known)
+            rest = np.ones(own.encoder.size, bool)
+            rest[:cards] = rest[unseen] = False
+            np.testing.assert_array_equal(none.tensor[rest], own.tensor[rest])
             every.set_from(state, p)
-            names = every.encoder.plane_names
             for r in range(1, players):
-                i = names.index(f"hand_+{r}")
+                i = every.encoder.plane_names.index(f"hand_+{r}")
                 other = np.zeros(cards, np.float32)
                 for c in g.hand((p + r) % players):
                     other[c.index - lo] = 1.0
@@ -290,6 +298,55 @@ def test_observers_honour_private_and_public_info(players: int) -> None:
         for p in range(players):
             other = state.resample_from_infostate(p, rng.random)  # type: ignore[attr-defined]
             assert none.string_from(other, 0) in texts
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_public_observation_shows_no_private_card(players: int) -> None:
+    """Issue 52.1: the public tensor (PrivateInfoType.NONE) is a function of public facts
+    only. Two deals that differ only in cards nobody can place in public (the observer's
+    own hand included) give the same tensor, in every seat of many positions, while the
+    player's own tensor (SINGLE_PLAYER) does change, and once the own ``unseen`` plane
+    gave the hand away."""
+    deck = 36 if players <= 4 else 52
+    game = pyspiel.load_game(f"python_durak(players={players},deck={deck})")
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        )
+    )
+    own = game.make_py_observer()
+    rng = random.Random(players)
+    twins = hands_changed = own_changed = 0
+    for state in _random_live_states(game, 40, 100 + players):
+        g = state.d.game  # type: ignore[attr-defined]
+        tensors = []
+        for p in range(players):
+            public.set_from(state, p)
+            tensors.append(public.tensor.copy())
+        # the cards seat q cannot see dealt again (resample_from_infostate: the public
+        # history and every card seen go into a hand kept): every other hand changes,
+        # the observer's own among them, and the talon
+        for q in range(players):
+            twin = state.resample_from_infostate(q, rng.random)  # type: ignore[attr-defined]
+            h = twin.d.game
+            # (Game.from_view drops the cards of q's own hand known to all, a public fact
+            # the other seats' views hold: put them back, as a true re-deal keeps them)
+            h.state()[1][q] = g.state()[1][q]
+            assert g.table == h.table and g.discard == h.discard and g.known == h.known
+            twins += 1
+            for p in range(players):
+                public.set_from(twin, p)
+                np.testing.assert_array_equal(public.tensor, tensors[p])
+                if g.hand(p) != h.hand(p):
+                    hands_changed += 1
+                    own.set_from(state, p)
+                    mine = own.tensor.copy()
+                    own.set_from(twin, p)
+                    own_changed += not np.array_equal(own.tensor, mine)
+    # the test can fail: most hands were dealt again, and the own view saw it each time
+    assert twins == 40 * players
+    assert hands_changed > twins * (players - 1) // 2
+    assert own_changed == hands_changed
 
 
 @pytest.mark.parametrize("variant", ["shulerskiy", "dvukhkozyrny"])

@@ -214,3 +214,55 @@ def test_arrays_handed_out_are_never_written_again() -> None:
     np.testing.assert_array_equal(target, weak_before)
     # arrays nobody kept were written again: a small pool, not a new pair each step
     assert len(ids) < 30
+
+
+def test_sharded_env_is_its_shards_side_by_side() -> None:
+    """Issue 52.3: the deals split over worker processes are the one-process env's deals
+    of each shard (seeded ``seed * shards + k``), row for row, step after step; the
+    arrays handed out are never written again."""
+    from durak.envs.shards import ShardedVectorEnv
+
+    sharded = ShardedVectorEnv(7, "podkidnoy(players=3)", shards=2, history=4)
+    try:
+        obs, _ = sharded.reset(seed=3)
+        parts = [DurakVectorEnv(n, "podkidnoy(players=3)", history=4) for n in (3, 4)]
+        outs = [p.reset(seed=3 * 2 + k)[0] for k, p in enumerate(parts)]
+        kept, before = obs["observation"], obs["observation"].copy()
+        ended = 0
+        for _ in range(60):
+            for key in ("observation", "action_mask", "history"):
+                np.testing.assert_array_equal(obs[key], np.concatenate([o[key] for o in outs]))
+            actions = sharded.sample_legal()
+            assert obs["action_mask"][np.arange(7), actions].all()  # legal, all of them
+            obs, rewards, term, trunc, info = sharded.step(actions)
+            steps = (
+                [p.step(actions[:3]), p2.step(actions[3:])]
+                if (p2 := parts[1]) and (p := parts[0])
+                else []
+            )
+            outs = [s[0] for s in steps]
+            np.testing.assert_array_equal(rewards, np.concatenate([s[1] for s in steps]))
+            np.testing.assert_array_equal(term, np.concatenate([s[2] for s in steps]))
+            ended += int(term.sum() + trunc.sum())
+        assert ended > 0 and sharded.moves == sum(p.moves for p in parts)
+        np.testing.assert_array_equal(kept, before)
+    finally:
+        sharded.close()
+
+
+def test_sharded_env_swaps_opponents_in_every_shard() -> None:
+    """set_opponents reaches the workers (self-play swaps past copies so); a bad spec
+    raises in the caller."""
+    from durak.envs.shards import ShardedVectorEnv
+
+    sharded = ShardedVectorEnv(4, "podkidnoy", shards=2)
+    try:
+        sharded.reset(seed=1)
+        sharded.set_opponents(["greedy"])
+        for _ in range(20):
+            obs, *_ = sharded.step(sharded.sample_legal())
+        assert obs["action_mask"].any(axis=1).all()
+        with pytest.raises(Exception, match="nosuchbot"):
+            sharded.set_opponents(["nosuchbot"])
+    finally:
+        sharded.close()

@@ -155,10 +155,16 @@ def test_the_vector_the_player_makes_from_its_observation_is_the_real_games(pres
 
 
 def test_learned_plays_the_self_play_network_where_it_reads_the_table() -> None:
+    # Issue 46: the 2-player self-play network at the tables it reads, the every-table
+    # network at every other but the cheating game (the imitation network plays it).
+    from durak.bots.learned import TABLE_WEIGHTS
+    from durak.bots.tablenet import reads
+
     learned = bots.make("learned")
     assert isinstance(learned, LearnedBot)
     self_play, imitation = learned.nets
-    assert self_play.features is not None and imitation.features is None
+    assert self_play.features is not None and learned.table is not None
+    assert imitation.features is None  # (for the cheating game alone)
     two = [Rules(), Rules.preset("perevodnoy"), Rules.preset("prostoy")]
     others = [
         Rules.preset("podkidnoy", players=3),
@@ -170,10 +176,15 @@ def test_learned_plays_the_self_play_network_where_it_reads_the_table() -> None:
     ]
     assert all(self_play.reads(r) for r in two)
     assert not any(self_play.reads(r) for r in others)
-    assert all(imitation.reads(r) for r in two + others)
+    assert all(reads(r) == "" for r in two + others)
     # the move is the one network's or the other's
-    for rules, net in [(Rules(), self_play), (others[0], imitation)]:
-        alone = LearnedBot.of(net)
+    table_alone = bots.make(f"policy:{TABLE_WEIGHTS}")
+    cheating = Rules.preset("shulerskiy", players=3)
+    for rules, alone in [
+        (Rules(), LearnedBot.of(self_play)),
+        (others[0], table_alone),
+        (cheating, LearnedBot.of(imitation)),
+    ]:
         g = Game(rules, seed=3)
         for _ in range(12):
             obs = g.observation(g.to_act)
@@ -382,3 +393,111 @@ def test_level6_plays_alike_in_deals_that_differ_only_in_cards_hidden_from_it() 
             a.apply(move)
             b.apply(move)
     assert looked >= 8  # (the look-ahead did choose in the stretch compared)
+
+
+TABLE_RULES = [
+    Rules.preset("podkidnoy", players=3),
+    Rules.preset("perevodnoy", players=4, teams="2x2"),
+    Rules.preset("perevodnoy-proezdnoy", players=6, teams="3x3"),
+    Rules.preset("podkidnoy", players=5, deck=52),
+    Rules.preset("podkidnoy", deck=24),
+    Rules.preset("beskozyrny", players=3),
+    Rules.preset("piki-pikami"),
+    Rules.preset("dvukhkozyrny", players=4),
+    Rules.preset("pogonny", players=3),
+    Rules.preset("pagony", players=4),
+]
+
+
+@pytest.mark.parametrize("rules", TABLE_RULES, ids=str)
+def test_learned_plays_every_table_with_the_every_table_network(rules: Rules) -> None:
+    # Issue 46: make("learned") reads every table (the every-table network where the
+    # 2-player one does not), legally, to the end of the deal; its move is the network's
+    # best Q from the seat's own view.
+    from durak.bots.tablenet import TableNet
+
+    bot = bots.make("learned")
+    assert isinstance(bot, LearnedBot) and isinstance(bot.table, TableNet)
+    net = bot.table
+    g = Game(rules.with_action_limit(), seed=3)
+    chosen = 0
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs = g.observation(seat)
+        a = bot.choose(obs)
+        assert a in g.legal_actions()
+        two_player = any(n.features is not None and n.reads(rules) for n in bot.nets)
+        if len(obs.legal) > 1 and not two_player:
+            q = net.scores(obs.view(), rules, obs.legal, obs.trumps)
+            if not _perfect(obs):
+                assert a == obs.legal[int(np.argmax(q))]
+                chosen += 1
+        g.apply(a)
+    assert chosen > 0 or rules.players == 2
+
+
+def _perfect(obs: object) -> bool:
+    from durak.bots.solver import perfect_information
+
+    return perfect_information(obs)  # type: ignore[arg-type]
+
+
+def test_level6_with_the_every_table_network_looks_ahead_at_three_players_without_peeking() -> None:
+    # Level 6's search at N players (issue 46): the every-table network's best moves looked
+    # ahead in worlds dealt from the seat's view; two deals that differ only in cards
+    # hidden from seat 0 (a card of seat 1's hand swapped with one deep in the talon) give
+    # the same moves until the swapped cards show.
+    from durak.cards import cards_of, deck_mask
+
+    rules, looked = Rules.preset("podkidnoy", players=3), 0
+    spec = "learned:endgame=on,worlds=8,fallback=level5"
+    for seed in (2, 5):
+        deck = cards_of(deck_mask(rules.deck))
+        random.Random(seed).shuffle(deck)
+        a = Game(rules, seed=seed, deck=deck)
+        x, y = max(a.hand(1)), deck[-2]
+        b = Game(rules, seed=seed, deck=[y if c == x else x if c == y else c for c in deck])
+        assert b.hand(1) != a.hand(1) and b.hand(0) == a.hand(0)
+        six = [bots.make(spec, seed=3), bots.make(spec, seed=3)]
+        others = [bots.make("greedy"), bots.make("greedy")]
+        while not a.is_over and a.observation(0) == b.observation(0):
+            obs = a.observation(0)
+            for bot, g in zip(six, (a, b), strict=True):
+                bot.observe(g.observation(0))  # type: ignore[attr-defined]
+            if a.to_act == 0:
+                moves = [bot.choose(g.observation(0)) for bot, g in zip(six, (a, b), strict=True)]
+                assert moves[0] == moves[1]
+                looked += len(obs.legal) > 1 and int(obs.unseen) != 0
+                move = moves[0]
+            else:
+                s = a.to_act
+                assert s is not None
+                move = others[s - 1].choose(a.observation(s))
+                if move not in b.legal_actions():
+                    break
+            a.apply(move)
+            b.apply(move)
+    assert looked >= 4
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules.preset("perevodnoy", players=3), Rules.preset("pogonny", players=4),
+     Rules.preset("beskozyrny"), Rules.preset("podkidnoy", players=4, teams="2x2", deck=52)],
+    ids=str,
+)  # fmt: skip
+def test_a_seats_vector_from_its_view_alone_is_the_games(rules: Rules) -> None:
+    # Issue 48: the learned player encodes its seat's SeatView without a game
+    # (Planes.encode_view); the bytes are those of the environments' encoder of the real
+    # game, for every seat at every step.
+    from durak.planes import Planes
+
+    p, rng = Planes(rules), random.Random(1)
+    g = Game(rules.with_action_limit(), seed=2)
+    while not g.is_over:
+        for s in range(rules.players):
+            assert p.encode_view(g.view(s)) == p.encode(g, s)
+        g.apply(rng.choice(g.legal_actions()))
+    with pytest.raises(ValueError, match="per_player"):
+        Planes(Rules.preset("dvukhkozyrny")).encode_view(g.view(0))

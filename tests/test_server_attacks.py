@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from durak.bots import BaseBot
 from durak.observation import Observation
 from durak.server import create_app
 from durak.server.clock import ManualClock
@@ -85,7 +86,7 @@ def test_h1_bot_seats_take_only_named_levels(client: TestClient, seat: Msg) -> N
         assert r.status_code == 201, r.text
 
 
-class _Stuck:
+class _Stuck(BaseBot):
     """A seat bot that thinks until told to stop: the runaway search a spec with its cap
     lifted would be."""
 
@@ -126,8 +127,8 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        s.player = _Stuck()  # type: ignore[assignment]
-                        stuck.append(s.player)  # type: ignore[arg-type]
+                        stuck.append(_Stuck())
+                        t.bots.seat(s.index, stuck[-1])
                     t.schedule()
             # Until both tables' movers think (both threads held; a deadline, not a window).
             loop = asyncio.get_running_loop()

@@ -29,6 +29,7 @@ pytest.importorskip("websockets")
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+from durak.bots import BaseBot  # noqa: E402
 from durak.observation import Observation  # noqa: E402
 from durak.server.cluster import RedisCluster, SharedTally  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
@@ -160,7 +161,7 @@ class Thinking:
             self.cond.notify_all()
 
 
-class Busy:
+class Busy(BaseBot):
     """A seat bot of address ``who`` that says how many of its address's bots think
     with it. One of x's thinks until another of x's thinks too (``pair``: two at once
     are shown, not hoped for in a window of time), or else until one of y's has moved
@@ -233,7 +234,7 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        s.player = Busy(who, thinking)
+                        t.bots.seat(s.index, Busy(who, thinking))
                     start = t.state
                     t.schedule()
                 tables.append((t, start))

@@ -82,7 +82,7 @@ def test_language_switch_relabels_every_line_as_a_screen_opened_in_it(tmp_path: 
 
     async def switch(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
         keys = list(screen.query(FooterKey))
-        assert len(keys) == 2  # start, how to play
+        assert len(keys) == 3  # start, how to play, quit (q)
         assert await opened(pilot, app, screen) == want["en"]
         await pilot.press("right")
         assert words(screen) == want["ru"]
@@ -145,7 +145,7 @@ def test_moving_the_focus_keeps_the_footer(tmp_path: Path) -> None:
         keys = list(screen.query(FooterKey))
         await pilot.press("tab", "tab", "down", "down", "up")
         assert list(screen.query(FooterKey)) == keys
-        assert [k.description.strip() for k in keys] == ["start", "how to play"]
+        assert [k.description.strip() for k in keys] == ["start", "how to play", "quit"]
 
     on_start_screen(tmp_path, "en", go)
 

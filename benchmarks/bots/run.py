@@ -80,6 +80,31 @@ MATCHES: dict[str, list[Match]] = {
         Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4)", 400, 41),
         Match(("level6", "expert", "expert", "expert"), "podkidnoy(players=4,teams=2x2)", 200, 41),
     ],
+    # issue 46: level 6 at every table (the every-table network's look-ahead): one level 6
+    # with the others level 5 (a level-6 side against a level-5 side in teams), then the
+    # same against expert, 400 deals each with every seat rotation; then each 2-player
+    # variant against expert, 800 games (the pool's size)
+    "tables": [
+        Match(("level6",) + (other,) * (n - 1), f"podkidnoy(players={n})", 400 * n, 43)
+        for other in ("level5", "expert")
+        for n in (3, 4, 6)
+    ]
+    + [
+        Match(("level6", other), f"podkidnoy(players={n},teams={t})", 800, 43)
+        for other in ("level5", "expert")
+        for n, t in ((4, "2x2"), (6, "3x3"))
+    ]
+    + [
+        Match(("level6", "expert"), rules, 800, 43)
+        for rules in (
+            "beskozyrny",
+            "piki-pikami",
+            "dvukhkozyrny",
+            "podkidnoy(deck=24)",
+            "podkidnoy(deck=52)",
+            "pogonny",
+        )
+    ],
 }
 
 

@@ -83,10 +83,19 @@ def masked_deal(e: Any, rng: random.Random, observe: bool = True) -> int:
     return steps
 
 
-def gymnasium(rules: Rules) -> Iterator[int]:
+def gymnasium(rules: Rules, make: bool = False) -> Iterator[tuple[int, int]]:
+    """Random masked play of one seat against random opponents: ``DurakEnv`` itself, or
+    (``make``) as a researcher gets it, ``gym.make("durak/...-v0")`` with Gymnasium's
+    checking wrappers. Yields (the learner's decisions, engine actions) a deal."""
+    import gymnasium as gym
+
     from durak.envs.gymnasium import DurakEnv
 
-    e = DurakEnv(rules=rules, opponents=["random"])
+    e: Any = (
+        gym.make("durak/Podkidnoy-v0", rules=rules, opponents=["random"])
+        if make
+        else DurakEnv(rules=rules, opponents=["random"])
+    )
     rng = random.Random(0)
     obs, _ = e.reset(seed=0)
     while True:
@@ -96,8 +105,9 @@ def gymnasium(rules: Rules) -> Iterator[int]:
             obs, _, term, trunc, _ = e.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
             done = term or trunc
+        moves = len(e.unwrapped.game.history)
         obs, _ = e.reset()
-        yield steps
+        yield steps, moves
 
 
 def openspiel(rules: Rules) -> Iterator[int]:
@@ -121,11 +131,12 @@ def openspiel(rules: Rules) -> Iterator[int]:
         yield steps
 
 
-def vector(rules: Rules, n: int = 256) -> Iterator[int]:
+def vector(rules: Rules, n: int = 256) -> Iterator[tuple[int, int]]:
     """Random masked play through the vectorised env (``n`` deals a call, random
-    opponents played inside): yields the engine actions each call played, learners' and
-    opponents' (the raw engine's loop counts every action too). The random legal actions
-    come from the env's own ``sample_legal``."""
+    opponents played inside): yields the learner's decisions (``n`` a call) and the
+    engine actions each call played, learners' and opponents' (the raw engine's loop
+    counts every action). The random legal actions come from the env's own
+    ``sample_legal``."""
     from durak.envs.vector import DurakVectorEnv
 
     e = DurakVectorEnv(n, rules)
@@ -133,56 +144,129 @@ def vector(rules: Rules, n: int = 256) -> Iterator[int]:
     while True:
         before = e.moves
         e.step(e.sample_legal())
-        yield e.moves - before
+        yield n, e.moves - before
 
 
-ADAPTERS: dict[str, Callable[[Rules], Iterator[int]]] = {
-    "vector env (N=256, vs random)": vector,
+ADAPTERS: dict[str, Callable[[Rules], Iterator[Any]]] = {
+    "vector env (N=256)": vector,
     "pettingzoo env()": pettingzoo,
     "pettingzoo +wrappers": lambda r: pettingzoo(r, wrapped=True),
-    "gymnasium (vs random)": gymnasium,
+    "gymnasium DurakEnv": gymnasium,
+    "gymnasium gym.make": lambda r: gymnasium(r, make=True),
     "openspiel": openspiel,
 }
 
 
-def timed(deals: Iterator[int], seconds: float) -> tuple[int, float]:
-    """Whole deals of ``deals`` for about ``seconds`` of CPU: (steps, CPU seconds)."""
-    steps, start = 0, time.process_time()
+def _pair(x: int | tuple[int, int]) -> tuple[int, int]:
+    return (x, x) if isinstance(x, int) else x
+
+
+def timed(deals: Iterator[Any], seconds: float) -> tuple[int, int, float]:
+    """Whole deals of ``deals`` for about ``seconds`` of CPU: (decisions, actions, CPU
+    seconds). A loop yields its decisions and actions a deal, or one number for both."""
+    decisions = actions = 0
+    start = time.process_time()
     while time.process_time() - start < seconds:
-        steps += next(deals)
-    return steps, time.process_time() - start
+        d, a = _pair(next(deals))
+        decisions += d
+        actions += a
+    return decisions, actions, time.process_time() - start
 
 
-def side_by_side(loops: list[Iterator[int]], seconds: float, piece: float) -> list[float]:
-    """Steps per CPU-second of each loop, run in turns of ``piece`` seconds until each
-    had ``seconds``. Turns this short, because this machine's speed moves by a factor of
-    two from one tenth of a second to the next (a shared virtual machine): loops taking
-    turns of several seconds would each meet a different machine."""
+def side_by_side_both(
+    loops: list[Iterator[Any]], seconds: float, piece: float
+) -> list[tuple[float, float]]:
+    """(decisions, actions) per CPU-second of each loop, run in turns of ``piece``
+    seconds until each had ``seconds``. Turns this short, because this machine's speed
+    moves by a factor of two from one tenth of a second to the next (a shared virtual
+    machine): loops taking turns of several seconds would each meet a different
+    machine."""
     for loop in loops:
         next(loop)  # (warm-up, untimed: construction, imports, first deal)
-    done = [[0.0, 0.0] for _ in loops]
-    while done[0][1] < seconds:
+    done = [[0.0, 0.0, 0.0] for _ in loops]
+    while done[0][2] < seconds:
         for loop, d in zip(loops, done, strict=True):
-            n, dt = timed(loop, piece)
+            n, a, dt = timed(loop, piece)
             d[0] += n
-            d[1] += dt
-    return [n / t for n, t in done]
+            d[1] += a
+            d[2] += dt
+    return [(n / t, a / t) for n, a, t in done]
+
+
+def side_by_side(loops: list[Iterator[Any]], seconds: float, piece: float) -> list[float]:
+    """Decisions per CPU-second of each loop (:func:`side_by_side_both`)."""
+    return [d for d, _ in side_by_side_both(loops, seconds, piece)]
 
 
 def measure(
     texts: list[str], seconds: float, piece: float, only: str = ""
-) -> list[tuple[str, str, float, float]]:
-    """(rules, loop, steps/s, raw engine actions/s) for every rule set and adapter (those
-    whose name starts with ``only``, if given)."""
+) -> list[tuple[str, str, float, float, float]]:
+    """(rules, loop, decisions/s, actions/s, raw engine actions/s) for every rule set and
+    adapter (those whose name starts with ``only``, if given)."""
     rows = []
     for text in texts:
         rules = learning_rules(text)
         for name, fn in ADAPTERS.items():
             if not name.startswith(only):
                 continue
-            base, rate = side_by_side([raw_engine(rules), fn(rules)], seconds, piece)
-            rows.append((str(rules), name, rate, base))
+            (base, _), (rate, acts) = side_by_side_both(
+                [raw_engine(rules), fn(rules)], seconds, piece
+            )
+            rows.append((str(rules), name, rate, acts, base))
     return rows
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` so far, to the nanosecond (the scheduler's run time
+    of its main thread, /proc/PID/schedstat: the 100 Hz ticks of /proc/PID/stat are too
+    coarse for turns of a fraction of a second)."""
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[0]) / 1e9
+
+
+def shards(
+    text: str, n: int, seconds: float, piece: float
+) -> list[tuple[str, float, float, float]]:
+    """The vector env of ``n`` deals in this process, and sharded in two
+    (``durak.envs.shards``: one shard here and one in a worker process, the default, or
+    both in workers), taking turns of ``piece`` wall seconds until each
+    had ``seconds``, with turns of the raw loop between: (name, actions per wall second,
+    actions per CPU-second of all its processes, raw loop actions per CPU-second)."""
+    from durak.envs.shards import ShardedVectorEnv
+    from durak.envs.vector import DurakVectorEnv
+
+    rules = learning_rules(text)
+    envs: list[Any] = [DurakVectorEnv(n, rules)]
+    envs += [
+        ShardedVectorEnv(n, rules, shards=2),
+        ShardedVectorEnv(n, rules, shards=2, local=False),
+    ]
+    names = ["one process", "2 shards", "2 workers"]
+    for e in envs:
+        e.reset(seed=0)
+        for _ in range(3):
+            e.step(e.sample_legal())
+    raw = raw_engine(rules)
+    next(raw)
+    tally = [[0, 0.0, 0.0] for _ in envs]
+    raw_tally = [0, 0.0]
+    while tally[0][1] < seconds:
+        for e, t in zip(envs, tally, strict=True):
+            pids = [os.getpid()] + [p.pid for p in getattr(e, "_procs", [])]
+            cpu0 = sum(_cpu(p) for p in pids)
+            before, start = e.moves, time.perf_counter()
+            while time.perf_counter() - start < piece:
+                e.step(e.sample_legal())
+            t[1] += time.perf_counter() - start
+            t[2] += sum(_cpu(p) for p in pids) - cpu0
+            t[0] += e.moves - before
+        a, _, dt = timed(raw, piece / 4)
+        raw_tally[0] += a
+        raw_tally[1] += dt
+    for e in envs:
+        e.close()
+    base = raw_tally[0] / raw_tally[1]
+    return [(k, t[0] / t[1], t[0] / t[2], base) for k, t in zip(names, tally, strict=True)]
 
 
 def main() -> None:
@@ -211,6 +295,13 @@ def main() -> None:
     )
     p.add_argument("--only", default="", help="only the adapters whose name starts so")
     p.add_argument("--json", action="store_true", help="print the rows as JSON only")
+    p.add_argument(
+        "--shards",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also the vector env of N deals in one process and sharded in two",
+    )
     args = p.parse_args()
     texts = args.rules or ["podkidnoy", "perevodnoy(players=4)"]
     if args.json:
@@ -238,18 +329,40 @@ def main() -> None:
             cmd, env={**os.environ, build.PURE_ENV: "1"}, check=True, capture_output=True, text=True
         ).stdout
         builds.append(("pure Python", [tuple(r) for r in json.loads(out)]))
-    head = f"{'rules':<52} {'loop':<22}"
-    for name, _ in builds:
-        head += f" | {name + ': steps/s':>26} {'raw/s':>9} {'ratio':>6}"
-    print(head)
-    last = ""
-    for i, (rules, loop, *_) in enumerate(builds[0][1]):
-        line = f"{rules if rules != last else '':<52} {loop:<22}"
-        last = rules
-        for _, rows in builds:
-            rate, base = rows[i][2], rows[i][3]
-            line += f" | {rate:>26.0f} {base:>9.0f} {rate / base:>6.3f}"
-        print(line)
+    for name, rows in builds:
+        print(f"\n{name}: per CPU-second; ratios to the raw loop's actions/s of the same turns")
+        print(
+            f"{'rules':<36} {'loop':<22} {'decisions/s':>11} {'actions/s':>10} {'raw/s':>9}"
+            f" {'dec.':>6} {'act.':>6} {'vs PZ':>6}"
+        )
+        last = ""
+        plain = {r[0]: r[2] / r[4] for r in rows if r[1] == "pettingzoo env()"}
+        for rules, loop, rate, acts, base in rows:
+            vs = f"{rate / base / plain[rules]:>6.2f}" if rules in plain else f"{'':>6}"
+            print(
+                f"{rules if rules != last else '':<36} {loop:<22} {rate:>11.0f} {acts:>10.0f}"
+                f" {base:>9.0f} {rate / base:>6.3f} {acts / base:>6.3f} {vs}"
+            )
+            last = rules
+    print(
+        "\n(dec.: decisions, an observation handed out and an action taken, per raw action;"
+        " act.: engine actions, the opponents' too; vs PZ: decisions per decision of the"
+        " plain PettingZoo env)"
+    )
+    if args.shards:
+        print(f"\nsharded vector env, N={args.shards}, {texts[0]}, turns of 0.5 s wall time:")
+        head = f"{'':<12} {'actions/wall-s':>15} {'actions/CPU-s':>14} {'raw/CPU-s':>10}"
+        print(head + f" {'ratio':>6}")
+        rows2 = shards(texts[0], args.shards, args.seconds, 0.5)
+        for k, wall, cpu, base in rows2:
+            print(f"{k:<12} {wall:>15.0f} {cpu:>14.0f} {base:>10.0f} {cpu / base:>6.3f}")
+        one, two = rows2[0][2], rows2[1][2]
+        print(
+            f"2 shards / one process: {rows2[1][1] / rows2[0][1]:.2f} in wall time on this"
+            f" machine now (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); CPU per"
+            f" action {one / two:.2f} of one process's, so {2 * two / one:.2f}x on two free"
+            f" cores (both in workers: {2 * rows2[2][2] / one:.2f}x)"
+        )
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 
 

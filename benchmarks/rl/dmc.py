@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from evaluate import game_score  # beside this file (benchmarks/rl/evaluate.py)
+from scoring import game_score  # beside this file (benchmarks/rl/scoring.py)
 from torch import nn
 
 from durak import Game

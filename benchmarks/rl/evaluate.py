@@ -20,19 +20,18 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable
 
 import numpy as np
+from scoring import Player, game_score  # beside this file (benchmarks/rl/scoring.py)
 
 from durak import Game
 from durak.actions import Action, encoding
-from durak.bots import Bot, make
+from durak.bots import make
 from durak.envs.bits import legal_indices
 from durak.envs.encoding import Encoder, mask_of
 from durak.envs.episode import learning_rules
 from durak.rules import Rules
 
-Player = Callable[[Game, int], Action]
 SLOW = ("level5",)  # rungs played on --slow-games only
 
 
@@ -90,18 +89,6 @@ def deal_score(rules: Rules, spec: str, rung: str, seed: int) -> float:
         other = make(rung, seed=seed * 2 + seat + 1)
         total += game_score(Game(rules, seed=seed), seat, me, other)
     return total / 2
-
-
-def game_score(g: Game, seat: int, me: Player, other: Bot) -> float:
-    """``g`` played to its end, ``me`` in ``seat`` and ``other`` in the other seat:
-    ``seat``'s score (1 not durak, 1/2 a draw, 0 durak)."""
-    while not g.is_over:
-        to_act = g.to_act
-        assert to_act is not None
-        g.apply(me(g, to_act) if to_act == seat else other.choose(g.observation(to_act)))
-    out = g.outcome
-    assert out is not None
-    return 0.5 if out.durak is None else 0.0 if out.durak == seat else 1.0
 
 
 def main() -> None:

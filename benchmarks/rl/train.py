@@ -48,6 +48,7 @@ from durak.bots.learned import (  # noqa: E402
     action_features,
     state_features,
 )
+from durak.seats import Seats  # noqa: E402
 
 HIDDEN = (256, 256, 128)
 MAX_LEGAL = 64  # wider decisions are rare; their extra actions are left out of the softmax
@@ -76,23 +77,21 @@ def weights_of(net: nn.Sequential) -> dict[str, Any]:
 def play_and_record(rules: Rules, seats: list[Any], teacher: set[int], seed: int) -> list[Any]:
     """One deal; the decisions of the seats in ``teacher`` as (state, actions, chosen)."""
     g = Game(rules, seed=seed)
-    for b in seats:
-        if hasattr(b, "reset"):
-            b.reset()
+    players = Seats(seats)
+    players.reset(g)
     out = []
     while not g.is_over:
         s = g.to_act
-        assert s is not None
-        for i, b in enumerate(seats):
-            if i != s and hasattr(b, "observe"):
-                b.observe(g.observation(i))
+        bot = players[s] if s is not None else None
+        assert s is not None and bot is not None
         obs = g.observation(s)
-        a = seats[s].choose(obs)
+        a = bot.choose(obs)
         if s in teacher and 1 < len(obs.legal) <= MAX_LEGAL:
             # float16: the features are 0/1 and small fractions, and samples add up
             x, acts = state_features(obs).astype(np.float16), action_features(obs, obs.legal)
             out.append((x, acts.astype(np.float16), obs.legal.index(a)))
         g.apply(a)
+        players.show(g)
     return out
 
 
@@ -119,19 +118,10 @@ def score(rules: Rules, weights: dict[str, Any], opponent: str, deals: int) -> f
     total = 0.0
     for d in range(deals):
         for me in range(2):
-            seats: list[Any] = [bot, bot]
-            seats[1 - me] = make(opponent, seed=d)
+            seats = Seats(bot if s == me else make(opponent, seed=d) for s in range(2))
             g = Game(rules, seed=90_000_000 + d)
-            for b in seats:
-                if hasattr(b, "reset"):
-                    b.reset()
-            while not g.is_over:
-                s = g.to_act
-                assert s is not None
-                if hasattr(seats[1 - me], "observe") and s == me:
-                    seats[1 - me].observe(g.observation(1 - me))
-                g.apply(seats[s].choose(g.observation(s)))
-            out = g.outcome
+            seats.reset(g)
+            out = seats.play(g).outcome
             durak = out.durak if out is not None else None
             total += 0.5 if durak is None else float(durak != me)
     return total / (2 * deals)

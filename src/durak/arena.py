@@ -34,25 +34,24 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .argtypes import at_least
-from .bots import make, parse
+from .bots import Bot, make, parse
 from .dist import runlog
 from .dist.executors import BACKENDS, Batcher, executor
+from .errors import ArgumentError
 from .game import Game
 from .record import moves_text, replay_moves
 from .rules import Rules, RulesError
+from .seats import Clock, Seats
 
 # -- bot specs -----------------------------------------------------------------------
 # A bot spec is parsed by durak.bots.parse / durak.bots.make, the one parser of specs.
 
 
-def make_bot(spec: str, seed: int) -> Any:
+def make_bot(spec: str, seed: int) -> Bot:
     """A fresh bot from its spec; ``seed`` is used unless the spec fixes one."""
     name, opts = parse(spec)
     opts.setdefault("seed", seed)
     return make(name, **opts)
-
-
-MAX_MOVES = 20_000  # bots that never end a deal are a bug to report, not a hang
 
 
 # -- playing ---------------------------------------------------------------------------
@@ -61,45 +60,19 @@ def play_game(
     seats: Sequence[Any],
     deal_seed: int,
     bot_seed: int,
-    clock: list[list[float]] | None = None,
+    clock: Clock | None = None,
 ) -> Game:
     """One deal of ``rules`` with the bots ``seats[i]`` in seat ``i``; the finished game.
-    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``:
-    the time its bot took choosing, by the wall clock and in this process's CPU time.
-    A seat is a bot spec, or a bot object (self-play's policies) used as it is."""
-    bots = [
+    ``clock``, if given, gets per seat ``[moves, seconds, longest, CPU seconds, longest]``
+    (:meth:`durak.seats.Seats.play`). A seat is a bot spec, or a bot object (self-play's
+    policies) used as it is."""
+    players = Seats(
         make_bot(spec, bot_seed * 7919 + i) if isinstance(spec, str) else spec
         for i, spec in enumerate(seats)
-    ]
-    for b in bots:
-        reset = getattr(b, "reset", None)
-        if reset is not None:
-            reset()
-    watchers = [(i, b.observe) for i, b in enumerate(bots) if hasattr(b, "observe")]
+    )
     g = Game(rules.with_action_limit(), seed=deal_seed)  # bots only: a deal must end
-    while not g.is_over:
-        if len(g.history) > MAX_MOVES:
-            raise RuntimeError(
-                f"deal {deal_seed} with {list(seats)}: no end after {MAX_MOVES} moves"
-            )
-        s = g.to_act
-        assert s is not None
-        for i, observe in watchers:
-            if i != s:
-                observe(g.observation(i))
-        obs = g.observation(s)
-        t0, c0 = time.perf_counter(), time.process_time()
-        action = bots[s].choose(obs)
-        if clock is not None:
-            dt, dc = time.perf_counter() - t0, time.process_time() - c0
-            c = clock[s]
-            c[0] += 1
-            c[1] += dt
-            c[2] = max(c[2], dt)
-            c[3] += dc
-            c[4] = max(c[4], dc)
-        g.apply(action)
-    return g
+    players.reset(g)
+    return players.play(g, clock)
 
 
 def lineups(specs: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -479,7 +452,7 @@ def run_match(  # noqa: PLR0913
     for s in specs:
         make_bot(s, 0)  # fail early on a bad name or option
     if backend not in BACKENDS:
-        raise ValueError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
+        raise ArgumentError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
     ups = lineups(specs, rules.players)
     deals = max(1, math.ceil(games / len(ups)))
     header = runlog.Header(str(rules), specs, seed, deals, len(ups), shard)
@@ -538,7 +511,7 @@ def _open_run_file(
     if old != header and (
         old.deals > header.deals or dataclasses.replace(old, deals=header.deals) != header
     ):
-        raise ValueError(
+        raise ArgumentError(
             f"{path} holds another run ({old.rules}, bots {' '.join(old.bots)}, seed {old.seed}, "
             f"{old.deals} deals, shard {old.shard[0]}/{old.shard[1]}); give another --out, or "
             "the same options to continue it"
@@ -600,6 +573,24 @@ def chart(result: ArenaResult, path: str) -> None:
 
 
 # -- the command ---------------------------------------------------------------------
+def add_outputs(parser: argparse.ArgumentParser) -> None:
+    """The options of what a result is written to, alike for a run and a merge."""
+    parser.add_argument(
+        "--json",
+        default="",
+        metavar="FILE",
+        help="write the results here as JSON (default: not written)",
+    )
+    parser.add_argument(
+        "--png",
+        "--chart",
+        default="",
+        metavar="FILE",
+        help="draw a chart of the results here (default: not drawn)",
+    )
+    parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
@@ -617,20 +608,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=0, help="processes, or CPUs of a local Ray (default: all cores)"
     )
-    parser.add_argument(
-        "--json",
-        default="",
-        metavar="FILE",
-        help="write the results here as JSON (default: not written)",
-    )
-    parser.add_argument(
-        "--png",
-        "--chart",
-        default="",
-        metavar="FILE",
-        help="draw a chart of the results here (default: not drawn)",
-    )
-    parser.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+    add_outputs(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--backend",
@@ -671,20 +649,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(or of one run) into its table, ratings and chart.",
     )
     merge.add_argument("files", nargs="+", metavar="FILE.jsonl")
-    merge.add_argument(
-        "--json",
-        default="",
-        metavar="FILE",
-        help="write the results here as JSON (default: not written)",
-    )
-    merge.add_argument(
-        "--png",
-        "--chart",
-        default="",
-        metavar="FILE",
-        help="draw a chart of the results here (default: not drawn)",
-    )
-    merge.add_argument("--anchor", default=None, help="the bot rated 0 (default greedy)")
+    add_outputs(merge)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -693,7 +658,7 @@ def run(args: argparse.Namespace) -> int:
             result = merge_files(args.files, anchor=args.anchor)
         else:
             if args.address and args.backend != "ray":
-                raise ValueError("--address is for --backend ray")
+                raise ArgumentError("--address is for --backend ray")
             rules = Rules.parse(args.rules)
             result = run_match(
                 rules,

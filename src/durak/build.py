@@ -33,6 +33,8 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Final
 
+from .errors import UsageError
+
 # The compiled modules (setup.py and the Makefile read this list): the engine, its
 # playout loops and the searchers' rollout policy. They are compiled as one group and
 # must be loaded together: compiled code expects its partners compiled too.
@@ -113,7 +115,7 @@ def force_pure() -> None:
         return
     loaded = [m for m in ENGINE if f"{_PACKAGE}.{m}" in sys.modules]
     if loaded:
-        raise RuntimeError(f"force_pure: the engine is already loaded ({', '.join(loaded)})")
+        raise UsageError(f"force_pure: the engine is already loaded ({', '.join(loaded)})")
     sys.meta_path.insert(0, _SourceFinder(_PACKAGE, ENGINE))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -19,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("durak.bench", "measure the engine's speed with random play"),
     "arena": ("durak.arena", "play bots against each other and rate them"),
     "hint": ("durak.bots.hint", "rank every legal action of a position"),
+    "review": ("durak.review_report", "judge every move of a game or match record"),
 }
 
 
@@ -75,8 +77,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    result: int = modules[args.command].run(args)  # type: ignore[attr-defined]
+    missing = _missing_before_run(args)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
+    try:
+        result: int = modules[args.command].run(args)  # type: ignore[attr-defined]
+    except KeyboardInterrupt:
+        # Ctrl-C is how a server (or a long arena) is stopped: a line, not a traceback.
+        print(f"\ndurak {args.command}: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     return result
+
+
+def _missing_before_run(args: argparse.Namespace) -> str:
+    """What a command will need at its end but lacks, said before it starts (the arena's
+    chart needs matplotlib, and is drawn only after every game is played); "" if none."""
+    png = getattr(args, "png", "") if args.command == "arena" else ""
+    if png and importlib.util.find_spec("matplotlib") is None:
+        return (
+            f"durak arena: --png {png} draws with matplotlib, which is not installed: "
+            "pip install matplotlib (or leave out --png)"
+        )
+    return ""
 
 
 if __name__ == "__main__":

@@ -15,18 +15,22 @@ with that encoder).
 >>> p = Planes(Rules())
 >>> p.size, p.plane_names[:3]
 (315, ('hand', 'attack_unbeaten', 'attack_beaten'))
->>> len(p.encode(Game(Rules(), seed=1), 0)) == 4 * p.size
-True
+>>> g = Game(Rules(), seed=1)
+>>> len(p.encode(g, 0)) == 4 * p.size, p.encode_view(g.view(0)) == p.encode(g, 0)
+(True, True)
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import Final
 
 from .actions import encoding
 from .cards import deck_mask
+from .errors import RulesError
 from .game import PHASES, Game
+from .observation import SeatView
 from .rules import Rules
 
 BASE_PLANES: Final = (
@@ -180,6 +184,7 @@ class Planes:
         self._keys: list[list[int]] = [[-1] * (len(names) + 1) for _ in range(n)]
         # per seat: the list fields() fills (the tallies stay 0 without pogony)
         self._fields: list[list[int]] = [[0] * (len(names) + 4 + 2 * n) for _ in range(n)]
+        self._sizes: list[int] = [0] * n  # (each seat's hand size, refilled by fields())
         # the scalars' divisors, in the order of fields(): talon, cap, attacks, the hand
         # sizes, the tallies (clipped at 12)
         self.divisors: tuple[float, ...] = tuple(
@@ -213,17 +218,23 @@ class Planes:
             keys[i] = m
             parts[i] = self._plane(m)
 
-    # C901: one flat pass fills every plane, flag and scalar of the view (compiled hot path)
-    def fields(self, g: Game, seat: int) -> list[int]:  # noqa: C901
-        """``seat``'s view as integers: each plane's card mask (shifted to bit 0), the
-        flags as one mask, then the numerators of the scalars (each scalar is its
-        numerator over :attr:`divisors`). The list is the seat's own, refilled by the
-        next call: read it before then."""
-        out = self._fields[seat]
+    # PLR0913: the view's parts as the engine's state and the seat view both hold them,
+    # so that neither path builds a tuple for the other (compiled hot path)
+    def _cards(  # noqa: PLR0913
+        self,
+        out: list[int],
+        seat: int,
+        hand: int,
+        known: Sequence[int],
+        atts: Sequence[int],
+        unbeaten: int,
+        table: int,
+        discard: int,
+        trump_card: int,
+        under: bool,
+    ) -> int:
+        """The card planes into ``out``; the index after them."""
         lo = self.lo
-        (hands, known, atts, _, unbeaten, table, discard, trump_card, under, talon, outs,
-         to_act, attacker, defender, phase, cap, bout, tally, _, forced) = g.state()  # fmt: skip
-        hand = hands[seat]
         att = 0
         for c in atts:
             att |= 1 << c
@@ -245,44 +256,28 @@ class Planes:
         for s in others:
             out[i] = known[s] >> lo
             i += 1
-        if self.privileged:
-            for s in others:
-                out[i] = hands[s] >> lo
-                i += 1
-        # the trump suit's flag (the rules' suit, not the turned card's, with a fixed
-        # trump); no suit flag at all without a trump (trump=none)
-        suit = g.trump_suit
-        flags = 1 << suit if suit < 4 else 0
-        if self._per_player:
-            # (the seats' trumps are not in the engine's state but in its observation; they
-            # do not change in a deal, so they are asked once a game: a vector env encodes
-            # many games in turn)
-            known_game = self._trump_games.get(id(g))
-            if known_game is None or known_game[0] is not g:
-                if len(self._trump_games) >= _PLANES_MAX:
-                    self._trump_games.clear()
-                known_game = self._trump_games[id(g)] = (g, g.observation(seat).trumps)
-            trumps = known_game[1]
-            flags = 1 << trumps[seat]
-            for k in range(1, self.players):
-                flags |= 1 << (self._trumps + 4 * (k - 1) + trumps[others[k - 1]])
-        if self._cheating:
-            # (the public cheat facts are not in the engine's state: its observation's)
-            obs = g.observation(seat)
-            out[i] = int(obs.cheated) >> lo
-            out[i + 1] = int(obs.called) >> lo
-            i += 2
-            laid = obs.laid
-            for s in self._around[seat]:
-                out[i] = int(laid[s]) >> lo
-                i += 1
-            for s in obs.barred:
-                flags |= 1 << (self._barred + self._rel[seat][s])
-        if under:
-            flags |= 16
+        return i
+
+    # PLR0913: as _cards
+    def _rest(  # noqa: PLR0913
+        self,
+        out: list[int],
+        i: int,
+        seat: int,
+        flags: int,
+        roles: tuple[int, int, int, int, int, int],
+        counts: tuple[int, int, int],
+        sizes: Sequence[int],
+        tally: Sequence[int],
+    ) -> None:
+        """The flags (``flags`` holds the trump's and the rule sets' own) and scalars
+        into ``out`` from index ``i``. ``roles``: out mask, to act, attacker, defender,
+        phase, bout (with the forced take as bit 8 of the bout's place: see callers);
+        ``counts``: talon, cap, attacks; ``sizes``: every seat's hand size."""
+        outs, to_act, attacker, defender, phase, bout_forced = roles
         rel = self._rel[seat]
         for s in range(self.players):
-            if outs[s]:
+            if outs >> s & 1:
                 flags |= 1 << (self._out + rel[s])
         if to_act >= 0:
             flags |= (
@@ -291,31 +286,130 @@ class Planes:
                 | (1 << (self._act + rel[to_act]))
             )
         flags |= 1 << (self._phase + phase)
-        if bout == 0:
+        if bout_forced & 1:
             flags |= self._first
-        if forced:
+        if bout_forced & 2:
             flags |= self._forced
         out[i] = flags
-        out[i + 1] = talon
-        out[i + 2] = cap
-        out[i + 3] = len(atts)
+        out[i + 1] = counts[0]
+        out[i + 2] = counts[1]
+        out[i + 3] = counts[2]
         i += 4
         for s in self._around[seat]:
-            out[i] = _count(hands[s])
+            out[i] = sizes[s]
             i += 1
         if self._pogonny:
             # a tally has no upper bound (cards taken are laid again): clipped to the Box's 1
             for s in self._around[seat]:
                 out[i] = min(tally[s], 12)
                 i += 1
+
+    def fields(self, g: Game, seat: int) -> list[int]:
+        """``seat``'s view as integers: each plane's card mask (shifted to bit 0), the
+        flags as one mask, then the numerators of the scalars (each scalar is its
+        numerator over :attr:`divisors`). The list is the seat's own, refilled by the
+        next call: read it before then."""
+        out = self._fields[seat]
+        (hands, known, atts, _, unbeaten, table, discard, trump_card, under, talon, outs,
+         to_act, attacker, defender, phase, cap, bout, tally, _, forced) = g.state()  # fmt: skip
+        i = self._cards(
+            out, seat, hands[seat], known, atts, unbeaten, table, discard, trump_card, under
+        )
+        if self.privileged:
+            for s in self._others[seat]:
+                out[i] = hands[s] >> self.lo
+                i += 1
+        # the trump suit's flag (the rules' suit, not the turned card's, with a fixed
+        # trump); no suit flag at all without a trump (trump=none)
+        suit = g.trump_suit
+        flags = 1 << suit if suit < 4 else 0
+        if self._per_player:
+            flags = self._trump_flags(g, seat)
+        if self._cheating:
+            i, flags = self._cheat_fields(g, seat, out, i, flags)
+        if under:
+            flags |= 16
+        out_mask = 0
+        for s in range(self.players):
+            if outs[s]:
+                out_mask |= 1 << s
+        sizes = self._sizes
+        for s in range(self.players):
+            sizes[s] = _count(hands[s])
+        roles = (out_mask, to_act, attacker, defender, phase, (bout == 0) | (forced << 1))
+        self._rest(out, i, seat, flags, roles, (talon, cap, len(atts)), sizes, tally)
         return out
+
+    def fields_view(self, v: SeatView) -> list[int]:
+        """:meth:`fields` of a seat's :class:`~durak.observation.SeatView` (the same
+        integers as ``fields(game, v.seat)`` of the game it came from), for a player that
+        has its view and no game. Not for двухкозырный or the cheating game, whose extra
+        facts the seat view does not hold, nor for a privileged layout."""
+        if self._per_player or self._cheating or self.privileged:
+            raise RulesError("fields_view: not for trump=per_player, cheating or privileged")
+        seat = v.seat
+        out = self._fields[seat]
+        i = self._cards(
+            out, seat, v.hand, v.known, v.attacks, v.unbeaten, v.table, v.discard,
+            v.trump_card, v.trump_under_talon,
+        )  # fmt: skip
+        flags = 1 << v.trump_suit if v.trump_suit < 4 else 0
+        if v.trump_under_talon:
+            flags |= 16
+        roles = (v.out, v.to_act, v.attacker, v.defender, v.phase,
+                 (v.bout == 0) | (v.forced_take << 1))  # fmt: skip
+        counts = (v.talon_size, v.cap, len(v.attacks))
+        self._rest(out, i, seat, flags, roles, counts, v.hand_sizes, v.tally)
+        return out
+
+    def _trump_flags(self, g: Game, seat: int) -> int:
+        """двухкозырный: the seat's own trump, and each other seat's after it."""
+        # (the seats' trumps are not in the engine's state but in its observation; they
+        # do not change in a deal, so they are asked once a game: a vector env encodes
+        # many games in turn)
+        known_game = self._trump_games.get(id(g))
+        if known_game is None or known_game[0] is not g:
+            if len(self._trump_games) >= _PLANES_MAX:
+                self._trump_games.clear()
+            known_game = self._trump_games[id(g)] = (g, g.observation(seat).trumps)
+        trumps = known_game[1]
+        others = self._others[seat]
+        flags = 1 << trumps[seat]
+        for k in range(1, self.players):
+            flags |= 1 << (self._trumps + 4 * (k - 1) + trumps[others[k - 1]])
+        return flags
+
+    def _cheat_fields(
+        self, g: Game, seat: int, out: list[int], i: int, flags: int
+    ) -> tuple[int, int]:
+        """шулерский: the public cheat facts' planes from ``i`` and the barred seats' flags."""
+        # (the public cheat facts are not in the engine's state: its observation's)
+        lo = self.lo
+        obs = g.observation(seat)
+        out[i] = int(obs.cheated) >> lo
+        out[i + 1] = int(obs.called) >> lo
+        i += 2
+        laid = obs.laid
+        for s in self._around[seat]:
+            out[i] = int(laid[s]) >> lo
+            i += 1
+        for s in obs.barred:
+            flags |= 1 << (self._barred + self._rel[seat][s])
+        return i, flags
 
     def encode(self, g: Game, seat: int) -> bytearray:
         """The float32 vector of ``seat``'s view of ``g``, as bytes."""
+        return self._encode(self.fields(g, seat), seat)
+
+    def encode_view(self, v: SeatView) -> bytearray:
+        """The float32 vector of a seat's :class:`~durak.observation.SeatView`: the same
+        bytes as ``encode(game, v.seat)`` (see :meth:`fields_view`)."""
+        return self._encode(self.fields_view(v), v.seat)
+
+    def _encode(self, fields: list[int], seat: int) -> bytearray:
         # Each seat keeps its last parts and the masks they stand for: from one step to
         # the next most planes are the same, and a part is a function of its mask alone
         # (whichever game it came from), so only the changed ones are looked up again.
-        fields = self.fields(g, seat)
         keys = self._keys[seat]
         parts = self._parts[seat]
         n = len(self.plane_names)

@@ -52,7 +52,7 @@ def deal_lines(game: Game, names: list[str], lang: str, number: int = 1) -> list
                     talon=g.talon_size,
                 )
             )
-        out += ["   " + render(e, lang, names) for e in play(g, a)]
+        out += ["   " + render(e, lang, names) for e in play(g, a, reveal=True)]
     if game.outcome is None:
         out.append(i18n.t(lang, "cli.replay.unfinished"))
     return out
@@ -110,6 +110,7 @@ def replay_text(text: str, lang: str = "en") -> str:
     """A record (game or match) as text in ``lang`` (RecordError if it does not replay)."""
     headers, _ = parse_headers(text)
     deals, names = record_deals(text)
+    names = i18n.seat_names(names, lang)
     rules = deals[0].rules
     is_match = headers.get("Match") == "durak"
     seed = headers.get("MatchSeed") if is_match else deals[0].seed

@@ -9,8 +9,10 @@
 >>> g.is_over
 True
 
-The protocol: ``choose(obs) -> Action``; ``name``; optionally ``reset()`` at the start of a
-deal and ``observe(obs)`` to follow a game when it is another seat's turn. Budgets
+The protocol (:class:`Bot`, in :mod:`durak.bots.base`): ``name``, ``choose(obs) -> Action``,
+``reset()`` at the start of a deal and ``observe(obs)`` to follow a game when it is
+another seat's turn; :class:`BaseBot` gives the last two as no-ops, and the seat driver
+(:mod:`durak.seats`) calls them. Budgets
 (``time`` in seconds a move, ``iterations``) and ``seed`` are given to ``make``.
 
 The bots, weakest first: ``random``; ``greedy`` (cheapest legal card, trumps last);
@@ -29,19 +31,23 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from ..actions import Action
 from ..errors import ArgumentError, ArgumentTypeError
-from ..observation import Observation
+from .base import BaseBot, Bot, legal_of
 
-
-@runtime_checkable
-class Bot(Protocol):
-    name: str
-
-    def choose(self, obs: Observation) -> Action: ...
-
+__all__ = [
+    "LEVELS",
+    "REGISTRY",
+    "BaseBot",
+    "Bot",
+    "legal_of",
+    "level",
+    "make",
+    "names",
+    "parse",
+    "register",
+]
 
 # name -> "module:factory"; modules are imported only when a bot is made.
 REGISTRY: dict[str, str] = {
@@ -77,7 +83,7 @@ LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
     ),
     # the self-play network's look-ahead in 64 worlds and the exact endgame in games of
     # two (benchmarks/bots/README.md); level 5 itself at the tables it does not read
-    6: ("learned", {"endgame": True, "worlds": 64, "fallback": "level5"}),
+    6: ("learned", {"endgame": True, "worlds": 64, "fallback": "level5", "table": False}),
 }
 
 
@@ -144,7 +150,7 @@ def _value(text: str) -> Any:
 
 
 def _check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
-    """ValueError for an option the bot does not take, or a value of the wrong kind."""
+    """ArgumentError for an option the bot does not take, or a value of the wrong kind."""
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # a builtin without a signature: cannot check

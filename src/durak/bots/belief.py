@@ -44,6 +44,7 @@ from collections.abc import Sequence
 
 from ..actions import Action
 from ..cards import iter_bits
+from ..errors import ArgumentError
 from ..game import Game
 from ..observation import Observation
 from .policy import CAREFUL, CLUB, PLAIN, rollout_action
@@ -84,16 +85,16 @@ class Belief:
         plain: float = 0.0,
     ) -> None:
         if particles < 1:
-            raise ValueError(f"belief: particles must be >= 1, not {particles}")
+            raise ArgumentError(f"belief: particles must be >= 1, not {particles}")
         if not 0.0 < eps <= 1.0:
-            raise ValueError(f"belief: eps must be in (0, 1], not {eps}")
+            raise ArgumentError(f"belief: eps must be in (0, 1], not {eps}")
         self.n = int(particles)
         self.eps = float(eps)
         self.style = style
         # The prior share of careless players: each seat is then either ``style`` or PLAIN,
         # and each guess keeps the likelihood of the seat's moves under both (0: ``style``).
         if not 0.0 <= plain < 1.0:
-            raise ValueError(f"belief: plain must be in [0, 1), not {plain}")
+            raise ArgumentError(f"belief: plain must be in [0, 1), not {plain}")
         self.plain = float(plain)
         self.rng = rng or random.Random(0)
         # Deals begun, never reset: tells a reader of model_fit when a new one starts.

@@ -17,10 +17,11 @@ from __future__ import annotations
 from ..actions import Action
 from ..enums import Kind as Kind  # (for the example above)
 from ..observation import Observation
+from .base import BaseBot
 from .heuristic import HeuristicBot
 
 
-class CatcherBot:
+class CatcherBot(BaseBot):
     name = "catcher"
 
     def __init__(self, seed: int | None = None) -> None:

@@ -23,7 +23,9 @@ import random
 
 from ..actions import Action
 from ..enums import Kind, Phase
+from ..errors import ArgumentError
 from ..observation import Observation
+from .base import BaseBot
 from .greedy import card_cost
 from .heuristic import HeuristicBot
 
@@ -31,12 +33,12 @@ from .heuristic import HeuristicBot
 DEAR = 12
 
 
-class CheaterBot:
+class CheaterBot(BaseBot):
     name = "cheater"
 
     def __init__(self, seed: int | None = None, rate: float = 0.5) -> None:
         if not 0.0 <= rate <= 1.0:
-            raise ValueError(f"cheater: rate is 0..1, not {rate!r}")
+            raise ArgumentError(f"cheater: rate is 0..1, not {rate!r}")
         self.base = HeuristicBot(seed=seed)
         self.rng = random.Random(seed)
         self.rate = rate

@@ -40,8 +40,10 @@ from collections.abc import Callable, Sequence
 from .. import playout
 from ..actions import ATTACK, DEFEND, EXCHANGE, SHOW, TAKE, TRANSFER, Action, throw_ins
 from ..cards import BEATS, SUIT_MASK, beat_key, iter_bits
+from ..errors import ArgumentError
 from ..game import DEFENCE, OPEN, PILE, Game
 from ..observation import Observation, SeatView
+from .base import BaseBot, legal_of
 from .solver import Endgame, perfect_information
 
 JACK = 9  # rank indices: 2 = 0 .. ace = 12
@@ -304,14 +306,14 @@ def _plan(
     return cheapest_cover(unbeaten, by_target, kp.__getitem__)
 
 
-class ExpertBot:
+class ExpertBot(BaseBot):
     """See the module docstring. ``nodes``: the endgame solver's budget a move."""
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, nodes: int = 20_000) -> None:
         if nodes < 0:
-            raise ValueError(f"expert: nodes must be >= 0, not {nodes}")
+            raise ArgumentError(f"expert: nodes must be >= 0, not {nodes}")
         self.rng = random.Random(seed)
         self.nodes = nodes
         self.endgame = Endgame(limit=500_000)
@@ -320,9 +322,7 @@ class ExpertBot:
         self.endgame.reset()
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
-        if not legal:
-            raise ValueError("not this seat's turn: no legal actions")
+        legal = legal_of(obs)
         if len(legal) == 1:
             return legal[0]
         if obs.bout >= LOOP_BOUTS and self.rng.random() < 0.3:

@@ -11,6 +11,7 @@ from durak.enums import Kind, Phase
 
 from ..actions import Action
 from ..observation import Observation
+from .base import BaseBot, legal_of
 
 
 def card_cost(index: int, trump: int) -> int:
@@ -18,16 +19,14 @@ def card_cost(index: int, trump: int) -> int:
     return index // 4 + (100 if index % 4 == trump else 0)
 
 
-class GreedyBot:
+class GreedyBot(BaseBot):
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
         pass  # deterministic: the seed every bot takes changes nothing here
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
-        if not legal:
-            raise ValueError("not this seat's turn: no legal actions")
+        legal = legal_of(obs)
         trump = obs.trump_suit
 
         def cost(a: Action) -> float:

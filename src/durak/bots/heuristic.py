@@ -17,7 +17,9 @@ from durak.enums import Phase
 
 from ..actions import Action
 from ..cards import beats_mask
+from ..errors import ArgumentError
 from ..observation import Observation
+from .base import BaseBot, legal_of
 from .memory import Tracker
 from .policy import STYLES, decide
 
@@ -56,12 +58,12 @@ def table_masks(obs: Observation) -> tuple[int, int]:
     return unbeaten, table
 
 
-class HeuristicBot:
+class HeuristicBot(BaseBot):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, style: str = "club") -> None:
         if style not in STYLES:
-            raise ValueError(f"heuristic: style is one of {', '.join(STYLES)}, not {style!r}")
+            raise ArgumentError(f"heuristic: style is one of {', '.join(STYLES)}, not {style!r}")
         self.style = STYLES[style]
         self.tracker = Tracker()
         self.rng = random.Random(seed)
@@ -73,8 +75,7 @@ class HeuristicBot:
         self.tracker.update(obs)
 
     def choose(self, obs: Observation) -> Action:
-        if not obs.legal:
-            raise ValueError("not this seat's turn: no legal actions")
+        legal_of(obs)
         self.tracker.update(obs)
         # Rules of thumb can go round in circles (a card nobody beats taken round the
         # table in ``prostoy``); a random move now and then breaks the circle.

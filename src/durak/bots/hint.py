@@ -27,6 +27,7 @@ import sys
 from typing import Any
 
 from ..actions import Action
+from ..errors import ArgumentError, TurnError
 from ..game import Game
 from ..match import record_deals
 from ..observation import Observation
@@ -48,12 +49,12 @@ def hint(
     """
     if isinstance(position, Game):
         if position.to_act is None:
-            raise ValueError("the deal is over: nobody is to act")
+            raise TurnError("the deal is over: nobody is to act")
         obs = position.observation(position.to_act)
     else:
         obs = position
     if not obs.legal:
-        raise ValueError(f"seat {obs.seat} is not to act in this position")
+        raise TurnError(f"seat {obs.seat} is not to act in this position")
     if time is None and iterations is None:
         iterations = 2000
     options.setdefault("cap", 0.0)  # a hint may think as long as it is told
@@ -66,7 +67,7 @@ def position_at(game: Game, ply: int | None) -> Game:
     if ply is None:
         return game
     if not 0 <= ply <= len(game.history):
-        raise ValueError(f"--ply: 0..{len(game.history)}, not {ply}")
+        raise ArgumentError(f"--ply: 0..{len(game.history)}, not {ply}")
     g = game.fresh()
     for a in game.history[:ply]:
         g.play(a)
@@ -79,7 +80,7 @@ def deal_of(text: str, deal: int | None = None) -> Game:
     if deal is None:
         return deals[-1]
     if not 1 <= deal <= len(deals):
-        raise ValueError(f"--deal: the record holds deals 1..{len(deals)}, not {deal}")
+        raise ArgumentError(f"--deal: the record holds deals 1..{len(deals)}, not {deal}")
     return deals[deal - 1]
 
 
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 text = f.read()
         game = position_at(deal_of(text, args.deal), args.ply)
         if game.to_act is None:
-            raise ValueError("the deal is over at this point; choose an earlier --ply")
+            raise TurnError("the deal is over at this point; choose an earlier --ply")
         obs = game.observation(game.to_act)
         ranked = hint(obs, time=args.time, iterations=args.iterations, seed=args.seed)
     except (OSError, RecordError, ValueError) as e:

@@ -53,8 +53,10 @@ from typing import Any, Protocol
 
 from ..actions import Action
 from ..determinize import sample
+from ..errors import ArgumentError
 from ..game import Game
 from ..observation import Observation
+from .base import BaseBot, legal_of
 from .belief import Belief
 from .heuristic import LOOP_BOUTS, HeuristicBot
 from .memory import Tracker
@@ -160,9 +162,9 @@ class BeliefWorlds(Uniform):
     ) -> None:
         super().__init__()
         if players < 0:
-            raise ValueError(f"belief worlds: players must be >= 0, not {players}")
+            raise ArgumentError(f"belief worlds: players must be >= 0, not {players}")
         if not 0.0 <= fit <= 1.0:
-            raise ValueError(f"belief worlds: fit must be in [0, 1], not {fit}")
+            raise ArgumentError(f"belief worlds: fit must be in [0, 1], not {fit}")
         self.belief = Belief(particles, eps, rng=random.Random(seed))
         self.players = int(players)
         self.fit = float(fit)
@@ -271,7 +273,7 @@ class KeepPrior:
 
     def __post_init__(self) -> None:
         if self.margin <= 0 or self.extend < 0:
-            raise ValueError("keep prior: margin must be > 0 and extend >= 0 rollouts")
+            raise ArgumentError("keep prior: margin must be > 0 and extend >= 0 rollouts")
 
     def wants_more(
         self, rollouts: int, alive: list[Action], results: Results, first: Action
@@ -301,7 +303,7 @@ DECISIONS: dict[str, Decision] = {"best": BestMean(), "keep": KeepPrior()}
 
 
 # -- the bot ------------------------------------------------------------------------------
-class ISMCTSBot:
+class ISMCTSBot(BaseBot):
     """Determinized search; see the module docstring for its choices.
 
     >>> from durak import Game, Rules
@@ -332,7 +334,7 @@ class ISMCTSBot:
             iterations = 300
         for label, v in (("time", time), ("cap", cap), ("heads_up", heads_up), ("nodes", nodes)):
             if v is not None and v < 0:
-                raise ValueError(f"ismcts: {label} must be >= 0, not {v}")
+                raise ArgumentError(f"ismcts: {label} must be >= 0, not {v}")
         self.iterations = iterations
         self.time = time
         self.heads_up = int(heads_up)
@@ -340,16 +342,16 @@ class ISMCTSBot:
         self.cap = float(cap)
         self.rng = random.Random(seed)
         if model not in STYLES:
-            raise ValueError(f"ismcts: model is one of {', '.join(STYLES)}, not {model!r}")
+            raise ArgumentError(f"ismcts: model is one of {', '.join(STYLES)}, not {model!r}")
         self.model = STYLES[model]
         if isinstance(worlds, str):
             if worlds not in WORLDS:
-                raise ValueError(f"ismcts: worlds is one of {', '.join(WORLDS)}, not {worlds!r}")
+                raise ArgumentError(f"ismcts: worlds is one of {', '.join(WORLDS)}, not {worlds!r}")
             worlds = BeliefWorlds(seed=seed) if worlds == "belief" else Uniform()
         self.worlds: Worlds = worlds
         if isinstance(decision, str):
             if decision not in DECISIONS:
-                raise ValueError(
+                raise ArgumentError(
                     f"ismcts: decision is one of {', '.join(DECISIONS)}, not {decision!r}"
                 )
             decision = DECISIONS[decision]
@@ -369,8 +371,7 @@ class ISMCTSBot:
         self.worlds.observe(obs)
 
     def choose(self, obs: Observation) -> Action:
-        if not obs.legal:
-            raise ValueError("not this seat's turn: no legal actions")
+        legal_of(obs)
         self.observe(obs)
         if len(obs.legal) == 1:
             return obs.legal[0]
@@ -385,9 +386,7 @@ class ISMCTSBot:
         0.5 = draw, 0 = durak), best first. With ``every_value`` off only the first
         entry is sure to be searched fully (what ``choose`` needs, cheaper for the
         solver)."""
-        legal = list(obs.legal)
-        if not legal:
-            raise ValueError("not this seat's turn: no legal actions")
+        legal = list(legal_of(obs))
         start = _time.perf_counter()
         # The cap less a margin for what follows the last check (one world of rollouts).
         cpu = self.cap * 0.9 if self.cap > 0 else None

@@ -37,16 +37,23 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, encoding
-from ..determinize import sample
-from ..errors import DurakError
+from ..errors import ArgumentError, DurakError
+from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
+from .base import BaseBot, legal_of
 from .ismcts import BeliefWorlds
-from .lookahead import best_looked_ahead
+from .lookahead import Network, best_looked_ahead
+from .pairnet import PairNet
 from .solver import Endgame, perfect_information
+from .tablenet import ACTION_WIDTH, STATE_SIZE
+from .tablenet import reads as tablenet_reads
+
+TABLE_INPUT = STATE_SIZE + ACTION_WIDTH
 
 if TYPE_CHECKING:
     from . import Bot
+    from .tablenet import TableNet
     from .viewnet import ViewFeatures
 
 try:
@@ -56,6 +63,7 @@ except ImportError:  # pragma: no cover - the [rl], [arena] and [web] extras bri
 
 DEFAULT_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "learned.npz")
 IMITATION_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "imitation.npz")
+TABLE_WEIGHTS = os.path.join(os.path.dirname(__file__), "data", "table.npz")
 
 KIND_NAMES = ("attack", "defend", "transfer", "show", "take", "pass", "exchange")
 PHASE_NAMES = ("attack", "defend", "throw_in", "pile_on", "over")
@@ -156,30 +164,18 @@ def action_features(obs: Observation, actions: Sequence[Action]) -> Any:
     return out
 
 
-class QNet:
-    """A trained multilayer perceptron in numpy: ``scores(state, actions)``.
-
-    The first layer's weights are split into a state part and an action part, so that the
-    state is multiplied once a decision, not once a legal action. ``rules`` is the rule
+class QNet(PairNet):
+    """A trained multilayer perceptron in numpy (:class:`~durak.bots.pairnet.PairNet`):
+    ``scores(state, actions)``. ``rules`` is the rule
     set a self-play network was trained on (its features are :mod:`durak.bots.viewnet`'s),
     None for the imitation network (its features are this module's)."""
 
     def __init__(self, weights: dict[str, Any], rules: Rules | None = None) -> None:
-        w1 = weights["w1"]
         self.rules = rules
         self.features = None if rules is None else view_features(rules)
         state = STATE_SIZE if self.features is None else self.features.size
         width = ACTION_SIZE if self.features is None else self.features.width
-        if w1.shape[0] != state + width:
-            raise DurakError(
-                f"weights: first layer takes {w1.shape[0]} features, "
-                f"this version makes {state + width}"
-            )
-        self.w1s, self.w1a = w1[:state], w1[state:]
-        self.b1 = weights["b1"]
-        self.rest = [
-            (weights[f"w{i}"], weights[f"b{i}"]) for i in range(2, 10) if f"w{i}" in weights
-        ]
+        super().__init__(weights, state, width)
 
     @classmethod
     def load(cls, path: str) -> QNet:
@@ -212,20 +208,22 @@ class QNet:
             and encoding(rules).size == encoding(r).size
         )
 
+    def q_of(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> Any:
+        """``Q`` of ``legal[i]`` for the seat to act in ``games[i]``, from its own view (the
+        look-ahead's :class:`~durak.bots.lookahead.Network`; a self-play network)."""
+        f = self.features
+        if f is None:
+            raise DurakError("q_of: the imitation network has no vector of a game")
+        numbers = encoding(f.rules)
+        views = np.stack([f.view(g, g.to_act or 0) for g in games])
+        s, trump = f.state(views)
+        row_of = np.repeat(np.arange(len(games)), [len(m) for m in legal])
+        numbers_of = [numbers.index_of(a) for m in legal for a in m]
+        return self.batch_scores(s, f.actions[trump[row_of], numbers_of], row_of)
+
     def scores(self, state: Any, actions: Any) -> Any:
         """Scores of ``actions`` (one row each) in one ``state``."""
         return self.batch_scores(state[None, :], actions, np.zeros(len(actions), np.intp))
-
-    def batch_scores(self, states: Any, actions: Any, row: Any) -> Any:
-        """Scores of ``actions`` (one row each) in the states ``states[row]``: many
-        positions in one pass."""
-        h = np.maximum(actions @ self.w1a + (states @ self.w1s + self.b1)[row], 0.0)
-        last = len(self.rest) - 1
-        for i, (w, b) in enumerate(self.rest):
-            h = h @ w + b
-            if i < last:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
 
 
 _CACHE: dict[str, QNet] = {}
@@ -242,7 +240,8 @@ def view_features(rules: Rules) -> ViewFeatures:
     return f
 
 
-def _load(path: str) -> QNet:
+def load_net(path: str) -> QNet:
+    """The network saved at ``path``, loaded once a process."""
     net = _CACHE.get(path)
     if net is None:
         net = _CACHE[path] = QNet.load(path)
@@ -255,7 +254,7 @@ ENDGAME_NODES = 60_000
 ENDGAME_CPU = 0.3
 
 
-class LearnedBot:
+class LearnedBot(BaseBot):
     """Plays the legal action a network scores best; ``path`` names one weights file
     (default: the shipped pair, see the module docstring). ``endgame``: once two players
     are left and nothing is hidden, play the exact solver's move when it finishes within
@@ -268,7 +267,11 @@ class LearnedBot:
     ``Q`` of the move (:mod:`durak.bots.lookahead`; worlds 0: the network's move; prior 0:
     the look-ahead alone). ``fallback``: a
     bot spec that plays the tables the self-play network does not read, instead of the
-    imitation network (level 6 is ``learned:endgame=on,worlds=64,fallback=level5``).
+    imitation network. ``table``: the every-table network (:mod:`durak.bots.tablenet`)
+    plays the tables the 2-player network does not read, when its weights are shipped;
+    off, the fallback (or the imitation network) plays them (level 6 is
+    ``learned:endgame=on,worlds=64,fallback=level5,table=off`` until the every-table
+    network measures better than level 5 there: benchmarks/bots/README.md).
     """
 
     # PLR0913: the spec's options, one keyword each as bots.make passes them
@@ -282,18 +285,26 @@ class LearnedBot:
         width: int = 3,
         depth: int = 6,
         prior: float = 1.0,
+        table: bool = True,
     ) -> None:
         if path is not None:
-            self.nets = [_load(path)]
+            self.nets = [] if _is_table(path) else [load_net(path)]
         elif fallback is not None:
-            self.nets = [_load(DEFAULT_WEIGHTS)]
+            self.nets = [load_net(DEFAULT_WEIGHTS)]
         else:
-            self.nets = [_load(DEFAULT_WEIGHTS), _load(IMITATION_WEIGHTS)]
+            self.nets = [load_net(DEFAULT_WEIGHTS), load_net(IMITATION_WEIGHTS)]
+        # the every-table network (durak.bots.tablenet): the tables the 2-player network
+        # does not read, when its weights are shipped
+        self.table: TableNet | None = None
+        if path is None and table and os.path.exists(TABLE_WEIGHTS):
+            self.table = load_table(TABLE_WEIGHTS)
+        elif path is not None and _is_table(path):
+            self.nets, self.table = [], load_table(path)
         self.name = "learned" if path is None else f"policy:{path}"
         self._rng = random.Random(seed)
         self.endgame = Endgame() if endgame else None
         if worlds < 0 or width < 1 or depth < 1 or prior < 0:
-            raise ValueError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
+            raise ArgumentError("learned: worlds >= 0, width >= 1, depth >= 1 and prior >= 0")
         self.worlds, self.width, self.depth, self.prior = worlds, width, depth, prior
         self.sampler = BeliefWorlds(seed=seed) if worlds else None
         self.fallback: Bot | None = None
@@ -314,50 +325,86 @@ class LearnedBot:
             self.endgame.reset()
         if self.sampler is not None:
             self.sampler.reset()
-        reset = getattr(self.fallback, "reset", None)
-        if reset is not None:
-            reset()
+        if self.fallback is not None:
+            self.fallback.reset()
 
     def observe(self, obs: Observation) -> None:
         if self.sampler is not None:
             self.sampler.observe(obs)
-        observe = getattr(self.fallback, "observe", None)
-        if observe is not None:
-            observe(obs)
+        if self.fallback is not None:
+            self.fallback.observe(obs)
 
     def choose(self, obs: Observation) -> Action:
-        legal = obs.legal
-        if not legal:
-            raise DurakError("not this seat's turn: no legal actions")
-        net = next((n for n in self.nets if n.reads(obs.rules)), None)
-        if net is None and self.fallback is not None:
+        legal = legal_of(obs)
+        # the 2-player network where it reads the table, then the every-table one, then
+        # the imitation network (the cheating game, which the every-table one does not read)
+        net = next((n for n in self.nets if n.features is not None and n.reads(obs.rules)), None)
+        table = net is None and self.table is not None and tablenet_reads(obs.rules) == ""
+        if net is None and not table:
+            net = next((n for n in self.nets if n.reads(obs.rules)), None)
+        if net is None and not table and self.fallback is not None:
             return self.fallback.choose(obs)  # (all its moves: it follows the deal)
         if len(legal) == 1:
             return legal[0]
-        if self.endgame is not None and perfect_information(obs):
-            solved = self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
-            if solved is not None:
-                return solved
+        solved = self._solved(obs)
+        if solved is not None:
+            return solved
+        if table:
+            assert self.table is not None
+            q = self.table.scores(obs.view(), obs.rules, legal, obs.trumps)
+            return self._pick(self.table, obs, legal, q)
         if net is None:
             raise DurakError(
                 f"{self.name}: a network of {net_rules(self.nets)} cannot play {obs.rules}"
             )
         if net.features is None:
             q = net.scores(state_features(obs), action_features(obs, legal))
-        else:
-            f, numbers = net.features, encoding(obs.rules)
-            # The vector is made from a world this seat cannot tell from the real one
-            # (the hidden cards dealt at random): it shows only what the seat sees.
-            s, trump = f.state(f.view(sample(obs, self._rng), obs.seat)[None, :])
-            rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
-            q = net.scores(s[0], rows)
-            if self.sampler is not None and self.width > 1 and not perfect_information(obs):
-                top = np.argsort(-q, kind="stable")[: self.width]
-                deal, _ = self.sampler.prepare(obs)
-                deals = [deal(self._rng) for _ in range(self.worlds)]
-                ranked = [legal[i] for i in top]
-                return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
+            return legal[int(np.argmax(q))]  # (the imitation network: no look-ahead)
+        f, numbers = net.features, encoding(obs.rules)
+        # The vector of the seat's own view: it shows only what the seat sees.
+        s, trump = f.state(f.view_of(obs.view())[None, :])
+        rows = f.actions[int(trump[0]), [numbers.index_of(a) for a in legal]]
+        return self._pick(net, obs, legal, net.scores(s[0], rows))
+
+    def _solved(self, obs: Observation) -> Action | None:
+        """The exact solver's move (``endgame``) once nothing is hidden, if it finishes in
+        its budget."""
+        if self.endgame is None or not perfect_information(obs):
+            return None
+        return self.endgame.best(obs, self._rng, ENDGAME_NODES, ENDGAME_CPU)
+
+    def _pick(self, net: Network, obs: Observation, legal: Sequence[Action], q: Any) -> Action:
+        """The move by ``q`` (the network's value of each of ``legal``): while cards are
+        hidden and there are ``worlds``, the best look-ahead of the ``width`` best."""
+        if self.sampler is not None and self.width > 1 and not perfect_information(obs):
+            top = np.argsort(-q, kind="stable")[: self.width]
+            deal, _ = self.sampler.prepare(obs)
+            deals = [deal(self._rng) for _ in range(self.worlds)]
+            ranked = [legal[i] for i in top]
+            return best_looked_ahead(net, obs, ranked, deals, self.depth, self.prior * q[top])
         return legal[int(np.argmax(q))]
+
+
+def _is_table(path: str) -> bool:
+    """Whether the weights at ``path`` are an every-table network's (by their width)."""
+    _need_numpy()
+    if not os.path.exists(path):
+        raise DurakError(f"policy: no weights file {path!r}")
+    with np.load(path) as f:
+        return bool(f["w1"].shape[0] == TABLE_INPUT)
+
+
+_TABLES: dict[str, TableNet] = {}
+
+
+def load_table(path: str) -> TableNet:
+    """The every-table network saved at ``path``, loaded once a process."""
+    from .tablenet import TableNet  # (numpy: imported once it is known to be there)
+
+    net = _TABLES.get(path)
+    if net is None:
+        net = _TABLES[path] = TableNet.load(path)
+    return net
 
 
 def net_rules(nets: Sequence[QNet]) -> str:

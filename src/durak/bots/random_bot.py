@@ -6,15 +6,14 @@ import random
 
 from ..actions import Action
 from ..observation import Observation
+from .base import BaseBot, legal_of
 
 
-class RandomBot:
+class RandomBot(BaseBot):
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, obs: Observation) -> Action:
-        if not obs.legal:
-            raise ValueError("not this seat's turn: no legal actions")
-        return self.rng.choice(obs.legal)
+        return self.rng.choice(legal_of(obs))

@@ -27,7 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import encoding
+from ..errors import ArgumentError
 from ..game import Game
+from ..observation import SeatView
 from ..planes import Planes
 from ..rules import Rules
 
@@ -61,7 +63,7 @@ class ViewFeatures:
         ]
         # (двухкозырный's second trump flags are not turned: refused with the rest)
         if len(suits) != 4 or rules.players != 2 or p.lo % 4 or rules.trump == "per_player":
-            raise ValueError(f"ViewFeatures: 2 players and one trump suit, not {rules}")
+            raise ArgumentError(f"ViewFeatures: 2 players and one trump suit, not {rules}")
         self.rules, self.size, self.cards, self.lo = rules, p.size, p.cards, p.lo
         self.trump_cols = np.array(suits)
         # src[t][j]: the column whose value goes to column j when t is the trump suit
@@ -90,12 +92,17 @@ class ViewFeatures:
         self._back = [
             {self.actions[t, i].tobytes(): i for i in range(self.num_actions)} for t in range(4)
         ]
-        if any(len(b) != self.num_actions for b in self._back):
-            raise AssertionError("two actions with the same features")
+        # (a table fixed by the encoding: two actions alike here is a bug of this module)
+        assert all(len(b) == self.num_actions for b in self._back), "two actions alike"
 
     def view(self, g: Game, seat: int) -> np.ndarray:
         """``seat``'s vector of ``g`` (it shows nothing that seat cannot see)."""
         return np.frombuffer(self.planes.encode(g, seat), np.float32)
+
+    def view_of(self, v: SeatView) -> np.ndarray:
+        """The same vector from the seat's own :class:`~durak.observation.SeatView`
+        (no game needed: :meth:`durak.planes.Planes.encode_view`)."""
+        return np.frombuffer(self.planes.encode_view(v), np.float32)
 
     def state(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(turned rows, trump suit of each row)`` of a ``(n, size)`` batch."""

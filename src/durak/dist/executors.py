@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
+from ..errors import ArgumentError, UsageError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -131,7 +133,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as e:
-        raise RuntimeError(
+        raise UsageError(
             "the Ray backend needs Ray: pip install 'durak[dist]'"
         ) from e
     return ray
@@ -177,7 +179,7 @@ def executor(backend: str = "process", jobs: int | None = None,
         with ray_session(address, jobs):
             yield RayExecutor()
     else:
-        raise ValueError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
+        raise ArgumentError(f"no backend {backend!r}; one of {', '.join(BACKENDS)}")
 
 
 class Batcher:
@@ -201,7 +203,7 @@ class Batcher:
 
     def __init__(self, items: list[T], workers: int, size: int | None = None) -> None:
         if size is not None and size < 1:
-            raise ValueError(f"a batch holds at least one item, not {size}")
+            raise ArgumentError(f"a batch holds at least one item, not {size}")
         self.items = items
         self.workers = max(1, workers)
         self.size = size

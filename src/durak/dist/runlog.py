@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
+from ..errors import ArgumentError, RecordError
+
 FORMAT = 1
 MAGIC = "durak-arena"
 
@@ -62,13 +64,13 @@ class Header:
     @staticmethod
     def from_json(d: dict[str, Any]) -> Header:
         if d.get(MAGIC) != FORMAT:
-            raise ValueError(f"not a durak arena run file (format {FORMAT})")
+            raise RecordError(f"not a durak arena run file (format {FORMAT})")
         try:
             i, n = d.get("shard", (1, 1))
             return Header(str(d["rules"]), [str(b) for b in d["bots"]], int(d["seed"]),
                           int(d["deals"]), int(d["games_per_deal"]), (int(i), int(n)))
         except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"a damaged run file header: {e}") from e
+            raise RecordError(f"a damaged run file header: {e}") from e
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -83,7 +85,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     except ValueError:
         shard = (0, 0)
     if not slash or not 1 <= shard[0] <= shard[1]:
-        raise ValueError(f"--shard {text!r}: expected i/N with 1 <= i <= N, e.g. 1/4")
+        raise ArgumentError(f"--shard {text!r}: expected i/N with 1 <= i <= N, e.g. 1/4")
     return shard
 
 
@@ -122,13 +124,13 @@ def read(f: IO[str], name: str = "run file") -> RunLog:
     line anywhere else is an error."""
     lines = f.read().split("\n")
     if not lines[0].strip():
-        raise ValueError(f"{name}: empty, not a durak arena run file")
+        raise RecordError(f"{name}: empty, not a durak arena run file")
     try:
         header = Header.from_json(json.loads(lines[0]))
     except (json.JSONDecodeError, AttributeError) as e:
-        raise ValueError(f"{name}: not a durak arena run file") from e
+        raise RecordError(f"{name}: not a durak arena run file") from e
     except ValueError as e:
-        raise ValueError(f"{name}: {e}") from e
+        raise RecordError(f"{name}: {e}") from e
     log = RunLog(header)
     body = lines[1:]
     for no, line in enumerate(body, start=2):
@@ -141,7 +143,7 @@ def read(f: IO[str], name: str = "run file") -> RunLog:
             if no == len(lines) or (no == len(lines) - 1 and not lines[-1]):
                 log.damaged = True  # the last line, cut off by a stop
                 continue
-            raise ValueError(f"{name}, line {no}: not a game record") from e
+            raise RecordError(f"{name}, line {no}: not a game record") from e
         log.by_deal.setdefault(deal, []).append(rec)
     return log
 
@@ -166,28 +168,28 @@ def merge(logs: list[tuple[str, RunLog]]) -> tuple[Header, list[dict[str, Any]]]
     """The whole run from the files of its shards (or from one file of an unsharded run):
     checks that they belong to one run and that every deal is there exactly once."""
     if not logs:
-        raise ValueError("no run files to merge")
+        raise ArgumentError("no run files to merge")
     first_name, first = logs[0]
     key = first.header.run_key()
     seen: dict[int, str] = {}
     records: list[dict[str, Any]] = []
     for name, log in logs:
         if log.header.run_key() != key:
-            raise ValueError(f"{name} is not from the same run as {first_name} "
+            raise RecordError(f"{name} is not from the same run as {first_name} "
                              "(rules, bots, seed, deals and number of shards must agree)")
         shard = log.header.shard[0]
         if shard in seen:
-            raise ValueError(f"shard {shard}/{key[-1]} twice: {seen[shard]} and {name}")
+            raise RecordError(f"shard {shard}/{key[-1]} twice: {seen[shard]} and {name}")
         seen[shard] = name
         complete = log.complete_deals()
         missing = [d for d in log.header.shard_deals() if d not in complete]
         if missing:
-            raise ValueError(f"{name}: {len(missing)} of {len(log.header.shard_deals())} deals "
+            raise RecordError(f"{name}: {len(missing)} of {len(log.header.shard_deals())} deals "
                              "not played yet; run its command again to finish it")
         records.extend(r for d in log.header.shard_deals() for r in complete[d])
     absent = sorted(set(range(1, key[-1] + 1)) - set(seen))
     if absent:
-        raise ValueError(f"missing shard(s) {', '.join(f'{i}/{key[-1]}' for i in absent)}")
+        raise RecordError(f"missing shard(s) {', '.join(f'{i}/{key[-1]}' for i in absent)}")
     header = Header(first.header.rules, first.header.bots, first.header.seed,
                     first.header.deals, first.header.games_per_deal, (1, 1))
     return header, records

@@ -3,8 +3,9 @@
 The learner is the process that iterates :meth:`SelfPlay.games`; it gets each game as soon
 as the batch holding it is done, and can hand the workers new players at any time
 (:meth:`SelfPlay.set_players`, e.g. a policy with fresh weights). Players are bot specs
-(``"heuristic"``, ``"ismcts:iterations=200"``), picklable objects with the bot protocol
-(``choose(obs) -> Action``, optionally ``reset`` and ``observe``), or picklable policies
+(``"heuristic"``, ``"ismcts:iterations=200"``), picklable bots (:class:`durak.bots.Bot`;
+an object with only ``name`` and ``choose`` plays as one that remembers nothing,
+:func:`durak.seats.seated`), or picklable policies
 as the learning environments have them, ``(observation, action_mask) -> action number``
 (a frozen copy of a learner: :func:`durak.envs.sb3.snapshot`), which play as
 :class:`durak.envs.selfplay.PolicyBot` s named by their ``name`` attribute. Self-play
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arena import make_bot, play_game
+from ..errors import ArgumentError, ArgumentTypeError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .executors import ray_session
@@ -123,7 +125,7 @@ def _envs_modules() -> tuple[Any, Any, Any]:
             importlib.import_module("durak.envs.episode"),
         )
     except ImportError as e:
-        raise RuntimeError(
+        raise UsageError(
             f"the envs encoder needs durak.envs and the rl extra (pip install 'durak[rl]'): {e}"
         ) from e
 
@@ -152,7 +154,9 @@ def as_players(rules: Rules, players: Sequence[Any]) -> list[Any]:
             policy_bot = importlib.import_module("durak.envs.selfplay").PolicyBot
             out.append(policy_bot(rules, p, name=str(getattr(p, "name", "policy"))))
         else:
-            raise TypeError(f"a self-play player is a bot spec, a bot or a policy, not {p!r}")
+            raise ArgumentTypeError(
+                f"a self-play player is a bot spec, a bot or a policy, not {p!r}"
+            )
     return out
 
 
@@ -218,9 +222,9 @@ class SelfPlay:
         address: str | None = None,
     ) -> None:
         if not players:
-            raise ValueError("self-play needs at least one player")
+            raise ArgumentError("self-play needs at least one player")
         if isinstance(encoder, str) and encoder not in ENCODERS:
-            raise ValueError(f"no encoder {encoder!r}; one of {', '.join(ENCODERS)}")
+            raise ArgumentError(f"no encoder {encoder!r}; one of {', '.join(ENCODERS)}")
         if encoder == "envs":
             _envs_modules()  # say now, not from a worker, that it is missing
         # workers get the function itself: a name registered here is unknown over there
@@ -230,9 +234,9 @@ class SelfPlay:
             if isinstance(p, str):
                 make_bot(p, 0)  # a bad spec fails here, not in every worker
         if backend not in ("ray", "local"):
-            raise ValueError(f"no self-play backend {backend!r}; 'ray' or 'local'")
+            raise ArgumentError(f"no self-play backend {backend!r}; 'ray' or 'local'")
         if batch < 1 or workers < 1:
-            raise ValueError("self-play needs batch >= 1 and workers >= 1")
+            raise ArgumentError("self-play needs batch >= 1 and workers >= 1")
         self.rules = rules
         self.batch = batch
         self.version = 0
@@ -249,7 +253,7 @@ class SelfPlay:
         cpus = int(self._ray.cluster_resources().get("CPU", 0))
         if cpus < workers:
             self._stack.close()
-            raise ValueError(
+            raise ArgumentError(
                 f"{workers} self-play workers need {workers} CPUs; the Ray cluster has {cpus}"
             )
         actor = self._ray.remote(num_cpus=1)(Worker)

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from ..errors import UsageError
 from ..game import Game
 from ..rules import Rules
 from .stepper import ArrayView, Stepper
@@ -62,6 +63,8 @@ class AECCore:
         self.seen_agent = ""
         self.seen: tuple[Any, Any] = (None, None)
         self.game: Game | None = None
+        # with history=K: a durak.envs.history.History, whose rows go in each observation
+        self.history: Any = None
         # True from the deal's end (or before the first reset): step() takes the slow path
         self._over = True
         self._human = False
@@ -84,7 +87,10 @@ class AECCore:
 
     def observe(self, agent: str) -> dict[str, Any]:
         seen = self.seen if agent == self.seen_agent else _observed(self, agent)
-        return {"observation": seen[0], "action_mask": seen[1]}
+        obs = {"observation": seen[0], "action_mask": seen[1]}
+        if self.history is not None:
+            _add_history(self, agent, obs)
+        return obs
 
     def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         agent = self.agent_selection
@@ -92,6 +98,8 @@ class AECCore:
         if observe:
             seen = self.seen if agent == self.seen_agent else _observed(self, agent)
             obs = {"observation": seen[0], "action_mask": seen[1]}
+            if self.history is not None:
+                _add_history(self, agent, obs)
         return (
             obs,
             self._cumulative_rewards[agent],
@@ -137,12 +145,21 @@ class AECCore:
         raise NotImplementedError
 
 
+def _add_history(core: AECCore, agent: str, obs: dict[str, Any]) -> None:
+    """``agent``'s last K moves into ``obs`` (``history=K``)."""
+    g = core.game
+    log = core.stepper.log
+    if g is None or log is None:
+        raise UsageError("observe() before reset()")
+    obs["history"] = core.history.rows(g, log, core.agent_name_mapping[agent])
+
+
 def _observed(core: AECCore, agent: str) -> tuple[Any, Any]:
     """``agent``'s arrays of the present state, made now and kept (a function, not a
     method: compiled code calls a method of a class open to interpreted subclasses
     through Python)."""
     if core.game is None:
-        raise RuntimeError("observe() before reset()")
+        raise UsageError("observe() before reset()")
     # new arrays (never written again: an observation handed out does not change)
     g = core.game
     to_act = g.to_act

@@ -90,6 +90,37 @@ def legal_indices(g: Game, slot: int = -1) -> list[int]:
     return out
 
 
+def history_rows(g: Game, seats: list[int], seat: int, k: int, out: list[int]) -> None:
+    """Append to ``out`` the last ``k`` moves of ``g`` as seen from ``seat``, oldest
+    first, two numbers a move: the seat that played it counted from ``seat`` and the
+    action's number; ``-1, -1`` for each row before the deal's first move. ``seats[i]``
+    is the seat that played ``g.history[i]`` (:mod:`durak.envs.history`).
+
+    >>> from durak import Rules
+    >>> g = Game(Rules(), seed=1)
+    >>> first = g.to_act
+    >>> g.play(g.moves()[0])
+    >>> out = []; history_rows(g, [first], first, 2, out); out[:2], out[2], out[3] >= 0
+    ([-1, -1], 0, True)
+    """
+    moves = g.history
+    players: int = g.rules.players
+    start = len(moves) - k
+    for _ in range(start, 0):
+        out.append(-1)
+        out.append(-1)
+    if start < 0:
+        start = 0
+    numbers = _NUMBERS[deck_slot(g.rules)]
+    for i in range(start, len(moves)):
+        a = moves[i]
+        n = numbers.get(a)
+        if n is None:
+            n = numbers[a] = encoding(g.rules).index_of(a)
+        out.append((seats[i] - seat) % players)
+        out.append(n)
+
+
 def sorted_legal(g: Game) -> list[int]:
     """:func:`legal_indices`, lowest first (OpenSpiel's order)."""
     out = legal_indices(g)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from ..errors import RulesError
 from ..game import Outcome
 from ..rules import BOT_ACTION_LIMIT, PRESETS, Rules
 
@@ -59,7 +60,7 @@ def refuse_unsupported(rules: Rules) -> None:
     """ValueError, saying why, for rules the environments cannot play (:func:`unsupported`)."""
     why = unsupported(rules)
     if why:
-        raise ValueError(why)
+        raise RulesError(why)
 
 
 def returns(rules: Rules, outcome: Outcome | None) -> list[float]:

@@ -48,6 +48,7 @@ import pyspiel
 from ..actions import Action, encoding
 from ..cards import Card, deck_mask, iter_bits
 from ..determinize import sample
+from ..errors import ArgumentError, IllegalActionError, StateError
 from ..game import Game, trump_suit_of
 from ..rules import PRESETS, Rules
 from .bits import (
@@ -58,6 +59,7 @@ from .bits import (
 )
 from .encoding import Encoder
 from .episode import DEFAULT_ACTION_LIMIT, refuse_unsupported, returns
+from .history import History
 
 _INT_PARAMS = ("players", "deck", "hand_size", "bout_limit", "first_bout_limit")
 _TEXT_PARAMS = tuple(
@@ -93,14 +95,14 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     """The Rules the game parameters stand for (defaults filled in)."""
     p = {**PARAMETERS, **params}
     if p["variant"] not in PRESETS:
-        raise ValueError(f"variant: one of {', '.join(PRESETS)}, not {p['variant']!r}")
+        raise ArgumentError(f"variant: one of {', '.join(PRESETS)}, not {p['variant']!r}")
     opts = [f"{k}={p[k]}" for k in _INT_PARAMS if p[k] != PARAMETERS[k]]
     opts += [f"{k}={p[k]}" for k in _TEXT_PARAMS if p[k] != ""]
     rules = Rules.parse(f"{p['variant']}({','.join(opts)})")
     refuse_unsupported(rules)
     limit = int(p["action_limit"])
     if limit <= 0:
-        raise ValueError("action_limit: OpenSpiel games need a finite length (1 or more)")
+        raise ArgumentError("action_limit: OpenSpiel games need a finite length (1 or more)")
     return rules.replace(action_limit=limit)
 
 
@@ -137,7 +139,7 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules = rules_from_params(params)
         self.dealer = int(params["dealer"])
         if not 0 <= self.dealer < rules.players:
-            raise ValueError(f"dealer: a seat 0..{rules.players - 1}")
+            raise ArgumentError(f"dealer: a seat 0..{rules.players - 1}")
         super().__init__(
             _GAME_TYPE,
             pyspiel.GameInfo(
@@ -169,15 +171,18 @@ class DurakGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> DurakObserver:
+        params = dict(params or {})
+        history = int(params.pop("history", 0))
         if params:
-            raise ValueError(f"observation parameters not supported: {params}")
+            raise ArgumentError(f"observation parameters not supported: {params} (only history)")
         if iig_obs_type is None:
-            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True)
+            return DurakObserver(self, True, pyspiel.PrivateInfoType.SINGLE_PLAYER, True, history)
         return DurakObserver(
             self,
             bool(iig_obs_type.perfect_recall),
             iig_obs_type.private_info,
             bool(iig_obs_type.public_info),
+            history,
         )
 
 
@@ -317,7 +322,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         if player is None or player == cur:
             return self._legal_actions(cur)
         if player < 0:
-            raise ValueError(f"legal_actions: no such player {player}")
+            raise ArgumentError(f"legal_actions: no such player {player}")
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -359,7 +364,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             self._draw(int(action))
         else:
             if action not in self._legal():
-                raise ValueError(f"action {action} is not legal now")
+                raise IllegalActionError(f"action {action} is not legal now")
             a = self.c.actions.action(action)
             d.legal = None
             seat = g.to_act
@@ -384,7 +389,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
             return
         card = outcome + self.c.lo
         if not 0 <= outcome < r.deck or d.placed >> card & 1:
-            raise ValueError(f"chance outcome {outcome}: not a card left to deal")
+            raise IllegalActionError(f"chance outcome {outcome}: not a card left to deal")
         d.dealt.append(card)
         d.placed |= 1 << card
         if d.left is not None:
@@ -417,7 +422,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         assert g is not None and d.pending is not None
         card = outcome + self.c.lo
         if outcome not in d.pool:
-            raise ValueError(f"chance outcome {outcome}: not a card in the talon")
+            raise IllegalActionError(f"chance outcome {outcome}: not a card in the talon")
         d.pool.remove(outcome)
         d.chosen.append(card)
         if len(d.chosen) < d.draws:
@@ -494,7 +499,7 @@ class DurakState(pyspiel.State):  # type: ignore[misc]
         d = self.d
         g = d.game
         if g is None or d.pending is not None:
-            raise ValueError("resample_from_infostate: only at a player's move")
+            raise StateError("resample_from_infostate: only at a player's move")
         rng = random.Random(int(probability_sampler() * 2**53))
         s = DurakState(self.get_game())
         sg = sample(g.observation(player_id), rng, before=g.history)
@@ -523,8 +528,17 @@ class DurakObserver:
     ``NONE`` leaves it out (the public observation: the table, the discard, the sizes,
     the cards known to be in each hand from public events), ``ALL_PLAYERS`` adds every
     other hand (the perfect-information tensor of the privileged encoder).
+    The public tensor is a function of public facts only: its ``hand`` plane holds the
+    player's cards that everyone knows (taken from the table, shown, the turned trump
+    drawn), and its ``unseen`` plane every card no one can place in public, the rest of
+    the player's own hand included (the player's own ``unseen`` plane leaves its hand
+    out, which would give the hand away).
     ``public_info=False`` keeps only the private part (the hand planes).
     ``perfect_recall`` strings hold the public move history too.
+    ``params={"history": K}`` adds the last K moves after the vector: ``2 K`` entries,
+    (seat counted from the player, action number) a move, oldest first, ``-1`` before
+    the first (:mod:`durak.envs.history`), also ``dict["history"]`` as ``(K, 2)``; all
+    public (kept with ``public_info``).
 
     >>> import pyspiel
     >>> from durak.envs import openspiel
@@ -544,7 +558,12 @@ class DurakObserver:
     """
 
     def __init__(
-        self, game: DurakGame, perfect_recall: bool, private_info: Any, public_info: bool
+        self,
+        game: DurakGame,
+        perfect_recall: bool,
+        private_info: Any,
+        public_info: bool,
+        history: int = 0,
     ) -> None:
         everyone = private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.encoder = Encoder(game.consts.rules, privileged=True) if everyone else game.encoder
@@ -558,22 +577,44 @@ class DurakObserver:
             i for i, n in enumerate(names) if n == "hand" or (everyone and n.startswith("hand_"))
         ]
         self.hand = slice(0, cards)  # "hand" is the first plane
+        u = names.index("unseen")
+        self.unseen = slice(u * cards, (u + 1) * cards)
+        self.lo = self.encoder.lo
         self.keep = np.zeros(self.encoder.size, bool)
         for i in self.private:
             self.keep[i * cards : (i + 1) * cards] = True
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = self.encoder.size
+        self.history = History(game.consts.rules, history) if history else None
+        self.tensor = np.zeros(size + 2 * history, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if history:
+            self.dict["history"] = self.tensor[size:].reshape(history, 2)
+        self.size = size
 
     def set_from(self, state: DurakState, player: int) -> None:
         g = state.d.game
         if g is None:
             self.tensor.fill(0.0)
+            if self.history is not None:
+                self.dict["history"][:] = -1
             return
-        self.encoder.encode(g, player, self.tensor)
-        if not self.public:
-            self.tensor[~self.keep] = 0.0
+        t = self.tensor[: self.size]
+        self.encoder.encode(g, player, t)
+        if self.history is not None:
+            moves = [e for e in state.d.public if isinstance(e, tuple)]
+            rows = self.history.rows_of(moves, player) if self.public else -1
+            self.dict["history"][:] = rows
         if not self.own:
-            self.tensor[self.hand] = 0.0
+            # the public view: the hand's cards not known to all go back to unseen, so
+            # that no plane is a function of the player's private cards
+            known = g.state()[1][player] >> self.lo
+            public = np.array([known >> i & 1 for i in range(self.encoder.cards)], np.float32)
+            t[self.unseen] += t[self.hand] - public
+            t[self.hand] = public
+        if not self.public:
+            t[~self.keep] = 0.0
+        if not self.own and not self.public:
+            t[self.hand] = 0.0
 
     def string_from(self, state: DurakState, player: int) -> str:
         if not self.own:

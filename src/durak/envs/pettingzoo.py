@@ -35,11 +35,13 @@ from pettingzoo.utils import wrappers as _wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..actions import encoding
+from ..errors import ArgumentError, IllegalActionError, UsageError
 from ..game import Game
 from ..rules import Rules
 from .aec import AECCore
 from .encoding import Encoder, array_view
 from .episode import learning_rules, returns
+from .history import History
 from .stepper import ILLEGAL as _ILLEGAL
 from .stepper import OVER
 
@@ -61,14 +63,88 @@ def env(wrappers: bool = False, **kwargs: Any) -> AECEnv:
     """The environment: ``env(rules="podkidnoy(players=3)", render_mode="ansi")``.
 
     ``wrappers=True``: inside PettingZoo's TerminateIllegal, AssertOutOfBounds and
-    OrderEnforcing wrappers too (same behaviour, several times slower).
+    OrderEnforcing wrappers too (the same behaviour). Their checks are the env's own, so
+    the outermost wrapper sends a legal move in a live deal, ``last()``, ``observe()``
+    and ``agent_iter()`` straight to the env, and everything else (before ``reset``, a
+    done agent, an illegal or malformed action) through PettingZoo's three wrappers as
+    they are (:class:`OrderEnforcing`).
+
+    >>> e = env(wrappers=True)
+    >>> e.reset(seed=0)
+    >>> for agent in e.agent_iter():
+    ...     obs, _, term, trunc, _ = e.last()
+    ...     e.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+    >>> type(e).__name__, e.unwrapped.game.is_over
+    ('OrderEnforcing', True)
     """
     e: AECEnv = raw_env(**kwargs)
     if wrappers:
         e = _wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
         e = _wrappers.AssertOutOfBoundsWrapper(e)
-        e = _wrappers.OrderEnforcingWrapper(e)
+        e = OrderEnforcing(e)
     return e
+
+
+class OrderEnforcing(_wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` over its TerminateIllegal and
+    AssertOutOfBounds wrappers over :class:`raw_env`, with the per-step Python work they
+    need not do skipped: after ``reset``, a legal action number in a live deal (which
+    neither inner wrapper acts on) goes straight to the env, as do ``last``, ``observe``
+    and the agent loop; every other call takes PettingZoo's own path. The behaviour is
+    PettingZoo's: ``agent_iter`` still insists on a ``step`` a turn."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        raw = env.unwrapped
+        assert isinstance(raw, raw_env)
+        self.__dict__["_raw"] = raw
+        # the TerminateIllegal wrapper: a deal it ended is not live for the env
+        inner = env
+        while not isinstance(inner, _wrappers.TerminateIllegalWrapper):
+            inner = inner.env
+        self.__dict__["_terminate"] = inner
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if isinstance(action, np.integer):
+            action = int(action)  # (a learner's numpy number: the same action)
+        if (
+            type(action) is int
+            and not raw._over  # noqa: SLF001  (the env's own flag: the deal is live)
+            and self._has_reset
+            and action in raw.stepper.legal
+            and not self._terminate._terminated  # noqa: SLF001  (PettingZoo's: a deal it ended)
+        ):
+            self._has_updated = True
+            # (the mask TerminateIllegal kept is stale after this move, as its step clears it)
+            self._terminate._prev_obs = None  # noqa: SLF001
+            raw.step(action)
+            return
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        if self._has_reset:
+            return self._raw.last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def observe(self, agent: str) -> Any:
+        if self._has_reset:
+            return self._raw.observe(agent)
+        return super().observe(agent)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return self._agents(max_iter)
+
+    def _agents(self, max_iter: int) -> Any:
+        raw = self._raw
+        while raw.agents and max_iter > 0:
+            max_iter -= 1
+            if not self._has_updated:
+                raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+            self._has_updated = False
+            yield raw.agent_selection
 
 
 class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name)
@@ -76,7 +152,10 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
 
     ``rules``: a Rules or its text form (default podkidnoy), with ``action_limit`` turned
     on unless given; ``privileged=True`` adds every hand to each observation (for
-    centralised critics). ``last``, ``step``, ``observe`` and ``agent_iter`` are
+    centralised critics); ``history=K`` adds ``"history"`` to each observation, the last
+    K moves as ``(K, 2)`` int32 rows (seat counted from the observer, action number),
+    oldest first, ``-1`` before the first (:mod:`durak.envs.history`). ``last``,
+    ``step``, ``observe`` and ``agent_iter`` are
     :class:`durak.envs.aec.AECCore`'s (compiled with the engine).
     """
 
@@ -91,20 +170,25 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         rules: Rules | str | None = None,
         render_mode: str | None = None,
         privileged: bool = False,
+        history: int = 0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: one of {self.metadata['render_modes']}")
+            raise ArgumentError(f"render_mode: one of {self.metadata['render_modes']}")
         AECCore.__init__(self, learning_rules(rules), privileged)
+        if history:
+            self.history = History(self.rules, history)
+            self.stepper.keep_log()
         self.render_mode = render_mode
         self._human = render_mode == "human"
         self.encoder = Encoder(self.rules, privileged)
         self.num_actions = encoding(self.rules).size
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-            }
-        )
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        }
+        if self.history is not None:
+            parts["history"] = self.history.space
+        obs_space = spaces.Dict(parts)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
@@ -119,7 +203,7 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
         same whichever agent is to act: the privileged encoding from seat 0's side. For
         centralised critics only; a policy fed it sees hidden cards."""
         if self.game is None:
-            raise RuntimeError("state() before reset()")
+            raise UsageError("state() before reset()")
         return self._state_encoder.encode(self.game, 0)
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -136,14 +220,14 @@ class raw_env(AECCore, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo'
     def _slow_step(self, action: Any, played: int | None) -> None:
         agent = self.agent_selection
         if self.game is None:
-            raise RuntimeError("step() before reset()")
+            raise UsageError("step() before reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         to_act = played
         if to_act is None or to_act == _ILLEGAL:
             if action is None or not 0 <= action < self.num_actions:
-                raise ValueError(
+                raise IllegalActionError(
                     f"{agent}: action {action!r} out of bounds 0..{self.num_actions - 1}"
                 )
             to_act = self.stepper.play(int(action))  # (a numpy integer, say)

@@ -41,6 +41,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvIndices,
 )
 
+from ..errors import ArgumentError, UsageError
 from ..rules import Rules
 from .gymnasium import OpponentSpec
 from .selfplay import OpponentPool
@@ -100,7 +101,7 @@ class DurakSB3VecEnv(VecEnv):
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         if self._actions is None:
-            raise RuntimeError("step_wait() without step_async()")
+            raise UsageError("step_wait() without step_async()")
         obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
         self._actions = None
         dones = terminated | truncated
@@ -221,7 +222,7 @@ class SelfPlayCallback(BaseCallback):
     def __init__(self, venv: DurakSB3VecEnv, pool: OpponentPool, every: int = 1) -> None:
         super().__init__()
         if every < 1:
-            raise ValueError(f"every: at least one update, not {every}")
+            raise ArgumentError(f"every: at least one update, not {every}")
         self.venv = venv
         self.pool = pool
         self.every = every

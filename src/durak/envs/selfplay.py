@@ -35,6 +35,7 @@ import numpy as np
 
 from ..actions import Action, encoding
 from ..determinize import sample
+from ..errors import ArgumentError, IllegalActionError, StateError
 from ..observation import Observation
 from ..rules import Rules
 from .bits import legal_indices, legal_moves
@@ -75,7 +76,7 @@ class PolicyBot:
         for i, a in zip(legal, legal_moves(g), strict=True):
             if i == index:
                 return a
-        raise ValueError(f"policy {self.name}: action {index} is not legal here")
+        raise IllegalActionError(f"policy {self.name}: action {index} is not legal here")
 
 
 class OpponentPool:
@@ -85,9 +86,9 @@ class OpponentPool:
 
     def __init__(self, size: int = 8, latest: float = 0.5, seed: int = 0) -> None:
         if size < 1:
-            raise ValueError(f"size: at least one copy, not {size}")
+            raise ArgumentError(f"size: at least one copy, not {size}")
         if not 0.0 <= latest <= 1.0:
-            raise ValueError(f"latest: a probability, not {latest}")
+            raise ArgumentError(f"latest: a probability, not {latest}")
         self.size = size
         self.latest = latest
         self.added = 0  # copies ever added
@@ -111,7 +112,7 @@ class OpponentPool:
     def pick(self) -> tuple[str, Policy]:
         """A copy: the newest with probability ``latest``, else any, uniformly."""
         if not self._copies:
-            raise ValueError("the pool is empty: add() a copy of the learner first")
+            raise StateError("the pool is empty: add() a copy of the learner first")
         if self._rng.random() < self.latest:
             return self._copies[-1]
         return self._copies[int(self._rng.random() * len(self._copies))]

@@ -24,6 +24,7 @@ from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
 from .bits import Actions, deck_slot, legal_indices, mask_bytes
+from .vecstep import Opponents
 
 ILLEGAL: Final = -2
 OVER: Final = -1
@@ -44,6 +45,8 @@ class Stepper:
         self._size = self.actions.size
         self._slot = deck_slot(rules)
         self._none: list[int] = []
+        # with history (``keep_log``): the seat of every move of the deal, in order
+        self.log: list[int] | None = None
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool, Game | None, list[int]]]:
         # Compiled, the class cannot be rebuilt without its constructor's arguments; a
@@ -54,6 +57,13 @@ class Stepper:
         """Play ``g`` from now on."""
         self.game = g
         self.legal = legal_indices(g, self._slot)
+        if self.log is not None:
+            self.log = []
+
+    def keep_log(self) -> None:
+        """Keep the seat of every move :meth:`play` plays (for ``history=K``), from the
+        next :meth:`start` on."""
+        self.log = []
 
     def play(self, index: int) -> int:
         """Play action number ``index`` for the seat to act: the seat to act next,
@@ -68,8 +78,40 @@ class Stepper:
                 break
         else:
             return ILLEGAL
+        log = self.log
+        if log is not None:
+            seat = g.to_act
+            assert seat is not None
+            log.append(seat)
         g.play(self.actions.action(index))
         to_act = g.to_act
+        if to_act is None:
+            self.legal = []
+            return OVER
+        self.legal = legal_indices(g, self._slot)
+        return to_act
+
+    def advance(self, index: int, seat: int, ops: Opponents, log: list[int] | None) -> int:
+        """The single environment's step: play action number ``index`` for ``seat`` (the
+        learner), then ``ops`` until ``seat`` is to act again; ``seat`` (its legal
+        numbers listed), :data:`OVER`, or :data:`ILLEGAL` (nothing played). ``log`` gets
+        the seat of every move played (the history's)."""
+        g = self.game
+        if g is None:
+            return ILLEGAL
+        for i in self.legal:
+            if i == index:
+                break
+        else:
+            return ILLEGAL
+        if log is not None:
+            log.append(seat)
+        g.play(self.actions.action(index))
+        to_act = g.to_act
+        if to_act is not None and to_act != seat:
+            to_act = ops.play(g, seat, log)
+            if to_act < 0:
+                to_act = None
         if to_act is None:
             self.legal = []
             return OVER

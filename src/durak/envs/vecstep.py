@@ -8,9 +8,10 @@ as numpy arrays, and allocates no arrays a step.
 Each of the ``n`` environments is one deal in which the learner holds one seat (drawn
 anew each deal) and the other seats are opponents: ``None`` plays a uniformly random
 legal move inside this loop, straight from the engine's legal list (no action numbers,
-no observation); any other opponent is a callable ``(game, seat) -> action number`` (the
-Python side wraps bots and policies so). :meth:`VecStepper.step` plays the learner's
-action in every environment, then the opponents until the learner is to act again or
+no observation); any other opponent is a callable ``(game, seat) -> move`` returning one
+of the position's legal moves (the Python side wraps bots and policies so), played by
+:class:`Opponents`, which the single environment uses too. :meth:`VecStepper.step` plays
+the learner's action in every environment, then the opponents until the learner is to act again or
 the deal ends; a finished deal is dealt again at once (autoreset in the same step: the
 observation returned is the new deal's, the reward and the done flag are the old one's,
 and the old deal's last observation is in :attr:`VecStepper.final`).
@@ -25,8 +26,8 @@ without it (the pure-Python engine) by :class:`~durak.planes.Planes`.
 >>> len(v.obs) == 4 * v.obs_size * 4, len(v.masks) == 4 * v.num_actions
 (True, True)
 >>> v.step(v.sample_legal())
->>> len(v.rewards), set(v.dones) <= {0, 1}
-(4, True)
+>>> len(v.rewards), set(v.dones) <= {0, 1}, v.moves >= 4
+(4, True, True)
 """
 
 from __future__ import annotations
@@ -36,18 +37,78 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from ..actions import Action, encoding
+from ..errors import ArgumentError, IllegalActionError, UsageError
 from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
-from .bits import Actions, deck_slot, legal_indices, legal_moves
+from .bits import Actions, deck_slot, history_rows, legal_indices, legal_moves
 from .episode import returns
 
 ILLEGAL_REWARD: Final = -1.0
 
-# An opponent outside compiled code: (the game, its seat) -> an action number.
-Opponent = Callable[[Game, int], int]
+# An opponent outside compiled code: (the game, its seat) -> its move, one of the
+# position's legal moves (``bits.legal_moves``; moves, not numbers: nothing to look up).
+Opponent = Callable[[Game, int], Action]
 # durak.envs._arrays.Viewer(...).write: (obs, masks or None, row, seat, Game.state(), legal)
 Writer = Callable[..., Any]
+
+
+class Opponents:
+    """The seats around a learner, played until the learner is to act: ``ops[k]`` plays
+    the seat ``k + 1`` places after the learner's (repeated round the table), ``None``
+    at random from ``rng`` straight from the engine's legal list.
+
+    ``log`` (given to :meth:`play`): a list that gets the seat of every move played, for
+    the observations' history (``history=K``); ``played`` counts the moves.
+
+    >>> import random
+    >>> from durak import Rules
+    >>> g = Game(Rules(), seed=1)
+    >>> ops, log = Opponents(Rules(), [None], random.Random(0)), []
+    >>> ops.play(g, (g.to_act + 1) % 2, log) in (-1, (g.to_act or 0))
+    True
+    >>> ops.played == len(log) == len(g.history)
+    True
+    """
+
+    def __init__(self, rules: Rules, ops: Sequence[Opponent | None], rng: random.Random) -> None:
+        self.players: int = rules.players
+        self.cheating = rules.cheating != "off"
+        self.ops: list[Opponent | None] = list(ops)
+        self.rng = rng
+        self.played = 0
+
+    def play(self, g: Game, seat: int, log: list[int] | None = None) -> int:
+        """Play until ``seat`` is to act (returned) or the deal is over (-1)."""
+        players = self.players
+        ops = self.ops
+        n_ops = len(ops)
+        rng = self.rng
+        cheating = self.cheating
+        to_act = g.to_act
+        played = 0
+        while to_act is not None and to_act != seat:
+            who = ops[((to_act - seat) % players - 1) % n_ops]
+            # (the engine's own list, built once a move; with cheating a random player
+            # cheats and calls too)
+            moves = legal_moves(g) if cheating else g.moves()
+            if who is None:
+                a = moves[int(rng.random() * len(moves))]
+            else:
+                a = who(g, to_act)
+                for m in moves:
+                    if m is a:
+                        break
+                else:
+                    raise IllegalActionError(f"opponent in seat {to_act}: {a} is not legal now")
+            if log is not None:
+                log.append(to_act)
+            g.play(a)
+            played += 1
+            to_act = g.to_act
+        self.played += played
+        return -1 if to_act is None else to_act
 
 
 class VecStepper:
@@ -59,6 +120,8 @@ class VecStepper:
     every row written again each step), ``masks`` (rows of ``num_actions`` bytes, too),
     ``rewards`` (float32), ``dones`` and ``truncated`` (int8) and ``final`` (the ended
     deals' last observations, rows where ``dones`` is 1) hold every environment's row;
+    ``history``: keep the last ``history`` moves for the observations
+    (:meth:`history`; the ended deals' in ``final_history``).
     ``seats[i]`` is the learner's seat and ``deal_seeds[i]`` the seed of
     ``Game(rules, seed=...)`` now played in environment ``i``.
     """
@@ -71,14 +134,14 @@ class VecStepper:
         seed: int = 0,
         privileged: bool = False,
         write: Writer | None = None,
+        history: int = 0,
     ) -> None:
         if n < 1:
-            raise ValueError(f"n: at least one environment, not {n}")
+            raise ArgumentError(f"n: at least one environment, not {n}")
         if not opponents:
-            raise ValueError("opponents: at least one (None plays at random)")
+            raise ArgumentError("opponents: at least one (None plays at random)")
         self.rules = rules
         self.n = n
-        self.opponents: list[Opponent | None] = list(opponents)
         self.planes = Planes(rules, privileged)
         self.actions = Actions(rules)
         self.obs_size: int = self.planes.size
@@ -95,13 +158,34 @@ class VecStepper:
         self.deal_seeds = [0] * n
         self.games: list[Game] = []
         self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, legal_moves' order
+        # with history: each deal's seat of every move so far (its game's history's seats)
+        self.logs: list[list[int]] | None = [[] for _ in range(n)] if history > 0 else None
+        self.history_k = history
+        # the ended deals' last history rows (rows where ``dones`` is 1)
+        self.final_history: list[list[int]] = [[] for _ in range(n)]
         self.deals = 0  # deals finished, all environments together
-        self.moves = 0  # engine actions played (learners' and opponents'), all together
         self.rng = random.Random(seed)
+        self.ops = Opponents(rules, opponents, self.rng)
+        self._learner_moves = 0
+        self._players: int = rules.players
+        self._cheating = rules.cheating != "off"
         self._slot = deck_slot(rules)
+        self._encoding = encoding(rules)
+        self._numbers: dict[Action, Any] = {}
         self._write_fn = write
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
+
+    @property
+    def moves(self) -> int:
+        """Engine actions played (learners' and opponents'), all environments together."""
+        return self._learner_moves + self.ops.played
+
+    def set_opponents(self, opponents: Sequence[Opponent | None]) -> None:
+        """Play against ``opponents`` from the next move on (the deals go on)."""
+        if not opponents:
+            raise ArgumentError("opponents: at least one (None plays at random)")
+        self.ops.ops = list(opponents)
 
     def reset(self) -> None:
         """A new deal in every environment."""
@@ -113,123 +197,138 @@ class VecStepper:
             self.truncated[i] = 0
             self.rewards[i] = 0.0
 
-    def sample_legal(self) -> list[int]:
+    def sample_legal(self, rng: random.Random | None = None) -> list[int]:
         """A uniformly random legal action number for each environment (random masked
-        play without building the mask's index list on the Python side)."""
-        rng = self.rng
+        play without building the mask's index list on the Python side), drawn from
+        ``rng`` (default: the deals' own generator)."""
+        if rng is None:
+            rng = self.rng
+        legals = self.legal
         out = [0] * self.n
         for i in range(self.n):
-            legal = self.legal[i]
+            legal = legals[i]
             # (random() is C; randrange is Python and costs more than the engine's move)
             out[i] = legal[int(rng.random() * len(legal))]
         return out
 
-    def step(self, actions: Sequence[int]) -> None:
+    def step(self, actions: list[int]) -> None:
         """Play ``actions[i]`` for the learner of environment ``i``, then its opponents;
         the learner's rewards go to :attr:`rewards` (an illegal action ends its deal at
         ILLEGAL_REWARD, nothing played)."""
         n = self.n
         if len(actions) != n:
-            raise ValueError(f"actions: one for each of the {n} environments")
+            raise ArgumentError(f"actions: one for each of the {n} environments")
         if not self.games:
-            raise RuntimeError("step() before reset()")
+            raise UsageError("step() before reset()")
         games = self.games
-        moves = 0
+        seats = self.seats
+        legals = self.legal
+        rewards = self.rewards
+        dones = self.dones
+        truncated = self.truncated
+        logs = self.logs
+        ops = self.ops
+        cheating = self._cheating
+        played = 0
         for i in range(n):
             g = games[i]
-            seat = self.seats[i]
-            a = int(actions[i])
-            legal = self.legal[i]
+            seat = seats[i]
+            a: int = actions[i]
+            legal = legals[i]
             k = -1
             for j in range(len(legal)):
                 if legal[j] == a:
                     k = j
                     break
-            reward = 0.0
-            done = 0
-            cut = 0
             if k < 0:
-                reward = ILLEGAL_REWARD
-                done = 1
-                self._write(i, self.final, None, self._none)
-            else:
-                # legal[] was listed from this very position's legal_moves, in its order
-                g.play(legal_moves(g)[k])
-                moves += 1
-                to_act = g.to_act
-                if to_act is not None and to_act != seat:
-                    to_act = self._opponents(g, seat)
-                if to_act is None or to_act < 0:
-                    outcome = g.outcome
-                    assert outcome is not None
-                    reward = returns(self.rules, outcome)[seat]
-                    done = 1
-                    cut = 1 if outcome.truncated else 0
-                    self._write(i, self.final, None, self._none)
-            self.rewards[i] = reward
-            self.dones[i] = done
-            self.truncated[i] = cut
-            if done:
-                self.deals += 1
-                games[i] = self._deal(i)
+                self._end(i, ILLEGAL_REWARD, 0)
+                continue
+            log = None if logs is None else logs[i]
+            if log is not None:
+                log.append(seat)
+            # legal[] was listed from this very position's legal moves, in their order
+            g.play((legal_moves(g) if cheating else g.moves())[k])
+            played += 1
+            to_act = g.to_act
+            if to_act is not None and to_act != seat:
+                to_act = ops.play(g, seat, log)
+            if to_act is None or to_act < 0:
+                outcome = g.outcome
+                assert outcome is not None
+                self._end(i, returns(self.rules, outcome)[seat], 1 if outcome.truncated else 0)
+                continue
+            if dones[i]:
+                rewards[i] = 0.0
+                dones[i] = 0
+                truncated[i] = 0
             self._show(i)
-        self.moves += moves
+        self._learner_moves += played
 
     def game(self, i: int) -> Game:
         """The deal environment ``i`` plays now (read it; playing on it breaks the env)."""
         return self.games[i]
 
+    def history(self, k: int) -> list[int]:
+        """The last ``k`` moves of every environment's deal, from its learner's seat
+        (:func:`durak.envs.bits.history_rows`, ``n * k * 2`` numbers; with ``history``)."""
+        logs = self.logs
+        assert logs is not None, "made without history"
+        out: list[int] = []
+        for i in range(self.n):
+            history_rows(self.games[i], logs[i], self.seats[i], k, out)
+        return out
+
     # -- one environment ---------------------------------------------------------------
+    def _end(self, i: int, reward: float, cut: int) -> None:
+        """Environment ``i``'s deal is over: its last view to ``final``, a new deal."""
+        self._write(i, self.final, None, self._none)
+        logs = self.logs
+        if logs is not None and self.history_k > 0:
+            rows: list[int] = []
+            history_rows(self.games[i], logs[i], self.seats[i], self.history_k, rows)
+            self.final_history[i] = rows
+        self.rewards[i] = reward
+        self.dones[i] = 1
+        self.truncated[i] = cut
+        self.deals += 1
+        self.games[i] = self._deal(i)
+        self._show(i)
+
     def _deal(self, i: int) -> Game:
         """Deal environment ``i`` again until the learner has a move."""
-        players = self.rules.players
+        players = self._players
         rng = self.rng
+        logs = self.logs
         while True:
-            seat = rng.randrange(players)
+            seat = int(rng.random() * players)
             seed = rng.getrandbits(63)
             g = Game(self.rules, seed=seed)
             self.seats[i] = seat
             self.deal_seeds[i] = seed
+            log = None
+            if logs is not None:
+                log = logs[i] = []
             to_act = g.to_act
             if to_act is not None and to_act != seat:
-                to_act = self._opponents(g, seat)
+                to_act = self.ops.play(g, seat, log)
             if to_act is not None and to_act >= 0:
                 return g
-
-    def _opponents(self, g: Game, seat: int) -> int:
-        """Play the opponents of the learner in ``seat`` until it is to act (its seat)
-        or the deal is over (-1)."""
-        players = self.rules.players
-        ops = self.opponents
-        n_ops = len(ops)
-        rng = self.rng
-        to_act = g.to_act
-        played = 0
-        while to_act is not None and to_act != seat:
-            who = ops[((to_act - seat) % players - 1) % n_ops]
-            moves = legal_moves(g)  # (with cheating, a random player cheats and calls too)
-            if who is None:
-                g.play(moves[int(rng.random() * len(moves))])
-            else:
-                index = who(g, to_act)
-                numbers = legal_indices(g, self._slot)
-                k = -1
-                for j in range(len(numbers)):
-                    if numbers[j] == index:
-                        k = j
-                        break
-                if k < 0:
-                    raise ValueError(f"an opponent played an illegal action number {index}")
-                g.play(moves[k])
-            played += 1
-            to_act = g.to_act
-        self.moves += played
-        return -1 if to_act is None else to_act
 
     def _show(self, i: int) -> None:
         """Environment ``i``'s observation and mask (the learner is to act) into the
         shared buffers."""
-        legal = legal_indices(self.games[i], self._slot)
+        g = self.games[i]
+        if self._cheating:
+            legal = legal_indices(g, self._slot)
+        else:
+            # (legal_indices inline: the engine's own list, numbers remembered by action)
+            numbers = self._numbers
+            legal = []
+            for a in g.moves():
+                n = numbers.get(a)
+                if n is None:
+                    n = numbers[a] = self._encoding.index_of(a)
+                legal.append(n)
         self.legal[i] = legal
         self._write(i, self.obs, self.masks, legal)
 
@@ -247,17 +346,3 @@ class VecStepper:
             masks[base : base + self.num_actions] = self._zeros
             for j in legal:
                 masks[base + j] = 1
-
-
-def bot_opponent(rules: Rules, choose: Callable[[Game, int], object]) -> Opponent:
-    """An :data:`Opponent` from a function of (game, seat) that returns an ``Action``."""
-    slot = deck_slot(rules)
-
-    def play(g: Game, seat: int) -> int:
-        action = choose(g, seat)
-        for index, a in zip(legal_indices(g, slot), legal_moves(g), strict=True):
-            if a is action:
-                return index
-        raise ValueError(f"opponent in seat {seat}: {action} is not legal now")
-
-    return play

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import sys
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -61,13 +61,14 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import encoding
 from ..bots import Bot, make
+from ..errors import ArgumentError, ArgumentTypeError
 from ..game import Game
 from ..rules import Rules
-from .bits import legal_indices, mask_bytes
 from .encoding import Encoder, array_writer
 from .episode import learning_rules
-from .gymnasium import OpponentSpec, Policy
-from .vecstep import Opponent, VecStepper, bot_opponent
+from .gymnasium import OpponentSpec, Policy, bot_opponent, policy_opponent
+from .history import History
+from .vecstep import Opponent, VecStepper
 
 # output arrays kept for reuse (see DurakVectorEnv._outputs)
 _POOL = 4
@@ -85,6 +86,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         opponents: Sequence[OpponentSpec] = ("random",),
         privileged: bool = False,
         copy: bool = True,
+        history: int = 0,
         **_: Any,  # gym.make_vec passes the single env's keywords (render_mode...)
     ) -> None:
         self.rules = learning_rules(rules)
@@ -95,19 +97,22 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._specs = list(opponents)
         self._swaps = 0  # set_opponents calls: the bots' seeds differ each time
         if not self._specs:
-            raise ValueError("opponents: name at least one")
+            raise ArgumentError("opponents: name at least one")
         self._write = array_writer(self.rules, privileged)
         self._copy = copy
+        self._history = History(self.rules, history) if history else None
+        self._k = history
         self._core = VecStepper(
-            self.rules, num_envs, self._opponents(0), 0, privileged, self._write
+            self.rules, num_envs, self._opponents(0), 0, privileged, self._write, history
         )
         size, n_act = self._core.obs_size, self._core.num_actions
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
-            }
-        )
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+        }
+        if self._history is not None:
+            parts["history"] = self._history.space
+        self.single_observation_space = spaces.Dict(parts)
         self.single_action_space = spaces.Discrete(n_act)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -119,24 +124,17 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             if spec == "random":
                 out.append(None)
             elif isinstance(spec, str):
-                bot = make(spec, seed=seed * 7919 + k)
-                out.append(bot_opponent(self.rules, _bot_choice(bot)))
+                out.append(bot_opponent(make(spec, seed=seed * 7919 + k)))
             elif isinstance(spec, Bot):
-                out.append(bot_opponent(self.rules, _bot_choice(spec)))
+                out.append(bot_opponent(spec))
             elif callable(spec):
                 out.append(self._policy(spec))
             else:
-                raise TypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
+                raise ArgumentTypeError(f"opponents: a bot spec, a Bot or a policy, not {spec!r}")
         return out
 
     def _policy(self, policy: Policy) -> Opponent:
-        encoder, size = self.encoder, self._num_actions
-
-        def play(g: Game, seat: int) -> int:
-            mask = np.frombuffer(mask_bytes(legal_indices(g), size), np.int8)
-            return int(policy(encoder.encode(g, seat), mask))
-
-        return play
+        return policy_opponent(self.encoder, self._num_actions, policy)
 
     def _wrap(self) -> None:
         core, n = self._core, self.num_envs
@@ -172,7 +170,21 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         return obs, mask
 
     def _observations(self) -> dict[str, Any]:
-        return {"observation": self._obs, "action_mask": self._mask}
+        out = {"observation": self._obs, "action_mask": self._mask}
+        if self._k:
+            out["history"] = self.history_rows()
+        return out
+
+    @property
+    def stepper(self) -> VecStepper:
+        """The compiled core (its buffers may be given others of the same size between
+        steps: :class:`durak.envs.shards.ShardedVectorEnv`'s workers write into shared
+        memory so)."""
+        return self._core
+
+    def history_rows(self) -> np.ndarray:
+        """``(num_envs, K, 2)``: each deal's last K moves from its learner's seat."""
+        return np.array(self._core.history(self._k), np.int32).reshape(self.num_envs, self._k, 2)
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -182,7 +194,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if seed is not None:
             ops = self._opponents(seed)
             self._core = VecStepper(
-                self.rules, self.num_envs, ops, seed, self._privileged, self._write
+                self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
             )
             self._wrap()
         self._obs, self._mask = self._outputs()
@@ -193,7 +205,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         self._obs, self._mask = self._outputs()
-        self._core.step(np.asarray(actions).reshape(-1).tolist())
+        if type(actions) is not list or not all(type(a) is int for a in actions):
+            actions = np.asarray(actions).reshape(-1).tolist()
+        self._core.step(actions)
         done, cut = self._dones, self._cut
         info: dict[str, Any] = {"seat": np.array(self._core.seats)}
         if done.any():
@@ -202,6 +216,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             zeros = np.zeros(self._core.num_actions, np.int8)
             for i in np.flatnonzero(done).tolist():
                 final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
+                if self._k:
+                    rows = self._core.final_history[i]
+                    final[i]["history"] = np.array(rows, np.int32).reshape(self._k, 2)
             info["final_obs"], info["_final_obs"] = final, done.copy()
         return (self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info)
 
@@ -219,10 +236,10 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         deals under way go on."""
         specs = list(opponents)
         if not specs:
-            raise ValueError("opponents: name at least one")
+            raise ArgumentError("opponents: name at least one")
         old, self._specs = self._specs, specs
         try:
-            self._core.opponents = self._opponents(self._swaps + 1)
+            self._core.set_opponents(self._opponents(self._swaps + 1))
         except Exception:
             self._specs = old
             raise
@@ -262,10 +279,3 @@ def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int
     a = entry[k]
     # (a's own reference here: one more)
     return sys.getrefcount(a) == 4 and not weakref.getweakrefcount(a)
-
-
-def _bot_choice(bot: Bot) -> Callable[[Game, int], object]:
-    def choose(g: Game, seat: int) -> object:
-        return bot.choose(g.observation(seat))
-
-    return choose

@@ -2,8 +2,8 @@
 
 The catalogue is JSON, one file per domain: ``common.json`` (game terms, rule and
 option names and help), ``web.json`` (the browser), ``tui.json`` (the terminal),
-``cli.json`` (the command line) and ``howto.json`` (the beginners' pages). Each maps a
-key to one text per language::
+``cli.json`` (the command line), ``howto.json`` (the beginners' pages) and
+``review.json`` (the game review). Each maps a key to one text per language::
 
     "term.deal": {"en": "Deal", "ru": "Сдача"}
 
@@ -37,16 +37,18 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..cards import Card
+from ..errors import DurakError
 from ..rules import CHOICES, Rules
 
 Lang = Literal["en", "ru"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "ru")
-DOMAINS: Final = ("common", "web", "tui", "cli", "howto")
+DOMAINS: Final = ("common", "web", "tui", "cli", "howto", "review")
 HERE: Final = Path(__file__).resolve().parent
 
 # CLDR plural categories each language uses for whole numbers and fractions.
@@ -56,7 +58,7 @@ CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-class CatalogueError(ValueError):
+class CatalogueError(DurakError, ValueError):
     """A key missing from the catalogue, or a catalogue file that breaks its format."""
 
 
@@ -202,17 +204,48 @@ def rules_name(rules: Rules | str, lang: str) -> str:
 # -- how to play -----------------------------------------------------------------------
 
 
-def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
-    """The beginners' page for a variant: ``(title, paragraphs)`` sections, the basics
-    first, then what the variant adds. The browser's "How to play" shows the same.
+def seat_names(names: list[str], lang: str) -> list[str]:
+    """Names as a record keeps them, with the default ones ("Player 2", the name of a
+    seat nobody named) in ``lang``: «Игрок 2».
 
-    >>> [title for title, _ in howto("perevodnoy", "ru")][-2:]
-    ['Подкидывание', 'Перевод']
+    >>> seat_names(["Аня", "Player 2"], "ru")
+    ['Аня', 'Игрок 2']
+    """
+    out = []
+    for name in names:
+        m = re.fullmatch(r"(?:Player|Seat) (\d+)", name)
+        out.append(t(lang, "player.default", n=int(m[1])) if m else name)
+    return out
+
+
+def howto(preset: str, lang: str) -> list[tuple[str, list[str]]]:
+    """The beginners' page for a variant: ``(title, paragraphs)`` sections, what is
+    different in this game first, then the basics every durak shares (which the part
+    before overrides). The browser's "How to play" shows the same.
+
+    >>> [title for title, _ in howto("perevodnoy", "ru")][:5]
+    ['Переводной', 'Чем отличается эта игра', 'Перевод', 'Остальное: основы дурака', 'Подкидывание']
     """
     code = "ru" if lang == "ru" else "en"
-    page = domain("howto")[f"howto.{preset}"][code]
-    out = [(t(lang, "preset." + preset), [str(page["intro"])])]
-    for part in (domain("howto")["howto.basics"][code], page["sections"]):
+    pages = domain("howto")
+    page = pages[f"howto.{preset}"][code]
+    game = t(lang, "preset." + preset)
+    out = [
+        (game, [str(page["intro"])]),
+        (t(lang, "howto.variant_title"), [t(lang, "howto.different_lead", game=game)]),
+    ]
+    # A section the game shares with подкидной (throwing in) is not a difference: it
+    # goes with the basics.
+    shared = (
+        {sec["title"] for sec in pages["howto.podkidnoy"][code]["sections"]}
+        if preset != "podkidnoy"
+        else set()
+    )
+    own = [sec for sec in page["sections"] if sec["title"] not in shared]
+    common = [sec for sec in page["sections"] if sec["title"] in shared]
+    out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in own)
+    out.append((t(lang, "howto.rest_title"), [t(lang, "howto.rest_note", game=game)]))
+    for part in (common, pages["howto.basics"][code]):
         out.extend((str(sec["title"]), [str(p) for p in sec["text"]]) for sec in part)
     return out
 

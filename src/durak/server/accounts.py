@@ -47,6 +47,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from ..errors import DurakError
 from .store import Store, now, schema_lock
 
 metadata = MetaData()
@@ -123,7 +124,7 @@ SCRYPT_MAXMEM = 256 * 1024 * 1024
 SESSION_DAYS = 30  # a session token signs in this long after it was issued
 
 
-class AccountError(ValueError):
+class AccountError(DurakError, ValueError):
     """A request about accounts refused: ``code`` names the reason for the browser
     (which words it in the player's language), ``field`` the form field it is about."""
 

@@ -19,7 +19,7 @@ from sqlalchemy import delete
 from ..bots.hint import hint as rank_actions
 from . import protocol
 from .limits import net_key
-from .protocol import Chat, Hint, Nonce, ProtocolError, Undo, Vote
+from .protocol import Chat, Hint, Nonce, ProtocolError, Ready, Undo, Vote
 from .store import Store, actions_t
 
 if TYPE_CHECKING:
@@ -167,10 +167,7 @@ async def undo(conn: Connection) -> None:
             g.undo()
         t.log = t.log[:keep]
         t.state += 1
-        for s in t.seats:  # bots forget what they saw after that point
-            reset = getattr(s.player, "reset", None)
-            if reset is not None:
-                reset()
+        t.bots.reset(g)  # bots forget what they saw after that point
         t.broadcast()
         t.schedule()
 
@@ -252,7 +249,7 @@ async def vote_off(conn: Connection, target: int) -> None:
         _broadcast(t, {"type": "voted_off", "seat": target})
 
 
-async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | object) -> None:
+async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | Ready | object) -> None:
     """One of this module's WebSocket messages."""
     if isinstance(m, Chat):
         await chat(conn, m.text)
@@ -265,5 +262,8 @@ async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | object
     elif isinstance(m, Nonce):
         t, seat = _seated(conn)
         t.set_nonce(seat, m.value)
+    elif isinstance(m, Ready):
+        t, seat = _seated(conn)
+        await t.set_ready(seat)
     else:
         raise ProtocolError("unknown_type", f"no message type {type(m).__name__}")

@@ -18,6 +18,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..argtypes import port
 
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--deal-pause",
         type=float,
         default=None,
-        help="seconds a finished deal stays on the table (default 4 x pace)",
+        help="at most how long (seconds) a finished deal of a match stays on show (default: "
+        "until every connected person presses Next deal; 4 x pace with nobody connected)",
     )
     parser.add_argument("--bot-threads", type=int, default=2, help="threads that bots think on")
     parser.add_argument(
@@ -144,20 +146,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bad_settings(args: argparse.Namespace) -> str:
+    """What is wrong with ``durak serve``'s numbers ("" when nothing is)."""
+    if args.workers < 1 or (args.workers > 1 and not args.redis):
+        return "--workers N needs N >= 1, and --redis URL when N > 1"
+    if args.lease is not None and not args.lease >= 1.0:
+        return f"--lease {args.lease:g}: at least 1 second"
+    if not args.db_lock_timeout > 0 or (args.db_stall is not None and not args.db_stall > 0):
+        return "--db-lock-timeout and --db-stall: more than 0"
+    if args.drain is not None and not args.drain > 0:
+        return f"--drain {args.drain:g}: more than 0 seconds"
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    if args.workers < 1 or (args.workers > 1 and not args.redis):
-        print("durak serve: --workers N needs N >= 1, and --redis URL when N > 1", file=sys.stderr)
-        return 2
-    if args.lease is not None and not args.lease >= 1.0:
-        print(f"durak serve: --lease {args.lease:g}: at least 1 second", file=sys.stderr)
-        return 2
-    if not args.db_lock_timeout > 0 or (args.db_stall is not None and not args.db_stall > 0):
-        print("durak serve: --db-lock-timeout and --db-stall: more than 0", file=sys.stderr)
-        return 2
-    if args.drain is not None and not args.drain > 0:
-        print(f"durak serve: --drain {args.drain:g}: more than 0 seconds", file=sys.stderr)
+    wrong = bad_settings(args)
+    if wrong:
+        print(f"durak serve: {wrong}", file=sys.stderr)
         return 2
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
@@ -166,6 +173,13 @@ def run(args: argparse.Namespace) -> int:
             f"durak serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}",
             file=sys.stderr,
         )
+        return 1
+    # One server to a database: a second one on the same file would restore and run the
+    # first one's live tables beside it (several workers share one through Redis).
+    taken = "" if args.redis else hold_database(args.db)
+    if taken:
+        sock.close()
+        print(f"durak serve: {taken}", file=sys.stderr)
         return 1
     from .app import create_app
     from .cluster import DRAIN_SECONDS
@@ -194,6 +208,15 @@ def run(args: argparse.Namespace) -> int:
     # waits up to one switch interval each time it wants it back. 1 ms instead of 5 ms
     # keeps other tables' moves quick while bots think (benchmarks/load/flood.py).
     sys.setswitchinterval(0.001)
+
+    class QuietServer(uvicorn.Server):
+        """uvicorn's server, whose second Ctrl-C (leave now, without waiting for the
+        application's shutdown) ends without logging the cancelled lifespan's traceback."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
+            super().handle_exit(sig, frame)
 
     def serve(slot: int | None) -> None:
         """One worker; made in the worker's own process, so each has its own id."""
@@ -233,7 +256,20 @@ def run(args: argparse.Namespace) -> int:
             proxy_headers=trusted is not None,
             forwarded_allow_ips=trusted,
         )
-        uvicorn.Server(config).run(sockets=[sock])
+        server = QuietServer(config)
+
+        def on_sigint(signum: int, frame: Any) -> None:
+            # uvicorn stops on the first Ctrl-C and, once stopped, raises the signal again
+            # for the handler it found: that one is this, and keeps it quiet (a second
+            # Ctrl-C would otherwise end the event loop mid-shutdown with a traceback).
+            if not server.should_exit:
+                raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
+        try:
+            server.run(sockets=[sock])
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     if args.workers == 1:
         serve(None)
@@ -252,6 +288,47 @@ def proxies(allowed: str) -> list[str] | None:
     """
     ips = [a.strip() for a in allowed.split(",") if a.strip()]
     return ips or None
+
+
+_HELD: list[object] = []  # the open lock file: the lock lasts as long as the process
+
+
+def hold_database(url: str) -> str:
+    """Lock an SQLite database file for this server ("" when it is ours; else why not):
+    a lock file beside it, held (``flock``) for as long as this process runs, so that a
+    server that ended in any way frees it. Other databases are not locked here."""
+    import fcntl
+
+    from sqlalchemy.engine import make_url
+
+    try:
+        u = make_url(url)
+    except Exception:
+        return ""  # (the store says what is wrong with it)
+    if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
+        return ""
+    path = os.path.abspath(str(u.database)) + ".lock"
+    try:
+        f = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open on purpose)
+    except OSError:
+        return ""  # a read-only place: the database will say so
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        other = f.read().strip()
+        f.close()
+        return (
+            f"another server is already using {u.database}"
+            + (f" (process {other})" if other else "")
+            + "; stop it first, or give this one another database: --db sqlite:///other.db"
+        )
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    _HELD.append(f)
+    return ""
 
 
 def undrained_exit(unstored: list[str]) -> None:

@@ -52,7 +52,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DurakError
+from ..errors import ArgumentError, DurakError, UsageError
 from .limits import Bucket, Guard, Limits, Tally
 from .lobby import Lobby, LobbyError
 from .logins import Lockout, Logins
@@ -152,10 +152,10 @@ class Local:
         return False
 
     async def relay(self, conn: Connection, owner: str, table_id: str, hello: str) -> None:
-        raise RuntimeError("one process relays nothing")
+        raise UsageError("one process relays nothing")
 
     async def forward(self, conn: Connection, text: str) -> None:
-        raise RuntimeError("one process relays nothing")
+        raise UsageError("one process relays nothing")
 
     async def unrelay(self, conn: Connection) -> None:
         pass
@@ -443,9 +443,9 @@ class RedisCluster:
         from redis.asyncio import BlockingConnectionPool, Redis
 
         if lease < 1.0:
-            raise ValueError(f"a lease of {lease:g} s: at least 1 s")
+            raise ArgumentError(f"a lease of {lease:g} s: at least 1 s")
         if not drain > 0:
-            raise ValueError(f"a drain of {drain:g} s: more than 0 s")
+            raise ArgumentError(f"a drain of {drain:g} s: more than 0 s")
         self.drain = drain
         self.lease_ms = int(lease * 1000)
         self.beat = lease / 6

@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import DurakError
+
 
 def net_key(address: str) -> str:
     """What the per-address limits count by: an IPv4 address as it is, an IPv6 address by
@@ -276,9 +278,9 @@ class Guard:
         await self.sockets.release(address)
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(DurakError):
     """A request body past ``Limits.max_body`` while it streams in (answered 413)."""
 
 
-class Limited(Exception):
+class Limited(DurakError):
     """A request over a limit: answered 429 (HTTP) or ``rate_limited`` (WebSocket)."""

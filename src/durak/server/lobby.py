@@ -17,12 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any, Protocol
 
+from ..errors import DurakError
 from ..game import Game
 from ..rules import Rules, RulesError
 from . import accounts
 from .clock import Clock, Events
 from .limits import Limits, Tally, net_key, wide_key
-from .protocol import ProtocolError, clean_name
+from .protocol import ProtocolError, call_outcome, clean_name, turned_cards
 from .ratings import address_key
 from .seatbots import public_spec
 from .store import AsyncStore, Full, Room, Store, StoreUnavailable, TableRow
@@ -36,7 +37,7 @@ MAX_RULES_TEXT = 400
 DEFAULT_TURN_TIMER = 30.0  # seconds: the clock of a table with people unless set
 
 
-class LobbyError(ValueError):
+class LobbyError(DurakError, ValueError):
     """A lobby request refused; ``status`` is the HTTP status to answer with."""
 
     def __init__(self, message: str, status: int = 400) -> None:
@@ -129,7 +130,11 @@ class Lobby:
         accounts.ensure(store.engine)  # deals write their seats' accounts as they start
         self.store = AsyncStore(store)
         self.bot_pace = bot_pace
-        self.deal_pause = 4 * bot_pace if deal_pause is None else deal_pause
+        # None: a finished deal of a match stays until every connected person asks for
+        # the next; a number: at most that long. With nobody connected, the next deal
+        # comes after ``unattended_pause``.
+        self.deal_pause = deal_pause
+        self.unattended_pause = 4 * bot_pace if deal_pause is None else deal_pause
         # Three pools, so that no one kind of work can hold the threads another needs:
         # seat bots think on ``bot_pool``; stand-ins (turn clocks, away players, a seat
         # bot past its time cap) on ``stand_in_pool``, where only the cheap stand-in
@@ -562,8 +567,10 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
     frames = [_frame(g, None, None)]
     for a in final.history:
         seat = g.to_act
+        assert seat is not None
+        called = call_outcome(g, seat, a)  # (шулерский: a call's outcome, in words)
         g.apply(a)
-        frames.append(_frame(g, seat, str(a)))
+        frames.append({**_frame(g, seat, str(a)), **called})
     salt = d.get("salt")
     # The commitment is of the server's part; deals from before nonces had only that.
     server = d["server_seed"] if d.get("server_seed") is not None else d["seed"]
@@ -580,6 +587,7 @@ def replay_json(d: dict[str, Any]) -> dict[str, Any]:
         "trump_suit": g.trump_suit,
         # (двухкозырный: each seat's own trump suit, public from the deal; else [])
         "trumps": list(g.observation(0).trumps),
+        "turned": turned_cards(g),
         "seed": str(d["seed"]),
         "salt": salt,
         "commit": commitment(server, salt) if salt else None,

@@ -70,6 +70,11 @@ class State(_Msg, tag="state"):
     # Once a finished deal is rated: each rated person's seat (as text) with their
     # rating before and after, {"0": {"before": 1012, "after": 1027}}.
     rating: dict[str, dict[str, int]] | None = None
+    # двухкозырный (trump=per_player): the card turned for each seat, which names its
+    # trump (public); absent in other games.
+    turned: list[str] | None = None
+    # Between deals of a match: the seats whose people asked for the next deal.
+    ready: list[int] | None = None
 
 
 class Seats(_Msg, tag="seats"):

@@ -34,6 +34,7 @@ from msgspec import Meta
 from ..actions import Action
 from ..cards import Card, CardSet
 from ..enums import Kind, Phase
+from ..errors import ArgumentTypeError, DurakError
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
@@ -47,7 +48,7 @@ Short = Annotated[str, Meta(max_length=64)]
 TokenText = Annotated[str, Meta(max_length=128)]
 
 
-class ProtocolError(Exception):
+class ProtocolError(DurakError):
     """A message refused: ``code`` is one of the error codes of docs/protocol.md."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -114,7 +115,12 @@ class Nonce(msgspec.Struct, tag_field="type", tag="nonce", forbid_unknown_fields
     value: NonceText
 
 
-ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo | Nonce
+class Ready(msgspec.Struct, tag_field="type", tag="ready", forbid_unknown_fields=True, frozen=True):
+    """Between deals of a match: this seat has read the end of the deal and wants the
+    next one (it starts once every connected person is ready)."""
+
+
+ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo | Nonce | Ready
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 
@@ -203,13 +209,41 @@ def to_json(value: object) -> Any:
         return str(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
-    raise TypeError(f"no JSON form for {type(value).__name__}")
+    raise ArgumentTypeError(f"no JSON form for {type(value).__name__}")
 
 
 @functools.lru_cache(maxsize=256)
 def rules_text(rules: Rules) -> str:
     """``str(rules)``, which searches the presets, remembered."""
     return str(rules)
+
+
+def call_outcome(game: Game, seat: int, action: Action) -> dict[str, Any]:
+    """What a call (шулерский, ``?6♣``) about to be applied by ``seat`` will find, for the
+    log: ``caught`` (the card was a cheat) and ``against`` (the seat that laid it). Both
+    are public: with ``cheating=open`` every card is face up and every seat sees who laid
+    it; an empty dict for any other action."""
+    if action.kind != Kind.CALL:
+        return {}
+    obs = game.observation(seat)
+    card = int(action.cards)
+    against = next((s for s, laid in enumerate(obs.laid) if int(laid) & card), None)
+    return {"caught": bool(card & int(obs.cheated)), "against": against}
+
+
+def turned_cards(game: Game) -> list[str]:
+    """двухкозырный (``trump=per_player``): the card turned for each seat at the deal,
+    face up before it for the whole deal (public); [] in any other game. The cards were
+    turned from the top of the talon, the first for the dealer's left neighbour."""
+    if game.rules.trump != "per_player":
+        return []
+    deck = game.deck
+    n = game.rules.players
+    k = n * game.hand_size
+    if len(deck) < k + n:  # (a game rebuilt from a view has no deck)
+        return []
+    turned = deck[k : k + n]
+    return [str(turned[(s - game.dealer - 1) % n]) for s in range(n)]
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:

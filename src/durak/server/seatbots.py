@@ -13,7 +13,7 @@ that, and everything else is refused.
 >>> public_spec("ismcts:time=100000,cap=0")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: bot 'ismcts:time=100000,cap=0': only a level (1..6) or one of catcher, ...
+durak.errors.ArgumentError: bot 'ismcts:time=100000,cap=0': only a level (1..6) or one of ...
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import bots
 from ..bots import Bot
+from ..errors import ArgumentError
 
 log = logging.getLogger("durak.server")
 
@@ -63,7 +64,7 @@ def public_spec(spec: str) -> str:
         return f"level:{int(name[5:])}"
     if not sep and name in _plain_names():
         return name
-    raise ValueError(
+    raise ArgumentError(
         f"bot {text[:64]!r}: only a level (1..{max(bots.LEVELS)}) or one of "
         f"{', '.join(_plain_names())}"
     )

@@ -649,7 +649,7 @@ def make_engine(url: str, busy_timeout: float = 2.0, stall: float = STALL_SECOND
 T = TypeVar("T")
 
 
-class StoreUnavailable(RuntimeError):
+class StoreUnavailable(DurakError, RuntimeError):
     """A database call failed (locked, gone): nothing it was to do was done."""
 
 

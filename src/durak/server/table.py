@@ -30,10 +30,12 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..actions import Action
 from ..bots import Bot
+from ..errors import RecordError
 from ..game import Game
 from ..match import Match
 from ..observation import Observation
 from ..rules import Rules
+from ..seats import Seats
 from . import accounts, protocol, ratings
 from .clock import Clock, Events
 from .limits import Limits, Tally, net_key
@@ -52,7 +54,8 @@ class Host(Protocol):
     grace: float
     forfeit_after: float
     bot_pace: float
-    deal_pause: float
+    deal_pause: float | None
+    unattended_pause: float
     bot_pool: ThreadPoolExecutor
     stand_in_pool: ThreadPoolExecutor
     hint_pool: ThreadPoolExecutor
@@ -235,7 +238,6 @@ class Seat:
     bot: str | None  # the bot spec of a bot seat
     name: str
     token_hash: str | None  # who holds a human seat; None while it is free
-    player: Bot | None = None
     gone_since: float | None = None  # monotonic time the holder was last connected
     account_id: int | None = None  # the account the holder plays as (ratings)
     address: str | None = None  # hash of the address key the holder took it from
@@ -295,6 +297,9 @@ class LiveTable:
         self.match_no = 0
         self.game: Game | None = None  # the deal on show (a finished one between deals)
         self.pending: Game | None = None  # the next deal, shown after a pause
+        # Between deals of a match: the seats whose people pressed "Next deal"; the next
+        # deal starts when every connected person is in it (``schedule``).
+        self.ready: set[int] = set()
         self.rating: dict[str, dict[str, int]] | None = None  # the last deal's changes
         self.deal_no = 0
         self.deal_id: int | None = None
@@ -320,9 +325,9 @@ class LiveTable:
         self.epoch: int | None = None
         self.assisted: set[int] = set()  # deal ids with a hint or an undo (unrated)
         self.stand_in: Bot = make_bot(STAND_IN)
+        # the bot of each bot seat; people's seats are played from their browsers
+        self.bots = Seats(make_bot(s.bot) if s.kind == "bot" and s.bot else None for s in seats)
         for s in seats:
-            if s.kind == "bot" and s.bot:
-                s.player = make_bot(s.bot)
             s.gone_since = self.touched
 
     # -- views -----------------------------------------------------------------------
@@ -466,6 +471,14 @@ class LiveTable:
                 "log_start": max(0, len(self.log) - LOG_TAIL),
                 "result": self._result_json(),
                 "rating": self.rating if g is not None and g.is_over else None,
+                # between deals of a match: the seats ready for the next one
+                "ready": sorted(self.ready) if self.pending is not None else None,
+                # двухкозырный: the card turned for each seat (public); else absent
+                **(
+                    {"turned": protocol.turned_cards(g)}
+                    if g is not None and g.rules.trump == "per_player"
+                    else {}
+                ),
             }
         )
 
@@ -559,6 +572,9 @@ class LiveTable:
         if self.status == "playing" and g is not None and g.to_act in before ^ after:
             # The mover came or went: their clock changes.
             self.spawn(self._reschedule())
+        elif self.pending is not None:
+            # Between deals: who must be ready for the next one changed.
+            self.spawn(self._reschedule())
 
     def spawn(self, coro: Awaitable[None]) -> None:
         if self.let_go:
@@ -633,6 +649,7 @@ class LiveTable:
                 self.lobby.outdated(self.id)
             raise
         phase = g.phase
+        called = protocol.call_outcome(g, seat, action)  # (шулерский: what a call finds)
         g.apply(action)
         self.state += 1
         entry: dict[str, Any] = {
@@ -640,16 +657,14 @@ class LiveTable:
             "action": str(action),
             "bout": g.bout,
             "phase": str(phase),
+            **called,
         }
         if by is not None:
             entry["by"] = by
         self.log.append(entry)
         if g.is_over:
             await self._deal_over()
-        for s in self.seats:
-            observe = getattr(s.player, "observe", None)
-            if observe is not None and not g.is_over and g.to_act != s.index:
-                observe(g.observation(s.index))
+        self.bots.show(g)
         self.touched = self.lobby.clock.monotonic()
         self.schedule()
         self.broadcast()
@@ -800,13 +815,11 @@ class LiveTable:
         self.deal_no = deal_no
         self.game, self.salt, self.forfeit = game, salt, None
         self.pending = None
+        self.ready = set()
         self.rating = None
         self.state += 1
         self.log = []
-        for s in self.seats:
-            reset = getattr(s.player, "reset", None)
-            if reset is not None:
-                reset()
+        self.bots.reset(game)
         # The commitment reaches every seat before any card of the deal does.
         commit = protocol.dumps(
             {
@@ -999,15 +1012,31 @@ class LiveTable:
         if self.status != "playing":
             return
         if self.pending is not None:
-            self.task = asyncio.create_task(self._next_deal_later(self.state))
+            # The finished deal stays on show until every connected person has pressed
+            # "Next deal" (then at once), or for the deal pause when nobody is connected
+            # or the server was given one (``deal_pause``: at most that long).
+            waiting = {
+                s.index for s in self.seats if s.kind == "human" and s.token_hash is not None
+            } & self._online()
+            pause = self.lobby.deal_pause
+            if waiting and waiting <= self.ready:
+                pause = 0.0
+            elif waiting and pause is None:
+                return
+            self.task = asyncio.create_task(
+                self._next_deal_later(
+                    self.state, self.lobby.unattended_pause if pause is None else pause
+                )
+            )
             return
         g = self.game
         if g is None or g.to_act is None:
             return
         seat = self.seats[g.to_act]
         pace = self.lobby.bot_pace
-        if seat.kind == "bot" and seat.player is not None:
-            self.task = asyncio.create_task(self._bot_move(seat.index, seat.player, pace))
+        bot = self.bots[seat.index]
+        if seat.kind == "bot" and bot is not None:
+            self.task = asyncio.create_task(self._bot_move(seat.index, bot, pace))
             return
         if seat.token_hash is None:
             # Nobody holds the seat (they left): a stand-in plays it.
@@ -1115,9 +1144,9 @@ class LiveTable:
                         "table %s: bot %s took over %g s; a stand-in moves", self.id, bot.name, cap
                     )
                     # The late bot's thread may still be using it: the seat gets a fresh one.
-                    s = self.seats[seat]
-                    if s.player is bot and s.bot:
-                        s.player = make_bot(s.bot)
+                    spec = self.seats[seat].bot
+                    if self.bots[seat] is bot and spec:
+                        self.bots.seat(seat, make_bot(spec))
                 except Exception:
                     log.exception("bot %s failed at table %s; a stand-in moves", bot.name, self.id)
         try:
@@ -1132,9 +1161,19 @@ class LiveTable:
             if self.state == state:
                 self.schedule()
 
-    async def _next_deal_later(self, state: int) -> None:
+    async def set_ready(self, seat: int) -> None:
+        """The person at ``seat`` wants the next deal of the match (shown to the table)."""
+        async with self.lock:
+            if self.pending is None or seat in self.ready:
+                return
+            self.ready.add(seat)
+            self.schedule()
+            self.broadcast()
+
+    async def _next_deal_later(self, state: int, pause: float) -> None:
         try:
-            await self.lobby.clock.sleep(self.lobby.deal_pause)
+            if pause > 0:
+                await self.lobby.clock.sleep(pause)
             for retry in (*RETRY_DELAYS, *[10.0] * 30):
                 async with self.lock:
                     if self.state != state or self.pending is None or self.let_go:
@@ -1205,13 +1244,20 @@ class LiveTable:
                 self.assisted.add(d.id)
             for seat, text, moved_by in d.actions:
                 if g.to_act != seat:
-                    raise ValueError(
+                    raise RecordError(
                         f"table {self.id}: stored action {text} by seat {seat}, "
                         f"but seat {g.to_act} is to act"
                     )
                 phase = g.phase
+                called = protocol.call_outcome(g, seat, protocol.parse_action(text))
                 g.apply(text)
-                entry = {"seat": seat, "action": text, "bout": g.bout, "phase": str(phase)}
+                entry: dict[str, Any] = {
+                    "seat": seat,
+                    "action": text,
+                    "bout": g.bout,
+                    "phase": str(phase),
+                    **called,
+                }
                 if moved_by is not None:
                     entry["by"] = moved_by
                 self.log.append(entry)
@@ -1229,7 +1275,7 @@ class LiveTable:
                 elif i == len(row.current) - 1:
                     self.pending = nxt
             elif i != len(row.current) - 1:
-                raise ValueError(f"table {self.id}: deal {d.id} unfinished but not the last")
+                raise RecordError(f"table {self.id}: deal {d.id} unfinished but not the last")
         return unrecorded_end
 
     async def resume(self, record_end: bool) -> None:

@@ -17,6 +17,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
+from ..errors import ArgumentError
+
 LABEL_W = 34
 
 
@@ -73,10 +75,7 @@ class Choice(Widget, can_focus=True):
     @value.setter
     def value(self, value: Any) -> None:
         """Set by the program: no Changed message."""
-        if value not in self.values:
-            raise ValueError(f"{self.id}: {value!r} is not one of {self.values}")
-        if value != self._value:
-            self._value = value
+        if self._take(value):
             self.refresh()
 
     def set(
@@ -100,11 +99,17 @@ class Choice(Widget, can_focus=True):
 
     def pick(self, value: Any) -> None:
         """Choose ``value`` as the person would (a Changed message follows)."""
-        if value not in self.values:
-            raise ValueError(f"{self.id}: {value!r} is not one of {self.values}")
-        if value != self._value:
-            self._value = value
+        if self._take(value):
             self._announce()
+
+    def _take(self, value: Any) -> bool:
+        """``value`` becomes the value (one of the options, else ArgumentError); whether
+        it changed."""
+        if value not in self.values:
+            raise ArgumentError(f"{self.id}: {value!r} is not one of {self.values}")
+        changed = bool(value != self._value)
+        self._value = value
+        return changed
 
     def _announce(self) -> None:
         """Tell the screen of a change by the person, and repaint this row when the

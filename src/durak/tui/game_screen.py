@@ -269,7 +269,11 @@ class GameScreen(KeyedNode, Screen[None]):
             return tr(self.lang, "match_over" if s.match_finished() else "deal_over_next")
         if g.to_act != HUMAN and self._thinking and self.delay > 0 and not self.fast:
             return tr(self.lang, "bot_thinking", name=s.names[g.to_act or 0])
-        return expected(g, HUMAN, s.names, self.lang)
+        said = expected(g, HUMAN, s.names, self.lang)
+        if self.picker.cheat and g.to_act == HUMAN:
+            # шулерский: cheat mode is on for this move only; the status line says so
+            return f"{tr(self.lang, 'cheat_mode_on_status')} {said}"
+        return said
 
     def offers(self) -> list[Offer]:
         return self.picker.offers() if self.picker.obs.to_act == HUMAN else []
@@ -318,9 +322,17 @@ class GameScreen(KeyedNode, Screen[None]):
         if self.session.game.to_act != HUMAN:
             self.say(self.picker.refusal())
             return
-        self.session.apply(action)
-        self.message = None
+        cheat_mode = self.picker.cheat
+        entries = self.session.apply(action)
+        # (cheat mode lasts one move: say that it is off again)
+        self.message = Entry("cheat_mode_off_after") if cheat_mode else None
+        self.notice(entries)
         self.after_move()
+
+    def notice(self, entries: list[Entry]) -> None:
+        """шулерский: a call and what it found, on the message line as well as in the log."""
+        if len(entries) > 1 and entries[0].key == "mv_call":
+            self.message = Entry("ev_call_notice", {"move": entries[0], "outcome": entries[1]})
 
     def after_move(self) -> None:
         self.new_observation()
@@ -361,7 +373,7 @@ class GameScreen(KeyedNode, Screen[None]):
             self._thinking = False
         if gen != self._gen or s.game is not g or g.to_act != seat:
             return
-        s.apply(action)
+        self.notice(s.apply(action))
         self.after_move()
 
     def deal_over(self) -> None:

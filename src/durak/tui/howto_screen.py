@@ -1,7 +1,7 @@
 """«How to play»: the beginners' page of one game, opened from the start screen.
 
 The text is the catalogue's (:func:`durak.i18n.howto`), the same the web table shows:
-the game in a sentence, the common rules, then what this game adds. ← → shows another
+the game in a sentence, what is different in it, then the common rules. ← → shows another
 game; the page scrolls with ↑ ↓ PgUp PgDn.
 """
 

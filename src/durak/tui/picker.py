@@ -93,7 +93,11 @@ class Picker:
         if refuse:
             return refuse
         if card not in self.playable:
-            return self._why_not(card)
+            why = self._why_not(card)
+            if not self.cheat and any(a.cards & card.bit for a in self.obs.cheats):
+                # шулерский: the card may still be laid as a cheat: say how
+                return Entry("why_cheat_hint", {"why": why})
+            return why
         new = self.selected ^ card.bit
         laying = self._laying()
         if new and not any(a.cards & new == new for a in laying):

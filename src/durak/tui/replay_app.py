@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Footer, RichLog, Static
 
 from ..game import Game
-from ..i18n import rules_name
+from ..i18n import rules_name, seat_names
 from ..match import record_deals
 from ..record import RecordError
 from .help_screen import HelpScreen
@@ -57,7 +57,7 @@ class Stepper:
     def state(self, k: int) -> Game:
         while len(self.states) <= k:
             g = self.states[-1].clone()
-            entries = play(g, self.game.history[len(self.states) - 1])
+            entries = play(g, self.game.history[len(self.states) - 1], reveal=True)
             self.states.append(g)
             self.entries.append(entries)
         return self.states[k]
@@ -85,11 +85,16 @@ class ReplayApp(KeyedNode, App[int]):
     def __init__(self, deals: list[Game], names: list[str], lang: str | None = None) -> None:
         super().__init__()
         self.deals = [Stepper(g) for g in deals]
-        self.names = names
+        self.raw_names = names
         self.lang = lang or default_lang()
         self.deal = 0
         self.pos = 0
         use_keys(self, REPLAY_KEYS, self.lang)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names, the default ones («Игрок 2») in the language shown."""
+        return seat_names(self.raw_names, self.lang)
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")

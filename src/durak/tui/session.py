@@ -22,10 +22,12 @@ from pathlib import Path
 
 from .. import bots as bots_pkg
 from ..actions import Action
+from ..errors import TurnError
 from ..game import Game
 from ..match import Match, Tally
 from ..observation import Observation
 from ..rules import Rules
+from ..seats import Seats
 from .i18n import has, seat_names, tr
 from .words import Entry, Seat, deal_trump, play
 
@@ -129,9 +131,11 @@ class Session:
             names=self.names,
         )
         base = self.match.seed % 10_000
-        self.bots: dict[int, bots_pkg.Bot] = {
-            s: make_bot(self.specs[s], seed=base + s) for s in range(1, rules.players)
-        }
+        # the person's seat is played from the screen; the bots see every move through it
+        self.seats = Seats(
+            None if s == HUMAN else make_bot(self.specs[s], seed=base + s)
+            for s in range(rules.players)
+        )
         self.log: list[Entry] = []
         self.points: list[int] = []  # history lengths at the person's decisions
         self.saved_to: Path | None = None
@@ -210,22 +214,22 @@ class Session:
                 self.points.pop()
             raise
         self.log.extend(entries)
-        for seat, bot in self.bots.items():
-            observe = getattr(bot, "observe", None)
-            if observe is not None and seat != g.to_act:
-                observe(g.observation(seat))
+        self.seats.show(g)
         return entries
 
     def bot_choice(self) -> Action:
         """The move of the bot to act, from its own observation only."""
         seat = self.game.to_act
         if seat is None or seat == HUMAN:
-            raise ValueError("no bot is to act")
+            raise TurnError("no bot is to act")
         return self.bot_decide(seat, self.game.observation(seat))
 
     def bot_decide(self, seat: int, obs: Observation) -> Action:
         """Ask seat's bot; safe to call in a worker thread (it touches only ``obs``)."""
-        action = self.bots[seat].choose(obs)
+        bot = self.seats[seat]
+        if bot is None:
+            raise TurnError(f"seat {seat} is the person's")
+        action = bot.choose(obs)
         if action not in obs.legal and action not in obs.cheats + obs.calls:  # (шулерский)
             # A bot bug must not end the person's game: fall back to the cheapest move.
             action = bots_pkg.make("greedy").choose(obs)
@@ -239,10 +243,7 @@ class Session:
         target = self.points.pop()
         while len(g.history) > target:
             g.undo()
-        for bot in self.bots.values():
-            reset = getattr(bot, "reset", None)
-            if reset is not None:
-                reset()
+        self.seats.reset(g)  # the bots forget the moves taken back
         self.log.append(Entry("ev_undo"))
         return True
 
@@ -262,10 +263,7 @@ class Session:
                 {"n": self.deal_number, "dealer": Seat(g.dealer), "trump": deal_trump(g)},
             )
         )
-        for bot in self.bots.values():
-            reset = getattr(bot, "reset", None)
-            if reset is not None:
-                reset()
+        self.seats.reset(g)
 
     def hint(self) -> Entry:
         """The searcher's suggestion for the person's move, as a log entry."""

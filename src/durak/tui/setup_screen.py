@@ -31,7 +31,7 @@ from .howto_screen import HowToScreen
 from .i18n import tr
 from .keys import KeyedNode, KeySpec, use_keys, widths
 from .messages import StartMatch
-from .session import Settings, opponent_choices, spec_label
+from .session import Settings, default_opponent, opponent_choices, spec_label
 
 BOOL_OPTIONS = ("transfer", "transfer_by_showing", "pile_on")
 FIELDS = (
@@ -57,7 +57,8 @@ FORM_ROWS = len(FIELDS) + 1 + MAX_OPPONENTS
 SETUP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("start", "ctrl+s", "key_start"),
     KeySpec("howto", "f1", "key_howto"),
-    KeySpec("app.quit", "ctrl+q", "key_quit"),
+    # q and Esc quit, as on the other screens (typing q into the name field types it)
+    KeySpec("app.quit", "q,escape,ctrl+q", "key_quit", ru="й"),
 )
 
 
@@ -115,9 +116,20 @@ def settings_from(form: dict[str, Any], base: Settings) -> Settings:
 
 def apply_change(form: dict[str, Any], key: str, value: Any) -> None:
     """Put one changed field into ``form``, with what it implies for the others."""
+    was = form.get("preset")
     form[key] = value
     if key == "preset":
         base = Rules.preset(str(value))
+        # шулерский: the bots that cheat and call are the opponents (the level bots
+        # never do, and against them it is plain подкидной); other games: level bots.
+        cheating = base.cheating != "off"
+        before = was in PRESETS and Rules.preset(str(was)).cheating != "off"
+        if cheating != before:
+            form["opponents"] = (
+                ["cheater"] + ["catcher"] * (MAX_OPPONENTS - 1)
+                if cheating
+                else [default_opponent()] * MAX_OPPONENTS
+            )
         for opt in BOOL_OPTIONS:
             form[opt] = getattr(base, opt)
         if value == "pagony":

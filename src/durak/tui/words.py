@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from durak.enums import Kind, Phase
 
 from ..actions import Action
-from ..cards import Card
+from ..cards import Card, CardSet
 from ..game import Game
 from .i18n import card_text, cards_text, plural, rank_text, tr
 
@@ -100,8 +100,10 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
             out[k] = ", ".join(rank_text(r, lang) for r in v)
         elif isinstance(v, Team):
             out[k] = " + ".join(names[s] for s in v)
-        elif isinstance(v, tuple):
+        elif isinstance(v, tuple | CardSet):  # (an action's cards are a CardSet)
             out[k] = cards_text(v, lang)
+        elif isinstance(v, CardSet):  # (an action's cards: В Д К Т in Russian too)
+            out[k] = cards_text(tuple(v), lang)
         elif isinstance(v, Entry):
             out[k] = render(v, lang, names)
         else:
@@ -109,8 +111,10 @@ def render(entry: Entry, lang: str, names: list[str]) -> str:
     return tr(lang, entry.key, **out)
 
 
-def play(game: Game, action: Action | str) -> list[Entry]:
-    """Apply ``action`` to ``game`` and return what happened, in order."""
+def play(game: Game, action: Action | str, reveal: bool = False) -> list[Entry]:
+    """Apply ``action`` to ``game`` and return what happened, in order. ``reveal`` (a
+    replay, after the deal): a cheat (шулерский) is named as such; at the table a cheat
+    reads as the move it pretends to be, for the attentive to spot."""
     if isinstance(action, str):
         action = Action.parse(action)
     seat = game.to_act
@@ -126,6 +130,8 @@ def play(game: Game, action: Action | str) -> list[Entry]:
     caught = bool(action.cards & game.observation(seat).cheated)
     game.apply(action)
     entries = [move_entry(action, seat, phase, defender, game, trump_before)]
+    if reveal and action.kind == Kind.CHEAT:
+        entries.append(Entry("ev_cheat_revealed", {"card": cards_of(action)}, seat))
     if action.kind == Kind.CALL:
         entries.append(
             Entry("ev_caught" if caught else "ev_wrong_call", {"card": cards_of(action)})

@@ -88,21 +88,32 @@ export function playerName() {
   return name;
 }
 
+// The bots that cheat and call (шулерский), offered first where the cheating game is
+// chosen: the level bots never cheat or call, so against them it is plain подкидной.
+const CHEATING_BOTS = ["cheater", "catcher"];
+const cheatingBots = () => CHEATING_BOTS.filter((b) => META.bots.names.includes(b));
+const isCheating = (preset) => (META.presets[preset] || {}).cheating === "open";
+
 function buildQuick(box) {
   const levels = META.bots.levels;
   const saved = Number(localStorage.getItem("durak.quick.level")) || QUICK_LEVEL;
   const presetName = localStorage.getItem("durak.preset") || "podkidnoy";
   const preset = META.presets[presetName] ? presetName : "podkidnoy";
+  const cheating = isCheating(preset) && cheatingBots().length > 0;
   const level = h("select", { id: "quick-level", "aria-label": t("lobby.quick_level"),
-    onchange: () => localStorage.setItem("durak.quick.level", level.value) },
-  levels.map((l) => option(l, t("bot.level_n", { n: l }), l === saved)));
+    onchange: () => { if (!cheating) localStorage.setItem("durak.quick.level", level.value); } },
+  cheating ? cheatingBots().map((b, k) => option(`name:${b}`, botLabel(b), k === 0))
+    : levels.map((l) => option(l, t("bot.level_n", { n: l }), l === saved)));
   const error = h("div", { class: "error", id: "quick-error", role: "alert" });
   const name = account() ? account().name : myName().trim();
   const go = h("button", { id: "play-now", class: "primary big", onclick: async () => {
     go.disabled = true;
     error.textContent = "";
+    const bot = level.value.startsWith("name:") ? { kind: "bot", bot: level.value.slice(5) }
+      : { kind: "bot", level: Number(level.value) };
+    // Against a bot nobody is kept waiting: no turn clock.
     const body = { preset, options: { players: 2 }, name: playerName(), deals: 1,
-      seats: [{ kind: "human" }, { kind: "bot", level: Number(level.value) }] };
+      seats: [{ kind: "human" }, bot], turn_timer: 0 };
     try {
       const r = await api("/api/tables", body, authHeaders());
       if (r.token) { holdSeat(r.table, r.seat, r.token); await linkSeat(r.table, r.token); }
@@ -116,6 +127,7 @@ function buildQuick(box) {
     h("p", { class: "quick-what" }, t("lobby.play_now_what", { game: presetLabel(preset) }), " ",
       h("a", { href: `#/howto/${preset}`, class: "small-link" }, t("lobby.howto"))),
     h("div", { class: "quick-row" }, go, h("label", { class: "muted" }, t("lobby.quick_level"), " ", level)),
+    ...(cheating ? [h("p", { class: "muted small", id: "quick-cheating" }, t("lobby.cheating_bots"))] : []),
     h("p", { class: "muted", id: "quick-name" },
       account() ? tn("people.signed_in_as", { name: h("b", { translate: "no" }, account().name) })
         : name ? tn("lobby.playing_as", { name: h("b", { translate: "no" }, name) })
@@ -156,13 +168,19 @@ function buildCreateForm(form) {
   const priv = h("input", { id: "private", type: "checkbox" });
   const seatsBox = h("div", { id: "seat-kinds", class: "seats" });
   const levels = META.bots.levels;
-  const drawSeats = () => {
+  const cheatingNote = h("p", { class: "muted small", id: "seats-cheating" }, t("lobby.cheating_bots"));
+  // fresh: the game changed to or from шулерский; its seats get the cheating bots
+  // (the cheater first, then catchers), other games the level bots.
+  const drawSeats = (fresh = false) => {
     const n = Number(players.value);
-    const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    const cheating = isCheating(preset.value) && cheatingBots().length > 0;
+    const old = fresh ? [] : [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.innerHTML = "";
     seatsBox.append(h("div", { class: "seat-row" }, "1. ", h("b", {}, t("lobby.you"))));
+    cheatingNote.hidden = !cheating;
     for (let i = 1; i < n; i++) {
-      const def = old[i - 1] || `bot:${levels[Math.min(2, levels.length - 1)]}`;
+      const def = old[i - 1] || (cheating ? `name:${cheatingBots()[Math.min(i - 1, cheatingBots().length - 1)]}`
+        : `bot:${levels[Math.min(2, levels.length - 1)]}`);
       const sel = h("select", { class: "seat-kind", dataset: { seat: i }, "aria-label": `${t("lobby.seats")} ${i + 1}` },
         option("human", t("lobby.person"), def === "human"),
         levels.map((l) => option(`bot:${l}`, t("bot.level_n", { n: l }), def === `bot:${l}`)),
@@ -172,8 +190,18 @@ function buildCreateForm(form) {
       seatsBox.append(h("div", { class: "seat-row" }, `${i + 1}. `, sel));
     }
   };
-  players.addEventListener("change", drawSeats);
+  players.addEventListener("change", () => drawSeats());
   drawSeats();
+  // The clock's default: 30 s when another person sits at the table (nobody waits long
+  // for them), none against bots alone; a value typed in stays.
+  const syncTimer = () => {
+    if (timer.dataset.typed) return;
+    const people = [...seatsBox.querySelectorAll(".seat-kind")].some((s) => s.value === "human");
+    timer.value = people ? 30 : 0;
+  };
+  timer.addEventListener("input", () => { timer.dataset.typed = "1"; });
+  seatsBox.addEventListener("change", syncTimer);
+  players.addEventListener("change", syncTimer);
 
   // Every other rule option, generated from the server's list, named in words.
   const shown = new Set(["players", "deck", "teams"]);
@@ -285,7 +313,8 @@ function buildCreateForm(form) {
     }
     const body = { preset: preset.value, options, seats, name: nameInput.value.trim(),
       deals: Number(deals.value) };
-    if (Number(timer.value) > 0) body.turn_timer = Number(timer.value);
+    // What the form shows is what the table gets: 0 is no clock.
+    body.turn_timer = Number(timer.value);
     if (priv.checked) body.private = true;
     try {
       const r = await api("/api/tables", body, authHeaders());
@@ -311,7 +340,14 @@ function buildCreateForm(form) {
     }
     presetHelp.textContent = t(`preset_help.${preset.value}`);
   };
-  preset.addEventListener("change", () => { localStorage.setItem("durak.preset", preset.value); syncPreset(); });
+  let wasCheating = isCheating(preset.value);
+  preset.addEventListener("change", () => {
+    localStorage.setItem("durak.preset", preset.value);
+    syncPreset();
+    if (isCheating(preset.value) !== wasCheating) { wasCheating = !wasCheating; drawSeats(true); syncTimer(); }
+    const quick = document.querySelector("#quick");  // "Play now" plays the game chosen
+    if (quick) { quick.innerHTML = ""; buildQuick(quick); }
+  });
   syncPreset();
   form.append(
     field("name", t("lobby.your_name"), nameInput),
@@ -327,7 +363,7 @@ function buildCreateForm(form) {
       field("timer", t("lobby.turn_timer"), timer),
       h("div", { class: "field opt check", dataset: { field: "private" } },
         h("label", {}, priv, " ", t("lobby.private")), h("small", { class: "help" }, t("lobby.private_help")))),
-    h("h3", {}, t("lobby.seats")), seatsBox,
+    h("h3", {}, t("lobby.seats")), cheatingNote, seatsBox,
     h("details", { id: "more-rules" }, h("summary", {}, t("lobby.more_options")), extra),
     submit, formError);
 }

@@ -31,9 +31,17 @@ export function howtoView(app, preset, rerender) {
       h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")));
   } else {
     const page = entry(`howto.${chosen}`);
-    body.append(h("h2", {}, presetLabel(chosen)), nav, h("p", { class: "intro" }, page.intro),
-      h("h2", {}, t("howto.variant_title")), ...sections(page.sections),
-      h("h2", {}, t("howto.basics_title")), ...sections(entry("howto.basics")),
+    // What is different in this game first; the basics every durak shares after it
+    // (the same order as durak.i18n.howto, which the terminal shows).
+    const game = presetLabel(chosen);
+    // a section shared with подкидной (throwing in) is no difference: it goes with the basics
+    const shared = new Set(chosen === "podkidnoy" ? [] : entry("howto.podkidnoy").sections.map((x) => x.title));
+    body.append(h("h2", {}, game), nav, h("p", { class: "intro" }, page.intro),
+      h("h2", { id: "howto-different" }, t("howto.variant_title")), para(t("howto.different_lead", { game })),
+      ...sections(page.sections.filter((x) => !shared.has(x.title))),
+      h("h2", { id: "howto-rest" }, t("howto.rest_title")), para(t("howto.rest_note", { game })),
+      ...sections(page.sections.filter((x) => shared.has(x.title))),
+      ...sections(entry("howto.basics")),
       h("p", {}, h("a", { href: "#/", class: "button primary", id: "howto-play",
         onclick: () => localStorage.setItem("durak.preset", chosen) }, t("howto.play_this"))));
   }

@@ -67,15 +67,25 @@ export function chatPanel(view) {
     input.value = "";
   };
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
-  const form = h("div", { class: "chat-send" }, input, h("button", { id: "chat-send", onclick: send }, t("chat.send")));
+  const sendBtn = h("button", { id: "chat-send", onclick: send }, t("chat.send"));
+  const form = h("div", { class: "chat-send" }, input, sendBtn);
   const note = h("p", { class: "muted" }, t("chat.spectators"));
+  const title = h("span", { id: "chat-title" }, t("chat.title"));
+  const muteText = h("span", {}, t("chat.mute"));
   const mute = h("input", { type: "checkbox", id: "chat-mute",
     onchange: (e) => { localStorage.setItem("durak.chat.muted", e.target.checked ? "1" : "0"); update(); } });
   const el = h("details", { class: "chat-box", id: "chat", open: true },
-    h("summary", {}, icon("chat"), " ", t("chat.title")), list, form, note,
-    h("label", { class: "mute" }, mute, " ", t("chat.mute")));
+    h("summary", {}, icon("chat"), " ", title), list, form, note,
+    h("label", { class: "mute" }, mute, " ", muteText));
   function update() {
     const S = view.state;
+    // (built once, so its words follow a change of language here)
+    title.textContent = t("chat.title");
+    muteText.textContent = t("chat.mute");
+    sendBtn.textContent = t("chat.send");
+    note.textContent = t("chat.spectators");
+    input.placeholder = t("chat.placeholder");
+    input.setAttribute("aria-label", t("chat.placeholder"));
     mute.checked = muted();
     list.innerHTML = "";
     if (muted()) list.append(h("li", { class: "muted" }, t("chat.muted_note")));

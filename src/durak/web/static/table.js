@@ -175,6 +175,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (m.type === "state") {
       const prev = view.state;
       view.state = m;
+      if (prev) announceCalls(prev, m);
       sendNonce(m);
       view.seat = m.seat;
       view.pending = false;
@@ -183,6 +184,20 @@ export function tableView(app, tableId, rerender, invite = null) {
       if (mine(m) && !(prev && mine(prev) && prev.state === m.state) && soundOn()) beep();
       render();
     }
+  };
+
+  // шулерский: each call's outcome as a short notice to everyone at the table (the log
+  // says it too); only calls made since the last state this page saw.
+  const announceCalls = (prev, m) => {
+    const seen = (prev.log_start || 0) + prev.log.length;
+    const sameDeal = prev.match && m.match ? prev.match.deal === m.match.deal : true;
+    if (!sameDeal) return;
+    m.log.forEach((e, k) => {
+      if ((m.log_start || 0) + k >= seen && parseAction(e.action).kind === "call") {
+        const el = h("span", {}, ...[logText(e)].flat());
+        toast(el.textContent, "call", 6000);
+      }
+    });
   };
 
   const send = (action) => {
@@ -334,8 +349,12 @@ export function tableView(app, tableId, rerender, invite = null) {
         // двухкозырный: each seat its own trump, shown by its seat (a spectator's obs is
         // seat 0's: no «your trump» for them)
         ? (me === null ? `${t("term.trump")}: ${t("val.trump.per_player")}`
-          : t("table.own_trump", { suit: trumpSymbol(obs.trump_suit) }))
-        : trumpLabel(obs.trump, obs.trump_suit)));
+          : S.turned ? t("table.own_turned", { suit: trumpSymbol(obs.trump_suit), card: cardText(S.turned[me]) })
+            : t("table.own_trump", { suit: trumpSymbol(obs.trump_suit) }))
+        : trumpLabel(obs.trump, obs.trump_suit)),
+      // двухкозырный: my own turned card lies face up before me
+      me !== null && S.turned && S.turned[me] ? h("div", { class: "own-turned", id: "own-turned" },
+        cardEl(S.turned[me], lang, "mini turned")) : null);
     const discardBox = h("div", { class: "discard" },
       obs.discard.length ? backEl("pile") : null,
       h("div", { class: "label", id: "discard-count" }, t("table.discard_count", { n: obs.discard.length })));
@@ -432,10 +451,18 @@ export function tableView(app, tableId, rerender, invite = null) {
       s.online ? "" : h("small", {}, ` (${t("table.offline")})`)),
     h("div", { class: "seat-info" }, seatBadges(i), h("span", { class: "hand-size" }, t("count.cards", { n: size })),
       s.kind === "bot" ? h("span", { class: "level" }, botLabel(s.bot)) : null,
-      obs.trumps && obs.trumps.length ? h("span", { class: "seat-trump" },
-        t("table.seat_trump", { suit: trumpSymbol(obs.trumps[i]) })) : null,
+      obs.trumps && obs.trumps.length ? turnedBadge(S, i) : null,
       kickButton(view, S, i)),
     backs);
+  }
+
+  // двухкозырный: the card turned for a seat, face up before it, and the trump it names.
+  function turnedBadge(S, i) {
+    const suit = trumpSymbol(S.obs.trumps[i]);
+    const card = S.turned && S.turned[i];
+    return h("span", { class: "seat-trump", dataset: { turned: card || "" },
+      title: card ? t("table.turned_card", { card: cardText(card), suit }) : null },
+    card ? cardEl(card, getLang(), "mini turned") : null, t("table.seat_trump", { suit }));
   }
 
   function resultText(S) {
@@ -461,8 +488,18 @@ export function tableView(app, tableId, rerender, invite = null) {
     } else if (me !== null && !account()) {
       rating = h("p", { class: "muted small", id: "rating-change" }, t("table.unrated_guest"));
     }
+    // Between deals of a match the panel stays until "Next deal": the deal starts once
+    // every connected person has pressed it, and the others see who has.
+    const ready = S.ready || [];
+    const iAmReady = me !== null && ready.includes(me);
+    const people = S.seats.filter((s) => s.kind === "human" && s.taken).length;
+    const readyLine = !over && people > 1 ? h("p", { class: "muted small", id: "ready-list" },
+      ready.length ? tn("table.ready_list", { names: joinNodes(ready.map((i) => nameOf(i))) })
+        : t("table.ready_none")) : null;
     const buttons = h("div", { class: "buttons result-buttons" },
-      !over ? h("button", { id: "next-deal", disabled: true }, t("table.next_deal_soon")) : null,
+      !over && me !== null ? h("button", { id: "next-deal", class: iAmReady ? null : "primary",
+        disabled: iAmReady ? true : null, onclick: () => { view.send({ type: "ready" }); } },
+      iAmReady ? t("table.next_deal_waiting") : t("table.next_deal")) : null,
       over && held ? h("button", { class: "primary", id: "again", onclick: async () => {
         try { await api(`/api/tables/${tableId}/again`, { token: held.token }); } catch (e) { toast(e.message, "error"); }
       } }, t("table.rematch")) : null,
@@ -472,8 +509,16 @@ export function tableView(app, tableId, rerender, invite = null) {
       rating,
       over ? h("p", { class: "muted" }, t("table.match_over")) : null,
       buttons,
+      readyLine,
       m && m.played > 0 && (m.deals !== 1 || m.played > 1) ? tallyTable(S) : null,
       S.fair && S.fair.seed ? verifyLink(S.fair) : null);
+  }
+
+  // Names (elements or text) joined by commas, for tn().
+  function joinNodes(items) {
+    const span = h("span", {});
+    items.forEach((x, k) => { if (k) span.append(", "); span.append(x); });
+    return span;
   }
 
   function tallyTable(S) {
@@ -622,6 +667,12 @@ export function tableView(app, tableId, rerender, invite = null) {
       : x.kind === "attack" ? (e.phase === "attack" ? "lead" : e.phase === "pile_on" ? "pile" : "throw") : x.kind;
     const vals = { who: nameEl(view.state.seats[e.seat], e.seat), cards: cardsText(x.cards),
       card: cardText(x.cards[0] || ""), target: x.target ? cardText(x.target) : "" };
+    if (kind === "call" && e.caught !== undefined) {
+      const key = mine ? `log.you.call_${e.caught ? "caught" : "wrong"}`
+        : e.against === view.seat && view.seat !== null ? `log.call_${e.caught ? "caught" : "wrong"}_you`
+          : `log.call_${e.caught ? "caught" : "wrong"}`;
+      return tn(key, vals);
+    }
     if (e.by === "timer") {
       const move = kind === "take" || kind === "pass" ? t(`table.${kind}`) : actionLabel(x);
       return tn(mine ? "log.you_timeout" : "log.timeout", { who: vals.who, move });
@@ -641,6 +692,7 @@ export function tableView(app, tableId, rerender, invite = null) {
   connect();
   return { stop: () => {
     view.closed = true;
+    for (const el of document.querySelectorAll("#toasts .toast.call")) el.remove();  // (this table's news)
     clearInterval(idleCheck);
     if (view.tick) clearInterval(view.tick);
     if (view.ws) view.ws.close();

@@ -55,11 +55,11 @@ export function when(iso) {
   return new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" }).format(d);
 }
 
-export function toast(text, kind = "info") {
+export function toast(text, kind = "info", ms = 3500) {
   const box = $("#toasts");
   const el = h("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
   box.append(el);
-  setTimeout(() => el.remove(), 3500);
+  setTimeout(() => el.remove(), ms);
 }
 
 // A modal question with two buttons; resolves true for `yes`.

@@ -1,0 +1,72 @@
+"""Reviews of finished deals for the web (``GET /api/games/{id}/review``).
+
+A review (:mod:`durak.review`) is seconds of CPU, so the server works out one at a time,
+on a thread (the event loop and the tables' moves never wait on it), keeps the last
+:data:`KEEP` it made, and turns a request away with 503 and ``Retry-After`` when
+:data:`MAX_WAITING` others already wait: a stranger cannot queue the server's CPU away.
+Only finished deals are reviewed (the store holds a record only once a deal is over), so
+during a deal nobody sees anything of another seat; afterwards the review covers every
+seat, judged from each seat's own view.
+
+Invariants: a review is a function of the record and the deal's id (its seed); the
+answer is the same for everyone who may see the replay; no request waits on another
+table's moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from ..match import record_deals
+from ..review import Judge, Review, review_game
+
+KEEP = 64
+MAX_WAITING = 4
+WORLDS, DEPTH = 16, 4
+
+
+class ReviewBusy(Exception):
+    """Too many reviews waiting: try again later."""
+
+
+class Reviews:
+    """The finished deals' reviews, made one at a time and kept (see the module)."""
+
+    def __init__(self, keep: int = KEEP, max_waiting: int = MAX_WAITING) -> None:
+        self.keep, self.max_waiting = keep, max_waiting
+        self._done: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._lock = asyncio.Lock()
+        self._waiting = 0
+
+    async def of(self, deal_id: int, record: str) -> dict[str, Any]:
+        """The review of deal ``deal_id`` (its record ``record``), as JSON."""
+        done = self._done.get(deal_id)
+        if done is not None:
+            self._done.move_to_end(deal_id)
+            return done
+        if self._waiting >= self.max_waiting:
+            raise ReviewBusy("the reviewer is busy: try again in a few seconds")
+        self._waiting += 1
+        try:
+            async with self._lock:
+                done = self._done.get(deal_id)
+                if done is None:
+                    done = await asyncio.to_thread(make_review, deal_id, record)
+                    self._done[deal_id] = done
+                    while len(self._done) > self.keep:
+                        self._done.popitem(last=False)
+        finally:
+            self._waiting -= 1
+        return done
+
+
+def make_review(deal_id: int, record: str) -> dict[str, Any]:
+    """The review of a finished deal's record: every seat, the default judge seeded by
+    the deal's id."""
+    deals, names = record_deals(record)
+    game = deals[-1]
+    review = Review(str(game.rules), names)
+    review_game(game, Judge(worlds=WORLDS, depth=DEPTH, seed=deal_id), review=review)
+    return review.to_json()
