@@ -208,10 +208,16 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
             for seat, cl in enumerate(on_b):
                 tb.attach(cl.conn, seat, tokens[seat])
             # Both pauses over: each owner tries to start deal 2; b does, a is fenced off.
-            while clock.sleeping() < 2:  # (b's pause begins as it takes the table over)
-                await asyncio.sleep(0.01)
-            clock.advance(1.0)
-            await asyncio.wait_for(asyncio.gather(a_let_go, b_dealt), 60)
+            # (The clock is moved on until both happened: a pause may begin again as the
+            # players' sockets come, and a sleeper that began after a move waits for the
+            # next one. Nothing else here reads this clock.)
+            both = asyncio.gather(a_let_go, b_dealt)
+            deadline = asyncio.get_running_loop().time() + 60
+            while not both.done():
+                assert asyncio.get_running_loop().time() < deadline, "deal 2 never came"
+                clock.advance(1.0)
+                await asyncio.wait([both], timeout=0.05)
+            await both
 
             # Both try to play.
             for t, clients in ((ta, on_a), (tb, on_b)):
