@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 from durak.bots import BaseBot
 from durak.observation import Observation
 from durak.server import create_app
+from durak.server.clock import ManualClock
 from durak.server.limits import Limits
 
 from .test_server import FAST, hello, play_out, sync
@@ -129,8 +130,12 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                         stuck.append(_Stuck())
                         t.bots.seat(s.index, stuck[-1])
                     t.schedule()
-            for b in stuck[:1]:
-                await asyncio.to_thread(b.entered.wait, 5)
+            # Until both tables' movers think (both threads held; a deadline, not a window).
+            loop = asyncio.get_running_loop()
+            held_by = loop.time() + 60
+            while sum(b.entered.is_set() for b in stuck) < 2:
+                assert loop.time() < held_by, "the runaway bots never held the pool"
+                await asyncio.sleep(0.02)
             # A person against a bot, with a 1 s turn clock they let run out.
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}], "turn_timer": 1}
@@ -139,8 +144,8 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
             start = t.state
             loop = asyncio.get_running_loop()
             t0 = loop.time()
-            while t.state < start + 3 and loop.time() - t0 < 10:
-                await asyncio.sleep(0.05)
+            while t.state < start + 3 and loop.time() - t0 < 60:
+                await asyncio.sleep(0.05)  # polling for the moves (a deadline, not a window)
             assert t.state >= start + 3, "the clock's stand-in or the bot never moved"
             by = [e.get("by") for e in t.log]
             assert "timer" in by
@@ -183,36 +188,48 @@ def signup(c: TestClient, name: str, password: str = "secret-1", **h: str) -> Ms
     return out
 
 
-def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
-    """Ten addresses try wrong passwords as fast as they can; meanwhile tables are made
-    and played. Hashing runs on its own pool behind the limits: the tables do not wait."""
+def test_h2_a_login_flood_stalls_no_table(tmp_path: Path, monkeypatch: Any) -> None:
+    """Ten addresses send wrong passwords at once, and the password check is held on
+    the hashing thread until the test lets it go (hashing busy for good, as under a
+    flood). Meanwhile tables are made and played to a move each: they do not wait for
+    hashing, which runs on its own pool behind the limits; the logins beyond its queue
+    are refused at once. (How long a move takes under a flood of real hashes:
+    benchmarks/load/latency.py.)"""
+    from durak.server import accounts
+
+    hold, entered = threading.Event(), threading.Event()
+    verify = accounts.verify_password
+
+    def held_verify(password: str, stored: str) -> bool:
+        entered.set()
+        hold.wait(60)
+        return verify(password, stored)
+
+    monkeypatch.setattr(accounts, "verify_password", held_verify)
     with TestClient(ClientFrom(app_at(tmp_path))) as c:
         signup(c, "victim", **peer("192.0.2.200"))
-        stop = threading.Event()
         answers: list[int] = []
 
-        def flood(n: int) -> None:
-            while not stop.is_set():
-                r = c.post(
-                    "/api/login",
-                    json={"name": "victim", "password": f"guess-{n}"},
-                    headers=peer(f"198.51.100.{n}"),
-                )
-                answers.append(r.status_code)
+        def login(n: int) -> None:
+            r = c.post(
+                "/api/login",
+                json={"name": "victim", "password": f"guess-{n}"},
+                headers=peer(f"198.51.100.{n}"),
+            )
+            answers.append(r.status_code)
 
-        threads = [threading.Thread(target=flood, args=(n,)) for n in range(10)]
+        threads = [threading.Thread(target=login, args=(n,)) for n in range(10)]
         for t in threads:
             t.start()
         try:
-            slowest = 0.0
+            assert entered.wait(30)  # the hashing thread is held from here on
+            moved = 0
             for i in range(5):
-                t0 = time.perf_counter()
                 r = c.post(
                     "/api/tables",
                     json={"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}]},
                     headers=peer(f"203.0.113.{i}"),
                 )
-                slowest = max(slowest, time.perf_counter() - t0)
                 assert r.status_code == 201, r.text
                 with c.websocket_connect("/ws", headers=peer(f"203.0.113.{i}")) as ws:
                     ws.send_json(
@@ -223,21 +240,27 @@ def test_h2_a_login_flood_stalls_no_table(tmp_path: Path) -> None:
                             "token": r.json()["token"],
                         }
                     )
-                    m = until(ws, lambda m: m["type"] == "state" and m["obs"] is not None)
-                    if m["obs"]["to_act"] == m["seat"]:
-                        t0 = time.perf_counter()
-                        ws.send_json(
-                            {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
-                        )
-                        done = m["state"]
-                        until(ws, lambda m2, d=done: m2["type"] == "state" and m2["state"] > d)
-                        slowest = max(slowest, time.perf_counter() - t0)
+                    m = until(
+                        ws,
+                        lambda m: (
+                            m["type"] == "state"
+                            and m["obs"] is not None
+                            and m["obs"]["to_act"] == m["seat"]
+                        ),
+                    )
+                    ws.send_json(
+                        {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
+                    )
+                    done = m["state"]
+                    until(ws, lambda m2, d=done: m2["type"] == "state" and m2["state"] > d)
+                    moved += 1
+            assert moved == 5 and not hold.is_set()
         finally:
-            stop.set()
+            hold.set()
             for t in threads:
-                t.join()
-        assert slowest < 1.0, f"a table waited {slowest:.2f} s behind the logins"
-        assert 429 in answers and 401 in answers
+                t.join(60)
+        assert len(answers) == 10 and 401 in answers, answers
+        assert set(answers) <= {401, 429, 503}, answers
 
 
 def test_m11_wrong_passwords_lock_the_name_with_backoff(tmp_path: Path) -> None:
@@ -279,25 +302,35 @@ def test_m11_logins_are_limited_per_address_and_per_v6_prefix(tmp_path: Path) ->
         assert codes == [401, 401, 401, 429]
 
 
-def test_low_unknown_names_take_as_long_as_wrong_passwords(client: TestClient) -> None:
+def test_low_unknown_names_are_checked_as_wrong_passwords_are(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    """An unknown name costs one password check, as a wrong password does (against a
+    dummy hash of the same kind), so the answer takes as long and does not tell who
+    has an account. (The times themselves: benchmarks/load/latency.py.)"""
+    from durak.server import accounts
+
     signup(client, "Timed")
+    checked: list[str] = []
+    verify = accounts.verify_password
 
-    def took(name: str) -> float:
-        times = []
-        for i in range(3):
-            t0 = time.perf_counter()
-            r = client.post(
-                "/api/login",
-                json={"name": name, "password": f"wrong-{i}"},
-                headers=peer(f"192.0.2.{i + 20}"),
-            )
-            times.append(time.perf_counter() - t0)
-            assert r.status_code == 401
-        return sorted(times)[1]
+    def counted(password: str, stored: str) -> bool:
+        checked.append(stored.split("$")[0])
+        return verify(password, stored)
 
-    took("nobody-here")  # the dummy hash is made on first use
-    known, unknown = took("Timed"), took("nobody-at-all")
-    assert unknown > 0.5 * known, (known, unknown)
+    monkeypatch.setattr(accounts, "verify_password", counted)
+    kinds = []
+    for i, name in enumerate(("Timed", "nobody-at-all")):
+        checked.clear()
+        r = client.post(
+            "/api/login",
+            json={"name": name, "password": f"wrong-{i}"},
+            headers=peer(f"192.0.2.{i + 20}"),
+        )
+        assert r.status_code == 401
+        assert len(checked) == 1, (name, checked)
+        kinds.append(checked[0])
+    assert kinds[0] == kinds[1]  # the same kind of hash, at the same cost
 
 
 @pytest.mark.parametrize(
@@ -532,27 +565,32 @@ def test_m6_a_pair_that_keeps_playing_together_stops_being_rated(
 # -- Medium 7, 8 and the turn clock "none" -----------------------------------------------
 
 
-def test_m7_reconnecting_does_not_restart_the_turn_clock(client: TestClient) -> None:
-    """A 3 s clock was held off for 30 s by 13 reconnects: each one started it again."""
-    t = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 5}).json()
-    j = client.post(f"/api/tables/{t['table']}/join", json={"name": "B"}).json()
-    tokens = [t["token"], j["token"]]
-    with client.websocket_connect("/ws") as ws:
-        mover = hello(ws, t["table"], tokens[0])["obs"]["to_act"]
-    deadlines = []
-    for _ in range(4):
+def test_m7_reconnecting_does_not_restart_the_turn_clock(tmp_path: Path) -> None:
+    """A 3 s clock was held off for 30 s by 13 reconnects: each one started it again.
+    On a clock the test moves, four reconnects 0.2 s apart all see the one deadline."""
+    clock = ManualClock()
+    with TestClient(ClientFrom(app_at(tmp_path, clock=clock))) as client:
+        t = client.post(
+            "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 5}
+        ).json()
+        j = client.post(f"/api/tables/{t['table']}/join", json={"name": "B"}).json()
+        tokens = [t["token"], j["token"]]
         with client.websocket_connect("/ws") as ws:
-            m = hello(ws, t["table"], tokens[mover])
-            seen = [m["deadline"]]
-            # A changed clock would follow as a "clock" message: read up to a pong.
-            ws.send_json({"type": "ping", "id": 1})
-            while (m := ws.receive_json())["type"] != "pong":
-                if m["type"] == "clock":
-                    seen.append(m["deadline"])
-            deadlines.append(seen[-1])
-        time.sleep(0.2)  # gone for a moment, then back
-    assert None not in deadlines
-    assert max(deadlines) - min(deadlines) < 0.05, deadlines
+            mover = hello(ws, t["table"], tokens[0])["obs"]["to_act"]
+        deadlines = []
+        for _ in range(4):
+            with client.websocket_connect("/ws") as ws:
+                m = hello(ws, t["table"], tokens[mover])
+                seen = [m["deadline"]]
+                # A changed clock would follow as a "clock" message: read up to a pong.
+                ws.send_json({"type": "ping", "id": 1})
+                while (m := ws.receive_json())["type"] != "pong":
+                    if m["type"] == "clock":
+                        seen.append(m["deadline"])
+                deadlines.append(seen[-1])
+            clock.advance(0.2)  # gone for a moment, then back
+    # (the turn began when the clock stood at its start, wall time 1_700_000_000)
+    assert deadlines == [1_700_000_005.0] * 4, deadlines
 
 
 def test_m8_of_concurrent_joins_of_one_seat_one_wins_the_rest_get_409(client: TestClient) -> None:

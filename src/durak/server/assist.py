@@ -9,7 +9,6 @@ changes then.
 from __future__ import annotations
 
 import asyncio
-import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
@@ -109,7 +108,7 @@ async def hint(conn: Connection) -> None:
     if g.to_act != seat:
         raise ProtocolError("not_your_turn", "a hint is for your own move")
     e = extras(t)
-    now = time.monotonic()
+    now = t.lobby.clock.monotonic()
     if now - e.last_hint.get(seat, -HINT_EVERY) < HINT_EVERY:
         raise ProtocolError("rate_limited", f"one hint every {HINT_EVERY:g} s")
     e.last_hint[seat] = now
@@ -186,12 +185,17 @@ def clean_text(text: str) -> str:
 async def chat(conn: Connection, text: str) -> None:
     """A player's message to everyone at the table (spectators read, not write)."""
     t, seat = _seated(conn)
+    if not t.lobby.holds(t):
+        # This worker stalled past the table's lease: another may hold the table now,
+        # and the message was meant for the players there. Shown nowhere; the page asks
+        # where the table is and says it again.
+        raise ProtocolError("moving", "the table is moving between workers; try again")
     msg = {
         "type": "chat",
         "seat": seat,
         "name": t.seats[seat].name,
         "text": clean_text(text),
-        "at": round(time.time(), 3),
+        "at": round(t.lobby.clock.time(), 3),
     }
     extras(t).chat.append(msg)
     _broadcast(t, msg)
@@ -211,7 +215,7 @@ def idle(t: LiveTable, target: int, now: float | None = None) -> bool:
     s = t.seats[target]
     if s.kind != "human" or s.token_hash is None:
         return False
-    at = time.monotonic() if now is None else now
+    at = t.lobby.clock.monotonic() if now is None else now
     if t.away_for(target, at) > 0:
         return t.away_for(target, at) >= t.lobby.grace
     g = t.game

@@ -111,6 +111,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "and a log of what it could not store; default 5)",
     )
     parser.add_argument(
+        "--db-lock-timeout",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long a database write waits for a lock before it fails and is retried "
+        "(SQLite's busy timeout, PostgreSQL's lock_timeout; default 2)",
+    )
+    parser.add_argument(
+        "--db-stall",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="PostgreSQL: a session idle this long inside a transaction (its worker stopped "
+        "or cut off mid-write) is ended by the server, and the table rows it held freed for "
+        "the worker taking them over (docs/scale.md; default 5)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="trust X-Forwarded-For and X-Forwarded-Proto only from these comma-separated "
+        "addresses or networks (your load balancer's; '*': any). Default: none, so no "
+        "client can choose the address the per-address limits count it by",
+    )
+    parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
     )
     parser.add_argument(
@@ -121,17 +146,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bad_settings(args: argparse.Namespace) -> str:
+    """What is wrong with ``durak serve``'s numbers ("" when nothing is)."""
+    if args.workers < 1 or (args.workers > 1 and not args.redis):
+        return "--workers N needs N >= 1, and --redis URL when N > 1"
+    if args.lease is not None and not args.lease >= 1.0:
+        return f"--lease {args.lease:g}: at least 1 second"
+    if not args.db_lock_timeout > 0 or (args.db_stall is not None and not args.db_stall > 0):
+        return "--db-lock-timeout and --db-stall: more than 0"
+    if args.drain is not None and not args.drain > 0:
+        return f"--drain {args.drain:g}: more than 0 seconds"
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    if args.workers < 1 or (args.workers > 1 and not args.redis):
-        print("durak serve: --workers N needs N >= 1, and --redis URL when N > 1", file=sys.stderr)
-        return 2
-    if args.lease is not None and not args.lease >= 1.0:
-        print(f"durak serve: --lease {args.lease:g}: at least 1 second", file=sys.stderr)
-        return 2
-    if args.drain is not None and not args.drain > 0:
-        print(f"durak serve: --drain {args.drain:g}: more than 0 seconds", file=sys.stderr)
+    wrong = bad_settings(args)
+    if wrong:
+        print(f"durak serve: {wrong}", file=sys.stderr)
         return 2
     try:  # first the address: a refusal leaves nothing behind (no database created)
         sock = listen(args.host, args.port)
@@ -188,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
     def serve(slot: int | None) -> None:
         """One worker; made in the worker's own process, so each has its own id."""
         worker = args.worker_id
+        trusted = proxies(args.forwarded_allow_ips)
         if worker is not None and slot is not None:
             worker = f"{worker}-{slot}"
         app = create_app(
@@ -199,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
             forfeit_after=args.forfeit_after,
             stats_token=args.stats_token,
             limits=limits,
+            busy_timeout=args.db_lock_timeout,
+            **({} if args.db_stall is None else {"db_stall": args.db_stall}),
             redis_url=args.redis,
             worker=worker,
             **({} if args.lease is None else {"lease": args.lease}),
@@ -217,6 +253,8 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=math.ceil(args.drain or DRAIN_SECONDS)
             if args.redis
             else None,
+            proxy_headers=trusted is not None,
+            forwarded_allow_ips=trusted,
         )
         server = QuietServer(config)
 
@@ -237,6 +275,19 @@ def run(args: argparse.Namespace) -> int:
         serve(None)
         return 0
     return supervise(args.workers, serve)
+
+
+def proxies(allowed: str) -> list[str] | None:
+    """The addresses proxy headers are trusted from (``--forwarded-allow-ips``); None:
+    none, and uvicorn then reads no proxy header at all (by default it would trust
+    127.0.0.1, or $FORWARDED_ALLOW_IPS: any local process could then choose the address
+    every per-address limit sees).
+
+    >>> proxies(""), proxies("10.0.0.5, 10.0.1.0/24")
+    (None, ['10.0.0.5', '10.0.1.0/24'])
+    """
+    ips = [a.strip() for a in allowed.split(",") if a.strip()]
+    return ips or None
 
 
 _HELD: list[object] = []  # the open lock file: the lock lasts as long as the process

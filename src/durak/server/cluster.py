@@ -26,8 +26,10 @@ workers that both hold a table only the one that took it last can store anything
 other lets the table go as soon as a write of it is refused (``RedisCluster.fenced``).
 
 Frames on a worker's channel are ``kind``, then fields, separated by NUL (no JSON
-around JSON): ``in`` (edge -> owner: a client's frame), ``bye`` (edge -> owner: the
-socket left), ``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
+around JSON): ``hello`` (edge -> owner: a client's hello, which opens the socket on the
+owner), ``in`` (edge -> owner: a client's other frames), ``bye`` (edge -> owner: the
+socket left), ``hi`` (owner -> edge: the welcome, with the seat it gives the socket),
+``out`` (owner -> edge: a frame for a socket, with its seat), ``drop``
 (owner -> edge: close the socket), ``moved`` (owner -> edge: the table left this
 worker; ask again), ``rpc``/``ret`` (an HTTP request about a table, run by its owner).
 ``out``, ``drop`` and ``moved`` name their sender: an edge takes them only from the
@@ -50,10 +52,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ArgumentError, UsageError
-from .limits import Bucket, Guard, Limits, Tally, net_key, wide_key
+from ..errors import ArgumentError, DurakError, UsageError
+from .limits import Bucket, Guard, Limits, Tally
 from .lobby import Lobby, LobbyError
 from .logins import Lockout, Logins
+from .store import StoreUnavailable
 from .table import Connection, LiveTable
 
 if TYPE_CHECKING:
@@ -76,7 +79,28 @@ LEASE_SECONDS = 3.0
 DRAIN_SECONDS = 5.0
 CALL_SECONDS = 5.0  # how long an edge waits for the owner to answer a request
 REDIS_CONNECTIONS = 32  # a worker's connections to Redis (its pub/sub listener aside)
+REDIS_SECONDS = 3.0  # the longest a worker waits on one call to Redis
 SEP = "\x00"
+# What an adoption came to (``RedisCluster.adopt_or_not``).
+HERE, TAKEN, GONE, MOVING = "here", "taken", "gone", "moving"
+
+
+def services_down() -> tuple[type[BaseException], ...]:
+    """The errors that mean the cluster's services do not answer: a request that meets
+    one is answered 503 with Retry-After (``app``)."""
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:  # (one process without the cluster's extra)
+        return (StoreUnavailable,)
+    return (StoreUnavailable, RedisError)
+
+
+class Moving(DurakError):
+    """A live table that no worker can hold right now (its lease is settling): the
+    client is to ask again shortly (a WebSocket error ``moving``, HTTP 503)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id[:64]!r} is moving between workers; try again")
 
 
 def frame(kind: str, *parts: str) -> str:
@@ -193,20 +217,24 @@ return 0
 # One more of something a key holds (an address's open sockets, its bots thinking) if
 # the live workers' counts leave room and no one waits ahead: KEYS[1] the key's hash
 # (worker -> its count), KEYS[2] its line (a sorted set of waiters "worker|n" by the
-# time they came); ARGV limit, this worker, this waiter ("" for none: not put in line),
-# then the live workers. A waiter of a worker that is gone leaves the line.
+# time they came); ARGV limit, this worker, this waiter ("" for none: not put in line).
+# A worker is live while its key durak:worker:<id> is there: looked up here, in the
+# same step, so a worker that has just started counts at once, on every worker; the
+# count of a worker that is gone is not summed, and its waiters leave the line.
 TAKE_LUA = """
-local live, n = {}, 0
-for i = 4, #ARGV do
-  live[ARGV[i]] = true
-  n = n + (tonumber(redis.call('hget', KEYS[1], ARGV[i])) or 0)
+local function live(w) return redis.call('exists', 'durak:worker:' .. w) == 1 end
+local n = 0
+local counts = redis.call('hgetall', KEYS[1])
+for i = 1, #counts, 2 do
+  if counts[i] == ARGV[2] or live(counts[i]) then n = n + tonumber(counts[i + 1]) end
 end
 local free = tonumber(ARGV[1]) - n
 if free > 0 then
   local ahead = 0
   for _, m in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
     if m == ARGV[3] then break end
-    if live[string.match(m, '^(.*)|')] then ahead = ahead + 1
+    local w = string.match(m, '^(.*)|')
+    if w == ARGV[2] or live(w) then ahead = ahead + 1
     else redis.call('zrem', KEYS[2], m) end
   end
   if ahead < free then
@@ -318,7 +346,7 @@ class SharedTally(Tally):
         c = self.cluster
         got = await self._take(
             keys=[self.key(key), self.key(key) + ":line"],
-            args=[self.limit, c.worker, waiter, *c.live_workers],
+            args=[self.limit, c.worker, waiter],
         )
         return bool(got)
 
@@ -370,6 +398,11 @@ class RemoteConnection(Connection):
         seat = "" if self.seat is None else str(self.seat)
         super().push(frame("out", self.cluster.worker, self.cid, seat, text))
 
+    def welcome(self, text: str, seat: int | None) -> None:
+        # (in the outbox's order, as every frame: kind "hi" names the seat welcomed)
+        tag = "" if seat is None else str(seat)
+        Connection.push(self, frame("hi", self.cluster.worker, self.cid, tag, text))
+
     async def _publish(self, text: str) -> None:
         await self.cluster.publish(self.edge, text)
 
@@ -404,7 +437,9 @@ class RedisCluster:
         worker: str | None = None,
         lease: float = LEASE_SECONDS,
         drain: float = DRAIN_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock``: seconds, monotonic (a test gives its own: ``holds``)."""
         from redis.asyncio import BlockingConnectionPool, Redis
 
         if lease < 1.0:
@@ -422,8 +457,15 @@ class RedisCluster:
         self.worker = f"{worker or 'w'}.{secrets.token_hex(3)}"
         # A bounded pool that waits for a free connection (the default one raises when
         # many sockets' frames go out at once).
+        # Every call bounded (a Redis that hangs must not hang a request: it is answered
+        # 503, app.DOWN), a connection waited for as long.
         pool = BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=10, decode_responses=True
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_SECONDS,
+            socket_timeout=REDIS_SECONDS,
+            socket_connect_timeout=REDIS_SECONDS,
+            decode_responses=True,
         )
         self.redis: Redis = Redis(connection_pool=pool)
         self._renew = self.redis.register_script(RENEW_LUA)
@@ -435,11 +477,15 @@ class RedisCluster:
         self.relays: dict[Connection, Relay] = {}
         self.by_cid: dict[str, Relay] = {}
         self.calls: dict[str, asyncio.Future[tuple[int, Any]]] = {}
-        self.adopting: dict[str, asyncio.Future[bool]] = {}
+        self.adopting: dict[str, asyncio.Future[str]] = {}  # table -> its adoption's end
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[Any]] = set()
         self.since: dict[str, float] = {}  # table -> when this worker first held it
+        # table -> when (``clock``) the last setting or renewal of its lease that took
+        # was sent: the lease is surely this worker's until a lease after that.
+        self.held_at: dict[str, float] = {}
+        self.clock = clock
         self.reloading: set[str] = set()
 
     def guard(self) -> Guard:
@@ -548,7 +594,9 @@ class RedisCluster:
     # -- ownership -------------------------------------------------------------------
     async def where(self, table_id: str) -> str | None:
         """The worker that owns ``table_id``, or None when this one does (adopting it
-        if nobody does) or no live table has that id."""
+        if nobody does) or no live table has that id. Raises ``Moving`` while the table
+        is live but cannot be held by anyone right now (its lease settling: its last
+        owner's row lock not yet released, Redis just emptied): ask again shortly."""
         lobby = self.lobby
         assert lobby is not None
         if table_id in lobby.tables or len(table_id) > 64:
@@ -556,49 +604,83 @@ class RedisCluster:
         owner = await self.redis.get(self.lease_key(table_id))
         if owner is not None and owner != self.worker:
             return str(owner)
-        await self.adopt(table_id)
+        got = await self.adopt_or_not(table_id)
+        if got == TAKEN:  # another worker set the lease first
+            owner = await self.redis.get(self.lease_key(table_id))
+            if owner is None or owner == self.worker:
+                raise Moving(table_id)
+            return str(owner)
+        if got == MOVING:
+            raise Moving(table_id)
         return None
 
     async def adopt(self, table_id: str) -> bool:
-        """Take ``table_id`` if nobody holds it and the database has it live."""
+        """Take ``table_id`` if nobody holds it and the database has it live; True if
+        this worker holds it now."""
+        return await self.adopt_or_not(table_id) == HERE
+
+    async def adopt_or_not(self, table_id: str) -> str:
+        """``adopt``, saying why not: ``HERE`` (held here now), ``TAKEN`` (another
+        worker set its lease first), ``GONE`` (no live table of that id), ``MOVING``
+        (live, but it cannot be taken now: its row is locked by a worker that stalled
+        inside a write, until PostgreSQL ends that session; or the database is busy).
+        Hellos for a table being adopted here wait for that adoption."""
         lobby = self.lobby
         assert lobby is not None
         if table_id in lobby.tables:
-            return True
+            return HERE
         waiting = self.adopting.get(table_id)
         if waiting is not None:
             return await asyncio.shield(waiting)
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.adopting[table_id] = done
-        ok = False
+        got = GONE
         try:
-            if not await self.redis.sismember("durak:tables", table_id):
-                return False
-            key = self.lease_key(table_id)
-            if not await self.redis.set(key, self.worker, nx=True, px=self.lease_ms):
-                return False
-            t = await lobby.adopt(table_id)
-            if t is None:
-                await self.redis.srem("durak:tables", table_id)
-                await self._release(keys=[key], args=[self.worker])
-                return False
-            self.since[table_id] = time.time()
-            await self._publish_live([t])
-            log.info("worker %s adopted table %s", self.worker, table_id)
-            ok = True
-            return True
+            got = await self._take(table_id)
+            return got
         finally:
-            done.set_result(ok)
+            done.set_result(got)
             del self.adopting[table_id]
+
+    async def _take(self, table_id: str) -> str:
+        lobby = self.lobby
+        assert lobby is not None
+        r = self.redis
+        # A table not listed is not live, unless Redis lost the list (the marker gone
+        # with it): then the database answers.
+        if not await r.sismember("durak:tables", table_id) and await r.exists("durak:seeded"):
+            return GONE
+        key = self.lease_key(table_id)
+        at = self.clock()
+        if not await r.set(key, self.worker, nx=True, px=self.lease_ms):
+            return TAKEN
+        try:
+            t = await lobby.adopt(table_id)
+        except StoreUnavailable as e:
+            log.info("worker %s: table %s not taken yet: %s", self.worker, table_id, e)
+            await self._release(keys=[key], args=[self.worker])
+            return MOVING
+        if t is None:
+            await r.srem("durak:tables", table_id)
+            await self._release(keys=[key], args=[self.worker])
+            return GONE
+        self.since[table_id] = time.time()
+        self.held_at[table_id] = at
+        await self._publish_live([t])
+        log.info("worker %s adopted table %s", self.worker, table_id)
+        return HERE
 
     # Registry (lobby.Registry): live tables counted over every worker.
     async def created(self, t: LiveTable) -> None:
+        at = self.clock()
         await self.redis.set(self.lease_key(t.id), self.worker, px=self.lease_ms)
+        self.held_at[t.id] = at
         await self.redis.sadd("durak:tables", t.id)
         self.since[t.id] = time.time()
         await self._publish_live([t])
 
     async def closed(self, table_id: str) -> None:
+        self.held_at.pop(table_id, None)
         await self.redis.srem("durak:tables", table_id)
         await self.redis.hdel(f"durak:live:{self.worker}", table_id)
         await self._release(keys=[self.lease_key(table_id)], args=[self.worker])
@@ -615,6 +697,7 @@ class RedisCluster:
         lobby = self.lobby
         assert lobby is not None
         t = lobby.tables.pop(table_id, None)
+        self.held_at.pop(table_id, None)
         if t is None:
             return
         log.warning("worker %s: table %s was taken over by another", self.worker, table_id)
@@ -644,6 +727,15 @@ class RedisCluster:
             p.set("durak:seeded", "1")
             await p.execute()
 
+    def holds(self, table_id: str) -> bool:
+        """Whether this worker surely still holds ``table_id``'s lease: one of its
+        settings or renewals took less than a lease ago. Not so after a stall past the
+        lease (the process stopped, the machine starved): until a beat renews it, what
+        the table was sent meanwhile (chat) is not shown, since another worker may have
+        taken the table over and its players gone there."""
+        at = self.held_at.get(table_id)
+        return at is not None and self.clock() - at < self.lease_ms / 1000
+
     def outdated(self, table_id: str) -> None:
         """Another worker stored a move of a table held here (it stalled past its lease
         and wrote before it noticed): load the table again from the database, as a new
@@ -656,7 +748,7 @@ class RedisCluster:
         lobby = self.lobby
         assert lobby is not None
         # Hellos that come meanwhile wait for the table (see adopt).
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.adopting[table_id] = done
         try:
             t = lobby.tables.get(table_id)
@@ -681,7 +773,7 @@ class RedisCluster:
                 held = seat is not None and fresh.seats[seat].token_hash == token_hash
                 fresh.attach(c, seat if held else None, token_hash if held else None)
         finally:
-            done.set_result(table_id in lobby.tables)
+            done.set_result(HERE if table_id in lobby.tables else MOVING)
             del self.adopting[table_id]
             self.reloading.discard(table_id)
 
@@ -701,17 +793,6 @@ class RedisCluster:
                 if held is not None:
                     out[key] = json.loads(held)
         return list(out.values())
-
-    async def room(self, owner: str | None) -> tuple[int, int, int]:
-        entries = await self._live_entries()
-        mine = near = 0
-        if owner is not None:
-            key, wide = net_key(owner), wide_key(owner)
-            for e in entries:
-                if e["owner"] is not None and e["status"] in ("waiting", "playing"):
-                    mine += net_key(e["owner"]) == key
-                    near += wide_key(e["owner"]) == wide
-        return len(entries), mine, near
 
     async def summaries(self, offset: int, limit: int) -> dict[str, Any]:
         """The public tables of every worker, newest first (each worker's list is at
@@ -799,12 +880,16 @@ class RedisCluster:
         if not ids:
             return
         ms = self.lease_ms
+        at = self.clock()
         async with self.redis.pipeline(transaction=False) as p:
             for i in ids:
                 await self._renew(keys=[self.lease_key(i)], args=[self.worker, ms], client=p)
             kept = await p.execute()
         for table_id, ok in zip(ids, kept, strict=True):
-            if not ok:
+            if ok:
+                self.held_at[table_id] = at
+            else:
+                self.held_at.pop(table_id, None)
                 # Another worker took it (this one stalled past its lease): let it go.
                 log.warning("worker %s lost the lease of table %s", self.worker, table_id)
                 t = lobby.tables.get(table_id)
@@ -821,11 +906,16 @@ class RedisCluster:
             return
         owners = await self.redis.mget([self.lease_key(i) for i in ids])
         for table_id, owner in zip(ids, owners, strict=True):
-            if owner is None:
-                try:
-                    await self.adopt(table_id)
-                except Exception:
-                    log.exception("worker %s: adopting table %s failed", self.worker, table_id)
+            if owner is None and table_id not in self.adopting:
+                # Not awaited: a takeover may wait for a stalled owner's row lock, and
+                # the beat must go on renewing this worker's own leases meanwhile.
+                self._spawn(self._adopt_logged(table_id))
+
+    async def _adopt_logged(self, table_id: str) -> None:
+        try:
+            await self.adopt(table_id)
+        except Exception:
+            log.exception("worker %s: adopting table %s failed", self.worker, table_id)
 
     async def _check_relays(self) -> None:
         """Sockets here whose table changed owner (its owner died): said hello again."""
@@ -867,15 +957,15 @@ class RedisCluster:
 
     def _on_frame(self, text: str) -> None:
         kind = text.split(SEP, 1)[0]
-        if kind == "in":
+        if kind in ("in", "hello"):
             _, edge, cid, address, raw = split_frame(text, 5)
-            self._inbound(edge, cid, address, raw)
+            self._inbound(edge, cid, address, raw, kind == "hello")
         elif kind == "bye":
             _, edge, cid = split_frame(text, 3)
             self._bye((edge, cid))
-        elif kind == "out":
+        elif kind in ("out", "hi"):
             _, sender, cid, seat, raw = split_frame(text, 5)
-            self._outbound(sender, cid, seat, raw)
+            self._outbound(sender, cid, seat, raw, kind == "hi")
         elif kind in ("drop", "moved"):
             _, sender, cid = split_frame(text, 3)
             relay = self.by_cid.get(cid)
@@ -897,14 +987,14 @@ class RedisCluster:
                 fut.set_result((int(status), json.loads(body)))
 
     # Owner side ----------------------------------------------------------------------
-    def _inbound(self, edge: str, cid: str, address: str, raw: str) -> None:
+    def _inbound(self, edge: str, cid: str, address: str, raw: str, hello: bool) -> None:
         key = (edge, cid)
         rc = self.remote.get(key)
         if rc is not None and rc.closed:  # its table closed or left: a fresh start
             self._bye(key)
             rc = None
         if rc is None:
-            if '"hello"' not in raw:
+            if not hello:
                 # This worker does not know the socket (it forgot an edge it thought
                 # gone, or the table came here without it): the edge says hello again.
                 self._spawn(self.publish(edge, frame("moved", self.worker, cid)))
@@ -952,7 +1042,7 @@ class RedisCluster:
         relay = Relay(str(next(self._ids)), conn, table_id, owner, hello)
         self.relays[conn] = relay
         self.by_cid[relay.cid] = relay
-        await self.publish(owner, frame("in", self.worker, relay.cid, conn.address, hello))
+        await self.publish(owner, frame("hello", self.worker, relay.cid, conn.address, hello))
 
     async def forward(self, conn: Connection, text: str) -> None:
         relay = self.relays.get(conn)
@@ -970,13 +1060,14 @@ class RedisCluster:
         self.relays.pop(relay.conn, None)
         self.by_cid.pop(relay.cid, None)
 
-    def _outbound(self, sender: str, cid: str, seat: str, raw: str) -> None:
+    def _outbound(self, sender: str, cid: str, seat: str, raw: str, welcome: bool) -> None:
         relay = self.by_cid.get(cid)
         if relay is None or relay.owner != sender:
             return
-        if raw.startswith('{"type":"welcome"'):
-            said = json.loads(raw).get("seat")
-            relay.seat = said if isinstance(said, int) else None
+        if welcome:  # the owner seated this socket (``seat``; "": a spectator)
+            relay.seat = int(seat) if seat.isdigit() else None
+            relay.conn.push(raw)
+            return
         # A frame the owner made for a seat goes only to a socket welcomed as that seat.
         if seat == "" or (relay.seat is not None and seat == str(relay.seat)):
             relay.conn.push(raw)
@@ -999,7 +1090,7 @@ class RedisCluster:
         elif owner != relay.owner or wait:
             relay.owner = owner
             await self.publish(
-                owner, frame("in", self.worker, relay.cid, relay.conn.address, relay.hello)
+                owner, frame("hello", self.worker, relay.cid, relay.conn.address, relay.hello)
             )
 
     # Requests about a table (HTTP) ------------------------------------------------------
@@ -1016,7 +1107,10 @@ class RedisCluster:
         lobby = self.lobby
         assert lobby is not None
         for _ in range(3):
-            owner = await self.where(table_id)
+            try:
+                owner = await self.where(table_id)
+            except Moving as e:
+                raise LobbyError(str(e), 503) from None
             if owner is None:
                 return await lobby.op(name, table_id, body, account_id, address, guesser)
             rid = f"{self.worker}:{next(self._ids)}"

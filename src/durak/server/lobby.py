@@ -12,7 +12,6 @@ import asyncio
 import hmac
 import logging
 import secrets
-import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
@@ -22,12 +21,13 @@ from ..errors import DurakError
 from ..game import Game
 from ..rules import Rules, RulesError
 from . import accounts
+from .clock import Clock, Events
 from .limits import Limits, Tally, net_key, wide_key
 from .protocol import ProtocolError, call_outcome, clean_name, turned_cards
 from .ratings import address_key
 from .reviews import ReviewBusy, Reviews
 from .seatbots import public_spec
-from .store import AsyncStore, Store, StoreUnavailable, TableRow
+from .store import AsyncStore, Full, Room, Store, StoreUnavailable, TableRow
 from .table import LiveTable, Seat, commitment, hash_token
 
 log = logging.getLogger("durak.server")
@@ -50,17 +50,17 @@ class Registry(Protocol):
     """Where the live tables are counted: this process alone (``LocalRegistry``), or
     every worker of a cluster (``cluster.RedisCluster``, docs/scale.md)."""
 
-    async def room(self, owner: str | None) -> tuple[int, int, int]:
-        """Live tables: all of them, those made from ``owner``'s address key, and those
-        from its network (0, 0 without an owner)."""
-        ...
-
     async def created(self, t: LiveTable) -> None:
         """A new table, held here."""
         ...
 
     async def closed(self, table_id: str) -> None:
         """A table closed for good."""
+        ...
+
+    def holds(self, table_id: str) -> bool:
+        """Whether the table is surely still held here (not taken over meanwhile by
+        another worker while this one stalled): what it is sent is shown only then."""
         ...
 
     def outdated(self, table_id: str) -> None:
@@ -80,12 +80,11 @@ class LocalRegistry:
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
 
-    async def room(self, owner: str | None) -> tuple[int, int, int]:
-        mine, near = self.lobby.live_tables_of(owner) if owner is not None else (0, 0)
-        return len(self.lobby.tables), mine, near
-
     async def created(self, t: LiveTable) -> None:
         pass
+
+    def holds(self, table_id: str) -> bool:
+        return table_id in self.lobby.tables
 
     async def closed(self, table_id: str) -> None:
         pass
@@ -115,7 +114,11 @@ class Lobby:
         grace: float = 60.0,
         forfeit_after: float = 120.0,
         limits: Limits | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        """``clock``: the time the tables read (a test's ``clock.ManualClock``)."""
+        self.clock = clock or Clock()
+        self.events = Events()  # the moments the tables announce (clock.Events)
         # Seconds a table with nobody connected stays open, by status.
         self.close_after = {
             "finished": close_finished_after,
@@ -174,7 +177,7 @@ class Lobby:
         """Close tables nobody is connected to (for ``close_after[status]`` seconds): they
         leave memory and the lobby, their games stay in the database. A table of people
         who all left closes too, however its bots and stand-ins are doing."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         closed = []
         for t in list(self.tables.values()):
             limit = self.close_after.get(t.status)
@@ -207,9 +210,9 @@ class Lobby:
         its turn clock running from the stored time of its last change; None if the
         database has no live table of that id."""
         if self.fencing:  # the table's epoch raised: its previous owner's writes fenced off
-            row = await self.store.run(self.store.store.take_table, table_id)
+            row = await self.store.take(self.store.store.take_table, table_id)
         else:
-            rows = await self.store.run(self.store.store.load_tables, ids=[table_id])
+            rows = await self.store.take(self.store.store.load_tables, ids=[table_id])
             row = rows[0] if rows else None
         if row is None:
             return None
@@ -236,7 +239,7 @@ class Lobby:
             )
             t.epoch = row.epoch if self.fencing else None
             end = t.restore(row, keep_clock)
-            links = await self.store.run(accounts.linked_seats, self.store.store, row.id)
+            links = await self.store.take(accounts.linked_seats, self.store.store, row.id)
             for seat, account_id in links.items():
                 if 0 <= seat < len(t.seats) and t.seats[seat].token_hash is not None:
                     t.seats[seat].account_id = account_id
@@ -249,6 +252,10 @@ class Lobby:
 
     def outdated(self, table_id: str) -> None:
         self.registry.outdated(table_id)
+
+    def holds(self, table: LiveTable) -> bool:
+        """Whether ``table`` is surely still held here (``Registry.holds``)."""
+        return self.tables.get(table.id) is table and self.registry.holds(table.id)
 
     def fenced(self, table: LiveTable) -> None:
         # Only the copy held now: a stale copy's late write (one dropped and loaded again
@@ -326,40 +333,21 @@ class Lobby:
             "limit": limit,
         }
 
-    def live_tables_of(self, address: str) -> tuple[int, int]:
-        """Live tables made from ``address``'s key, and from its wider network."""
-        key, wide = net_key(address), wide_key(address)
-        mine = near = 0
-        for t in self.tables.values():
-            if t.owner is not None and t.status in ("waiting", "playing"):
-                mine += net_key(t.owner) == key
-                near += wide_key(t.owner) == wide
-        return mine, near
-
     # -- requests --------------------------------------------------------------------
-    async def _check_room(self, owner: str | None) -> None:
-        """LobbyError unless the server, and the creator's address and network, may have
-        one more live table (counted over every worker: ``registry``)."""
-        total, mine, near = await self.registry.room(owner)
-        if total >= self.limits.max_tables:
-            raise LobbyError("the server has as many tables as it can hold", 503)
-        if owner is None:
-            return
-        if mine >= self.limits.tables_per_address:
-            raise LobbyError(
-                f"at most {self.limits.tables_per_address} live tables from one address", 429
-            )
-        if near >= self.limits.tables_per_network:
-            raise LobbyError(
-                f"at most {self.limits.tables_per_network} live tables from one network", 429
-            )
+    def room(self, owner: str | None) -> Room:
+        """The caps a new table from ``owner``'s address must fit under, counted by the
+        database in the very transaction that stores it (``Store.create_table``): over
+        every worker, and never beaten by creates that arrive together."""
+        lim = self.limits
+        key = net_key(owner)[:64] if owner is not None else None
+        wide = wide_key(owner)[:64] if owner is not None else None
+        return Room(lim.max_tables, lim.tables_per_address, lim.tables_per_network, key, wide)
 
     async def create(
         self, spec: dict[str, Any], owner: str | None = None, account_id: int | None = None
     ) -> dict[str, Any]:
         """A new table from a request body (see docs/protocol.md); the creator takes the
         first person's seat, if there is one, playing as ``account_id``."""
-        await self._check_room(owner)
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -414,14 +402,18 @@ class Lobby:
                     "invite_hash": t.invite_hash,
                     "epoch": 1,
                     "owner": net_key(owner)[:64] if owner is not None else None,
+                    "network": wide_key(owner)[:64] if owner is not None else None,
                 },
                 [s.row() for s in seats],
+                self.room(owner),
             )
             if me is not None and account_id is not None:
                 # Linked before the match can start: its first deal counts.
                 await self.store.run(
                     accounts.link_seat, self.store.store, table_id, me.index, account_id
                 )
+        except Full as e:
+            raise LobbyError(str(e), e.status) from None
         except StoreUnavailable as e:
             raise LobbyError(str(e), 503) from None
         t.epoch = 1 if self.fencing else None

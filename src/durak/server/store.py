@@ -52,6 +52,15 @@ from ..errors import DurakError
 
 log = logging.getLogger("durak.server")
 
+# PostgreSQL's own bounds on each session of a worker (docs/scale.md, "A worker that
+# stalls"): a session left idle inside a transaction this long (its worker stopped, or
+# cut off, in the middle of a write) is ended by the server, and with it the row locks
+# it held, so a table's next owner waits at most this long for them; and no statement
+# runs longer than STATEMENT_SECONDS. A lock is waited for ``busy_timeout`` at most.
+STALL_SECONDS = 5.0
+STATEMENT_SECONDS = 15.0
+TAKERS = 2  # threads that take tables over, beside the one that writes (AsyncStore)
+
 metadata = MetaData()
 
 # A writer's claim on a table: its id and the epoch the writer took it over with.
@@ -77,6 +86,8 @@ tables_t = Table(
     # The creator's address as the per-address caps key it (limits.net_key): a table
     # brought back from the database still counts against its creator's cap.
     Column("owner", String(64), nullable=True),
+    # Its wider network's key (limits.wide_key): the per-network cap of live tables.
+    Column("network", String(64), nullable=True),
 )
 
 seats_t = Table(
@@ -130,6 +141,22 @@ actions_t = Table(
 )
 
 
+LIVE = ("waiting", "playing", "finished")  # a table's statuses while it is open
+BUSY = ("waiting", "playing")  # those a creator's caps count
+
+
+@dataclass(frozen=True)
+class Room:
+    """The caps of live tables a new table must fit under (``Limits``), and its
+    creator's keys (``limits.net_key``, ``limits.wide_key``; None: no creator)."""
+
+    max_tables: int
+    per_address: int
+    per_network: int
+    key: str | None = None
+    wide: str | None = None
+
+
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -181,6 +208,9 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
     one name at once fail (one makes the tables at a time; the next finds them made)."""
     with engine.begin() as c:
         if engine.dialect.name == "postgresql":
+            # Not bounded by the sessions' lock timeout: a worker starting beside another
+            # that makes the tables waits for it, however slow the machine.
+            c.exec_driver_sql("SET LOCAL lock_timeout = 0")
             c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318235)")
         yield c
 
@@ -188,9 +218,9 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
 class Store:
     """The database. ``Store("sqlite:///durak.db")``; ``Store("sqlite://")`` is in memory."""
 
-    def __init__(self, url: str, busy_timeout: float = 2.0) -> None:
+    def __init__(self, url: str, busy_timeout: float = 2.0, stall: float = STALL_SECONDS) -> None:
         self.url = url
-        self.engine = make_engine(url, busy_timeout)
+        self.engine = make_engine(url, busy_timeout, stall)
         with schema_lock(self.engine) as c:
             metadata.create_all(c)
             _add_missing_columns(c)
@@ -278,8 +308,16 @@ class Store:
             rows = _load(c, live, [table_id])
             return rows[0] if rows else None
 
-    def create_table(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+    def create_table(
+        self, row: dict[str, Any], seats: list[dict[str, Any]], room: Room | None = None
+    ) -> None:
+        """A new table and its seats; with ``room``, only if it fits under those caps,
+        counted in the same transaction as the insert (``Full`` if not): on PostgreSQL
+        under one advisory lock, so creates on every worker are counted one at a time;
+        one SQLite process writes on one thread, one transaction at a time."""
         with self.begin() as c:
+            if room is not None:
+                _check_room(c, room)
             c.execute(insert(tables_t).values(**row, created_at=now()))
             for s in seats:
                 c.execute(insert(seats_t).values(table_id=row["id"], **s))
@@ -533,6 +571,23 @@ def _load(c: Connection, statuses: tuple[str, ...], ids: list[str] | None) -> li
     return out
 
 
+def _check_room(c: Connection, room: Room) -> None:
+    """``Full`` unless one more table fits under ``room``'s caps (on ``c``'s transaction)."""
+    if c.dialect.name == "postgresql":
+        c.exec_driver_sql("SELECT pg_advisory_xact_lock(7318236)")  # held to the commit
+
+    def count(statuses: tuple[str, ...], *where: Any) -> int:
+        q = select(func.count()).select_from(tables_t).where(tables_t.c.status.in_(statuses))
+        return int(c.execute(q.where(*where)).scalar_one())
+
+    if count(LIVE) >= room.max_tables:
+        raise Full("the server has as many tables as it can hold", 503)
+    if room.key is not None and count(BUSY, tables_t.c.owner == room.key) >= room.per_address:
+        raise Full(f"at most {room.per_address} live tables from one address", 429)
+    if room.wide is not None and count(BUSY, tables_t.c.network == room.wide) >= room.per_network:
+        raise Full(f"at most {room.per_network} live tables from one network", 429)
+
+
 def _is_memory(url: str) -> bool:
     return url in ("sqlite://", "sqlite:///:memory:")
 
@@ -548,7 +603,20 @@ def _add_missing_columns(c: Connection) -> None:
                 c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}")
 
 
-def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:
+def postgres_options(busy_timeout: float, stall: float) -> str:
+    """The bounds every PostgreSQL session of the server runs with (libpq ``options``).
+
+    >>> postgres_options(2.0, 5.0)
+    '-c lock_timeout=2000 -c statement_timeout=15000 -c idle_in_transaction_session_timeout=5000'
+    """
+    ms = [int(busy_timeout * 1000), int(max(STATEMENT_SECONDS, busy_timeout) * 1000)]
+    return (
+        f"-c lock_timeout={ms[0]} -c statement_timeout={ms[1]}"
+        f" -c idle_in_transaction_session_timeout={int(stall * 1000)}"
+    )
+
+
+def make_engine(url: str, busy_timeout: float = 2.0, stall: float = STALL_SECONDS) -> Engine:
     if url.startswith("sqlite"):
         memory = _is_memory(url)
         engine = create_engine(
@@ -572,6 +640,9 @@ def make_engine(url: str, busy_timeout: float = 2.0) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        options = postgres_options(busy_timeout, stall)
+        return create_engine(url, pool_pre_ping=True, connect_args={"options": options})
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -580,6 +651,15 @@ T = TypeVar("T")
 
 class StoreUnavailable(DurakError, RuntimeError):
     """A database call failed (locked, gone): nothing it was to do was done."""
+
+
+class Full(DurakError):
+    """A new table refused: a cap of live tables is reached (``Store.create_table``).
+    ``status``: the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Fenced(StoreUnavailable):
@@ -595,6 +675,10 @@ class AsyncStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-db")
+        # Taking a table over waits for its row, which a stalled previous owner may hold
+        # (until PostgreSQL ends its session: STALL_SECONDS): on threads of their own, so
+        # the writes of every other table held here never wait behind it.
+        self._takers = ThreadPoolExecutor(max_workers=TAKERS, thread_name_prefix="durak-db-take")
         # The calls handed to the thread and not finished, each with what it is (for
         # the log of a drain cut short: ``drain``).
         self._pending: dict[Future[Any], str] = {}
@@ -602,18 +686,33 @@ class AsyncStore:
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.write(None, fn, *args, **kwargs)
 
+    async def take(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``run`` on the takeover threads (``Store.take_table`` and what a table taken
+        over reads): never behind, nor ahead of, the writes of the tables held here."""
+        return await self._call(self._takers, None, fn, *args, **kwargs)
+
     async def write(
         self, fence: Fence | None, fn: Callable[..., T], *args: Any, **kwargs: Any
     ) -> T:
         """``run``, every transaction of the call fenced by ``fence`` (``Store.begin``);
         raises ``Fenced`` if the table's epoch is no longer the fence's."""
+        return await self._call(self._pool, fence, fn, *args, **kwargs)
+
+    async def _call(
+        self,
+        pool: ThreadPoolExecutor,
+        fence: Fence | None,
+        fn: Callable[..., T],
+        *args: Any,
+        **kwargs: Any,
+    ) -> T:
         store = self.store
 
         def call() -> T:
             with store.fenced(fence):
                 return fn(*args, **kwargs)
 
-        work = self._pool.submit(call)
+        work = pool.submit(call)
         self._pending[work] = _describe(fn, args)
         work.add_done_callback(lambda w: self._pending.pop(w, None))
         try:
@@ -636,9 +735,11 @@ class AsyncStore:
         """Stop the thread after its calls (``wait``), or at once: a call stuck on a
         database that does not answer is left to the process's exit."""
         if wait:
+            self._takers.shutdown(wait=True)
             self._pool.shutdown(wait=True)
             self.store.close()
         else:
+            self._takers.shutdown(wait=False, cancel_futures=True)
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -37,6 +37,7 @@ from ..observation import Observation
 from ..rules import Rules
 from ..seats import Seats
 from . import accounts, protocol, ratings
+from .clock import Clock, Events
 from .limits import Limits, Tally, net_key
 from .protocol import PROTOCOL_VERSION, ProtocolError
 from .seatbots import STAND_IN, make_bot
@@ -61,6 +62,8 @@ class Host(Protocol):
     bot_slots: Tally  # bots thinking at once, per address key (Limits.bots_per_address)
     hint_slots: Tally  # hints searched at once, per address key
     timings: Any  # deque[float]
+    clock: Clock  # the time tables read (a test's own: clock.ManualClock)
+    events: Events  # the moments tables announce (a deal started, a move stored...)
 
     def outdated(self, table_id: str) -> None:
         """The database holds an action this table has not played: another process
@@ -69,6 +72,11 @@ class Host(Protocol):
 
     def fenced(self, table: LiveTable) -> None:
         """Another worker took ``table`` over: a write of it was fenced off."""
+        ...
+
+    def holds(self, table: LiveTable) -> bool:
+        """Whether ``table`` is surely still held by this process (not taken over by
+        another worker while this one stalled past its lease)."""
         ...
 
 
@@ -197,6 +205,11 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
+    def welcome(self, text: str, seat: int | None) -> None:
+        """Push ``text``, the ``welcome`` that seats this connection as ``seat`` (None: a
+        spectator); a relayed connection tells its edge which seat it was welcomed as."""
+        self.push(text)
+
     async def writer(self) -> None:
         while True:
             text = await self.queue.get()
@@ -294,7 +307,8 @@ class LiveTable:
         self.log: list[dict[str, Any]] = []
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.touched = time.monotonic()  # the last change or connection: for the janitor
+        # the last change or connection: for the janitor
+        self.touched = self.lobby.clock.monotonic()
         self.alone_since = self.touched  # when the last connection left
         # When the mover's turn began (monotonic), and at which state: the turn clock
         # runs from here, so a reconnect does not start it again.
@@ -302,6 +316,9 @@ class LiveTable:
         self.turn_state = -1
         self.task: asyncio.Task[None] | None = None
         self.later: set[asyncio.Task[None]] = set()  # writes retried in the background
+        # Let go (closed, or taken over by another worker): nothing of it runs again, no
+        # clock is armed, no write tried (a stale copy must not keep on for ever).
+        self.let_go = False
         self.retrying: set[str] = set()  # what those writes are (``_store_or_retry``)
         # The epoch this worker took the table over with (the fencing token of a cluster,
         # ``store.Store.begin``); None: one process, writes not fenced.
@@ -332,7 +349,9 @@ class LiveTable:
             result: T = await self.store.write(self.fence, fn, *args, **kwargs)
         except Fenced:
             log.warning("table %s: taken over by another worker; letting it go", self.id)
+            self.let_go = True
             self.lobby.fenced(self)
+            self.lobby.events.emit("let_go", self.id)
             raise
         return result
 
@@ -341,7 +360,7 @@ class LiveTable:
 
     def public_seats(self) -> list[dict[str, Any]]:
         online = self._online()
-        now = time.monotonic()
+        now = self.lobby.clock.monotonic()
         return [
             {
                 "seat": s.index,
@@ -357,7 +376,7 @@ class LiveTable:
 
     def away_for(self, seat: int, now: float | None = None) -> float:
         """Seconds the person holding ``seat`` has had no connection (0 if connected)."""
-        at = time.monotonic() if now is None else now
+        at = self.lobby.clock.monotonic() if now is None else now
         return self._away_for(self.seats[seat], self._online(), at)
 
     @staticmethod
@@ -536,7 +555,7 @@ class LiveTable:
             before = self._online()
             self.conns.discard(conn)
             if not self.conns:
-                self.alone_since = time.monotonic()
+                self.alone_since = self.lobby.clock.monotonic()
             self._presence_changed(before)
         conn.table = conn.seat = None
 
@@ -544,7 +563,7 @@ class LiveTable:
         after = self._online()
         if after == before:
             return
-        now = time.monotonic()
+        now = self.lobby.clock.monotonic()
         for s in self.seats:
             if (s.index in before) != (s.index in after):
                 s.gone_since = None if s.index in after else now
@@ -558,6 +577,10 @@ class LiveTable:
             self.spawn(self._reschedule())
 
     def spawn(self, coro: Awaitable[None]) -> None:
+        if self.let_go:
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            return
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self.later.add(task)
         task.add_done_callback(self.later.discard)
@@ -639,9 +662,10 @@ class LiveTable:
         if g.is_over:
             await self._deal_over()
         self.bots.show(g)
-        self.touched = time.monotonic()
+        self.touched = self.lobby.clock.monotonic()
         self.schedule()
         self.broadcast()
+        self.lobby.events.emit("moved", self.id)
 
     async def _deal_over(self) -> None:
         g, m = self.game, self.match
@@ -715,7 +739,7 @@ class LiveTable:
             async def again() -> None:
                 try:
                     for delay in (*RETRY_DELAYS, *[10.0] * 60):
-                        await asyncio.sleep(delay)
+                        await self.lobby.clock.sleep(delay)
                         try:
                             await self.write(fn, *args)
                             return
@@ -807,6 +831,7 @@ class LiveTable:
             c.push(commit)
         self.schedule()
         self.broadcast()
+        self.lobby.events.emit("deal", self.id)
 
     async def _begin_match(self) -> None:
         seed = secrets.randbits(63)
@@ -856,7 +881,7 @@ class LiveTable:
             s.account_id, s.address = account_id, address
             if nonce is not None:
                 self.set_nonce(seat, nonce)
-            s.gone_since = time.monotonic()  # taken over HTTP; not yet connected
+            s.gone_since = self.lobby.clock.monotonic()  # taken over HTTP; not yet connected
             self.broadcast_seats()
             try:
                 await self._start_if_ready()
@@ -887,7 +912,7 @@ class LiveTable:
 
     async def start_if_ready_later(self) -> None:
         for delay in RETRY_DELAYS:
-            await asyncio.sleep(delay)
+            await self.lobby.clock.sleep(delay)
             try:
                 await self.start_if_ready()
                 return
@@ -936,7 +961,7 @@ class LiveTable:
             seat = self.seats[conn.seat]
             if seat.token_hash is None or seat.token_hash != conn.token_hash:
                 raise ProtocolError("bad_token", "this seat is no longer yours")
-            online, now = self._online(), time.monotonic()
+            online, now = self._online(), self.lobby.clock.monotonic()
             others = [
                 s for s in self.seats if s.kind == "human" and s.index != conn.seat and s.token_hash
             ]
@@ -976,7 +1001,9 @@ class LiveTable:
             self.task.cancel()
         self.task = None
         self.deadline = None
-        now = time.monotonic()
+        if self.let_go:
+            return
+        now = self.lobby.clock.monotonic()
         if self.turn_state != self.state:
             self.turn_state, self.turn_started = self.state, now
         if self.status != "playing":
@@ -1029,7 +1056,7 @@ class LiveTable:
                 self._bot_move(seat.index, self.stand_in, 0.0 if timed_out else pace, timed_out)
             )
             return
-        self.deadline = round(time.time() + wait, 3)
+        self.deadline = round(self.lobby.clock.time() + wait, 3)
         self.task = asyncio.create_task(
             self._bot_move(seat.index, self.stand_in, wait, wait_first=True)
         )
@@ -1038,17 +1065,16 @@ class LiveTable:
         state = self.state
         g = self.game
         assert g is not None
-        loop = asyncio.get_running_loop()
         try:
             if wait_first:
-                await asyncio.sleep(delay)
-            t0 = loop.time()
+                await self.lobby.clock.sleep(delay)
+            t0 = self.lobby.clock.monotonic()
             obs = g.observation(seat)
             action = await self._think(seat, bot, obs)
             if not wait_first:
-                rest = delay - (loop.time() - t0)
+                rest = delay - (self.lobby.clock.monotonic() - t0)
                 if rest > 0:
-                    await asyncio.sleep(rest)
+                    await self.lobby.clock.sleep(rest)
             by = "timer" if wait_first else "stand_in" if bot is self.stand_in else None
             for retry in (*RETRY_DELAYS, None):
                 async with self.lock:
@@ -1066,11 +1092,13 @@ class LiveTable:
                     try:
                         await self._act(seat, state, action, by)
                         return
+                    except Fenced:
+                        return  # another worker holds the table now: this copy is let go
                     except StoreUnavailable:
                         if retry is None:
                             raise
                         log.warning("table %s: a bot move could not be stored; retrying", self.id)
-                await asyncio.sleep(retry)
+                await self.lobby.clock.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1125,7 +1153,7 @@ class LiveTable:
             return obs.legal[0]
 
     async def _reschedule_later(self, state: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.lobby.clock.sleep(delay)
         async with self.lock:
             if self.state == state:
                 self.schedule()
@@ -1142,10 +1170,10 @@ class LiveTable:
     async def _next_deal_later(self, state: int, pause: float) -> None:
         try:
             if pause > 0:
-                await asyncio.sleep(pause)
+                await self.lobby.clock.sleep(pause)
             for retry in (*RETRY_DELAYS, *[10.0] * 30):
                 async with self.lock:
-                    if self.state != state or self.pending is None:
+                    if self.state != state or self.pending is None or self.let_go:
                         return
                     try:
                         await self._start_deal(self.pending)
@@ -1154,13 +1182,14 @@ class LiveTable:
                         log.warning(
                             "table %s: the next deal could not be stored; retrying", self.id
                         )
-                await asyncio.sleep(retry)
+                await self.lobby.clock.sleep(retry)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: could not start the next deal", self.id)
 
     async def close(self) -> None:
+        self.let_go = True
         for task in [self.task, *self.later]:
             if task is not None:
                 task.cancel()
@@ -1168,6 +1197,7 @@ class LiveTable:
                     await task
         for c in list(self.conns):
             c.stop()
+        self.lobby.events.emit("closed", self.id)
 
     # -- restoring ---------------------------------------------------------------------
     def restore(self, row: TableRow, keep_clock: bool = False) -> bool:
@@ -1180,7 +1210,8 @@ class LiveTable:
         self.state = row.deal_count + row.action_count
         if keep_clock and row.turn_since is not None:
             since = (now_utc() - row.turn_since).total_seconds()
-            self.turn_state, self.turn_started = self.state, time.monotonic() - max(0.0, since)
+            started = self.lobby.clock.monotonic() - max(0.0, since)
+            self.turn_state, self.turn_started = self.state, started
         unrecorded_end = False
         if row.match_seed is None or not row.current:
             return False

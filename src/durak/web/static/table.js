@@ -134,6 +134,12 @@ export function tableView(app, tableId, rerender, invite = null) {
       if (m.code === "bad_token" && heldSeat(tableId)) {
         dropSeat(tableId);
         hello(null);
+      } else if (m.code === "moving") {
+        // The table is settling between the server's workers: ask again shortly.
+        setTimeout(() => {
+          const held = heldSeat(tableId);
+          if (!view.closed && view.ws && view.ws.readyState === 1) hello(held ? held.token : null);
+        }, 500);
       } else if (m.code === "no_table") {
         root.innerHTML = "";
         root.append(h("p", { class: "error center" }, t("table.no_table")),
