@@ -69,3 +69,36 @@ def test_the_review_screen_lists_every_judged_move_and_each_players_figures(lang
         assert f"{m.ply + 1}." in text
     if lang == "ru":
         assert not any(ch in text for ch in "JQKA")  # ranks in Russian: В Д К Т
+
+
+def test_r_on_the_result_box_opens_the_review_and_esc_comes_back(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a deal played by keys, r on the result box opens the deal's review; Esc
+    # brings the result box back, where Enter goes on as before.
+    from durak.tui import review_screen
+    from durak.tui.app import DurakApp
+    from durak.tui.result_screen import ResultScreen
+    from tests.test_tui_app import greedy_but, play_deal, settings, settle
+
+    monkeypatch.setattr(review_screen, "make_judge", lambda: Judge(worlds=2, depth=1))
+
+    async def go() -> None:
+        app = DurakApp(settings(Rules(), tmp_path, seed=3), skip_setup=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_deal(pilot, app, greedy_but())
+            await settle(pilot, app)
+            assert isinstance(app.screen, ResultScreen)
+            await pilot.press("r")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            while screen.review is None:
+                await pilot.pause()
+                await asyncio.sleep(0)
+            assert screen.review.moves and screen.review.deals == 1
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ResultScreen)
+
+    asyncio.run(go())

@@ -36,6 +36,7 @@ from .messages import (
 from .picker import Offer, Picker
 from .render import KEYS, hand_lines, join_lines, table_lines
 from .result_screen import ResultScreen
+from .review_screen import ReviewScreen
 from .session import HUMAN, Session
 from .widgets import (
     ActionBar,
@@ -393,6 +394,15 @@ class GameScreen(KeyedNode, Screen[None]):
             self.post_message(NewMatch())
         elif choice == "next":
             self.next_deal()
+        elif choice == "review":
+            # the deal's review (every seat: the deal is over), then the result again
+            s = self.session
+            self._result_shown = True
+            screen = ReviewScreen(s.game, s.names, s.lang, deal=s.deal_number)
+            self.app.push_screen(screen, lambda _: self._review_closed())
+
+    def _review_closed(self) -> None:
+        self.app.push_screen(ResultScreen(self.session), self._after_result)
 
     def next_deal(self) -> None:
         if not self.session.game.is_over:

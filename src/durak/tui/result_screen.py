@@ -96,13 +96,14 @@ def result_keys(over: bool) -> tuple[KeySpec, ...]:
     return (
         KeySpec("press('enter')", "enter", "key_new_match" if over else "key_next_deal"),
         KeySpec("press('escape')", "escape", "key_look_table"),
+        KeySpec("press('r')", "r", "review.key_review", ru="к"),
         KeySpec("press('l')", "l", "key_lang", ru="д"),
         KeySpec("press('q')", "q", "key_quit", ru="й"),
     )
 
 
 class ResultScreen(KeyedNode, ModalScreen[str]):
-    """Dismissed with ``next``, ``new``, ``look`` or ``quit``; ``l`` switches the
+    """Dismissed with ``next``, ``new``, ``look``, ``review`` or ``quit``; ``l`` switches the
     language in place; any other key says which keys work here."""
 
     DEFAULT_CSS = """
@@ -136,9 +137,11 @@ class ResultScreen(KeyedNode, ModalScreen[str]):
         self.press(key)
 
     def press(self, key: str, character: str | None = None) -> None:
-        key = {"й": "q", "т": "n", "д": "l"}.get(key, key)
+        key = {"й": "q", "т": "n", "д": "l", "к": "r"}.get(key, key)
         if key == "q":
             self.dismiss("quit")
+        elif key == "r":
+            self.dismiss("review")  # the deal's review, then this box again
         elif key == "escape":
             self.dismiss("look")  # back to the finished table
         elif key in ("enter", "n", "space"):

@@ -34,6 +34,11 @@ REVIEW_KEYS: tuple[KeySpec, ...] = (
 )
 
 
+def make_judge() -> Judge:
+    """The judge of a review asked for after a deal (the default one)."""
+    return Judge()
+
+
 class ReviewScreen(KeyedNode, ModalScreen[None]):
     """The review of ``game`` (a finished deal) for every seat, in ``lang``."""
 
@@ -71,7 +76,7 @@ class ReviewScreen(KeyedNode, ModalScreen[None]):
         self.run_worker(self._work, thread=True, exclusive=True)
 
     def _work(self) -> None:
-        judge = self.judge or Judge()
+        judge = self.judge or make_judge()
         review = Review(str(self.game.rules), self.names)
 
         def progress(ply: int, total: int) -> None:
