@@ -571,7 +571,7 @@ def test_level6_plays_the_network_with_the_endgame_in_twos_and_level5_elsewhere(
     small = "level5:iterations=20,heads_up=20"
     games = []
     for seat0 in (
-        LearnedBot(endgame=True, fallback=small, seed=4),
+        LearnedBot(endgame=True, fallback=small, seed=4, table=False),  # (level 6: table=off)
         make(small, seed=4),
     ):
         seats = Seats([seat0, make("greedy"), make("heuristic")])
