@@ -83,4 +83,4 @@ def test_the_replay_names_each_seats_trump() -> None:
     trumps = g.observation(0).trumps
     first_deal = replay_text(g.record(), "en").splitlines()[1]
     for s, t in enumerate(trumps):
-        assert f"Seat {s} {'♠♥♦♣'[t]}" in first_deal, first_deal
+        assert f"Player {s} {'♠♥♦♣'[t]}" in first_deal, first_deal  # (default names)

@@ -173,3 +173,20 @@ def test_history_space_and_padding() -> None:
     assert h.space.shape == (3, 2) and h.space.dtype == np.int32
     with pytest.raises(ValueError, match="history"):
         History(rules, 0)
+
+
+def test_gymnasium_history_with_bots_that_watch_every_move() -> None:
+    # A bot that remembers (observe) is played one move at a time; the learner's move
+    # that ends the deal counts in the history too (it once did not: an IndexError).
+    e = DurakEnv(rules="podkidnoy(players=3)", opponents=["level4:iterations=5"], history=K)
+    obs, info = e.reset(seed=4)
+    for _ in range(2):
+        done = False
+        while not done:
+            g, seat = e.game, info["seat"]
+            assert g is not None
+            np.testing.assert_array_equal(obs["history"], _expected(g, None, seat))
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _, term, trunc, info = e.step(int(legal[0]))
+            done = term or trunc
+        obs, info = e.reset()

@@ -40,7 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import Action
-from ..bots import Bot, make
+from ..bots import BaseBot, Bot, make
 from ..errors import ArgumentError, ArgumentTypeError, IllegalActionError, UsageError
 from ..game import Game
 from ..rules import Rules
@@ -209,7 +209,8 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
                     assert bot is not None
                     self.bots[s] = bot
                     bot.reset()
-                    self._watchers.append((s, bot.observe))
+                    if type(bot).observe is not BaseBot.observe:  # (it remembers: it watches)
+                        self._watchers.append((s, bot.observe))
                     ops.append(bot_opponent(bot))
                 else:
                     self.bots[s] = spec
@@ -282,8 +283,8 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
                 return {"observation": x, "action_mask": mask}, 0.0, False, False, info
         elif self._watchers:
             played = self._stepper.play(index)
-            if played >= 0 and self._seats is not None:
-                self._seats.append(self.seat)
+            if played != ILLEGAL and self._seats is not None:
+                self._seats.append(self.seat)  # (a move that ended the deal counts too)
             if played >= 0 and played != self.seat:
                 self._play_opponents()
         else:
