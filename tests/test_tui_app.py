@@ -713,7 +713,7 @@ def test_the_result_box_has_its_own_keys_and_says_why(tmp_path: Path) -> None:
             assert isinstance(box, ResultScreen)
             # the footer lists the box's keys, not the game's
             keys = shown_keys(box)
-            assert keys == ["next deal", "look at the table", "English / Russian", "quit"]
+            assert keys == ["next deal", "look at the table", "review", "English / Russian", "quit"]
             await pilot.press("z")
             assert "Key z does nothing here" in text_of(app, "#result-why")
             await pilot.press("l")  # the language, in place
