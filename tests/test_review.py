@@ -174,3 +174,23 @@ def test_a_review_repeats_for_a_seed() -> None:
     one = review_game(g, Judge(worlds=3, depth=2, seed=2))
     two = review_game(g, Judge(worlds=3, depth=2, seed=2))
     assert one.to_json() == two.to_json()
+
+
+def test_a_chance_stays_between_0_and_100_when_a_network_strays_past_1() -> None:
+    # A network's Q is not bounded: one that says 1.5 everywhere still gives chances in
+    # [0, 100] (a deal of bots once showed -2.18% on the web).
+    import numpy as np
+
+    class Sure:
+        def q_of(self, games: object, legal: list[list[object]]) -> object:
+            return np.full(sum(len(m) for m in legal), 1.5)
+
+    class SureJudge(Judge):
+        def _network(self, obs: object) -> object:  # type: ignore[override]
+            return Sure()
+
+    g = played(Rules.preset("podkidnoy", players=3), seed=1)
+    review = review_game(g, SureJudge(worlds=2, depth=1))
+    assert review.moves
+    for m in review.moves:
+        assert 0.0 <= m.before <= 100.0 and 0.0 <= m.after <= 100.0

@@ -238,7 +238,8 @@ class Judge:
         values = world_values(net, obs.seat, legal, worlds, self.depth)
         mean = values.mean(axis=1)
         err = values.std(axis=1) / math.sqrt(len(worlds))
-        value = (mean + np.clip(root, -1.0, 1.0)) / 2
+        # (a network's Q may stray a little past ±1: a chance stays in [0, 100])
+        value = np.clip((mean + root) / 2, -1.0, 1.0)
         return [
             Estimate(float(50.0 * (1 - v)), float(25.0 * e), "network")
             for v, e in zip(value, err, strict=True)
