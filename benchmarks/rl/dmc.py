@@ -70,6 +70,7 @@ from durak.bots.viewnet import ViewFeatures
 from durak.envs.bits import legal_indices, legal_moves
 from durak.envs.episode import learning_rules, returns
 from durak.envs.vector import DurakVectorEnv
+from durak.learn.dmc import save, weights  # (one export and one atomic save for both trainers)
 from durak.rules import Rules
 
 HIDDEN = (256, 256, 128)
@@ -94,20 +95,6 @@ class QNet(nn.Module):
         """Q of actions ``a`` (m, width) in states ``s[row]`` (``s`` is (n, size))."""
         q: torch.Tensor = self.rest(self.s(s)[row] + self.a(a))[:, 0]
         return q
-
-
-def weights(net: QNet) -> dict[str, np.ndarray]:
-    """``net`` as the arrays :class:`durak.bots.learned.QNet` reads (``w1`` the state's
-    rows then the action's, ``b1``, ``w2``, ...; each ``(in, out)``)."""
-    sd = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
-    out = {"w1": np.concatenate([sd["s.weight"].T, sd["a.weight"].T]), "b1": sd["s.bias"]}
-    rest = sorted(
-        {k.rsplit(".", 1)[0] for k in sd if k.startswith("rest.")},
-        key=lambda k: int(k.split(".")[1]),
-    )
-    for i, k in enumerate(rest, start=2):
-        out[f"w{i}"], out[f"b{i}"] = sd[f"{k}.weight"].T.copy(), sd[f"{k}.bias"]
-    return out
 
 
 def numpy_net(net: QNet, rules: Rules) -> NumpyQNet:
@@ -296,13 +283,6 @@ class Actors:
                 self.trace_s[i], self.trace_a[i], self.trace_t[i] = [], [], []
             lo = hi
         return out
-
-
-def save(path: str, state: dict[str, Any]) -> None:
-    """Whole or not at all (a run stopped while writing keeps the last checkpoint)."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    torch.save(state, path + ".tmp")
-    os.replace(path + ".tmp", path)
 
 
 COUNTERS = ("deals", "samples", "updates", "cpu", "cut")
