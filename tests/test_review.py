@@ -194,3 +194,26 @@ def test_a_chance_stays_between_0_and_100_when_a_network_strays_past_1() -> None
     assert review.moves
     for m in review.moves:
         assert 0.0 <= m.before <= 100.0 and 0.0 <= m.after <= 100.0
+
+
+def test_a_deal_in_play_is_reviewed_up_to_its_last_move_without_luck() -> None:
+    # Issue 47: during a deal a person may review their own seat's decisions so far. The
+    # review of the first 12 plies judges only that seat's decisions among them, says the
+    # deal is in play, counts no finished deal and no luck (there is no result yet), and
+    # judges those moves exactly as the review of the whole deal does.
+    whole = played(Rules.preset("podkidnoy"), seed=5)
+    part = whole.fresh()
+    for a in whole.history[:12]:
+        part.apply(a)
+    judge = Judge(worlds=4, depth=2, seed=1)
+    live = review_game(part, judge, seats=[0])
+    doc = live.to_json()
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["in_play"] is True and doc["deals"] == 0
+    assert live.moves and all(m.seat == 0 and m.ply < 12 for m in live.moves)
+    (seat,) = live.seats
+    assert (seat.result, seat.luck, seat.dealt, seat.drawn, seat.expected) == (0, 0, 0, 0, 0)
+    assert seat.moves == len(live.moves) and 0 <= seat.accuracy <= 100
+    done = review_game(whole, Judge(worlds=4, depth=2, seed=1), seats=[0])
+    assert done.in_play is False and done.deals == 1
+    assert [m.__dict__ for m in done.moves[: len(live.moves)]] == [m.__dict__ for m in live.moves]

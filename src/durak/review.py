@@ -155,6 +155,7 @@ class Review:
     moves: list[MoveReview] = field(default_factory=list)
     seats: list[SeatReview] = field(default_factory=list)
     deals: int = 0
+    in_play: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The documented JSON form (docs/review.md, docs/review.schema.json)."""
@@ -163,6 +164,7 @@ class Review:
             "rules": self.rules,
             "names": self.names,
             "deals": self.deals,
+            "in_play": self.in_play,
             "thresholds": THRESHOLDS,
             "moves": [asdict(m) for m in self.moves],
             "seats": [asdict(s) for s in self.seats],
@@ -276,8 +278,11 @@ def review_game(
     progress: Progress | None = None,
     review: Review | None = None,
 ) -> Review:
-    """The review of one finished deal (``seats``: whose decisions; all by default).
-    Each decision is judged from its seat's observation alone."""
+    """The review of one deal (``seats``: whose decisions; all by default). Each decision
+    is judged from its seat's observation alone. A deal still in play is reviewed up to
+    its last move (the web's review of one's own seat during a deal): ``in_play`` is set
+    and, with no result yet, it adds only moves, tags, accuracy and points lost to the
+    seats' figures (no luck, result or expectation)."""
     rules = game.rules
     seats = list(range(rules.players)) if seats is None else list(seats)
     for s in seats:
@@ -300,7 +305,8 @@ def review_game(
         if mover in samplers and len(obs.legal) > 1:
             review.moves.append(_judge_move(judge, obs, samplers[mover], action, deal, ply))
         g.apply(action)
-    review.deals += 1
+    review.in_play = not game.is_over
+    review.deals += 0 if review.in_play else 1
     _add_seats(review, game, seats, deal)
     return review
 
@@ -337,10 +343,12 @@ def _add_seats(review: Review, game: Game, seats: Sequence[int], deal: int) -> N
     fair = _fair(game)
     for s in seats:
         mine = [m for m in review.moves if m.seat == s and m.deal == deal]
-        expected = 100.0 - mine[0].before if mine else fair
-        result = _result(game, s)
         lost = sum(m.loss for m in mine)
-        dealt, drawn = expected - fair, result - expected + lost
+        expected = result = dealt = drawn = 0.0
+        if game.is_over:  # (a deal in play has no result yet: its luck is not known)
+            expected = 100.0 - mine[0].before if mine else fair
+            result = _result(game, s)
+            dealt, drawn = expected - fair, result - expected + lost
         old = by_seat.get(s)
         if old is None:
             old = SeatReview(s, review.names[s], 0.0, dict.fromkeys(TAGS, 0), 0, 0.0, 0.0,
