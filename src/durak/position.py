@@ -534,7 +534,7 @@ class Position:
         self._order = ()
         self._hands = hands
         self._known = [int(k) for k in obs.known]
-        self._known[seat] = 0
+        self._known[seat] = int(obs.known_own)  # (known[seat] is its whole hand)
         self._talon = tuple(talon)
         self._tp = 0
         turned = obs.trump.index if obs.trump is not None else -1  # (none: trump=none)
