@@ -49,16 +49,17 @@ def need_browser() -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def serving(tmp_path_factory: pytest.TempPathFactory, name: str, **options: Any) -> Iterator[str]:
+    """A web server on a free port, its SQLite database ``name`` in a new folder, built
+    with ``create_app``'s ``options``: yields its address, then stops it."""
     need_browser()
     import uvicorn
 
     from durak.server import create_app
 
-    db = tmp_path_factory.mktemp("web") / "browser.db"
+    db = tmp_path_factory.mktemp("web") / name
     port = free_port()
-    app = create_app(f"sqlite:///{db}", bot_pace=0, deal_pause=0)
+    app = create_app(f"sqlite:///{db}", **options)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -69,6 +70,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose bots move at once and whose deals follow each other at once."""
+    yield from serving(tmp_path_factory, "browser.db", bot_pace=0, deal_pause=0)
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +130,19 @@ def move(page: Any) -> bool:
     return True
 
 
+def turn_or_end(page: Any, seconds: float = 30) -> None:
+    """Wait until it is this page's turn or the deal's result shows (a condition the
+    page is watched for, not a time)."""
+    page.wait_for_selector(
+        '#status[data-my-turn="1"], #result', state="attached", timeout=seconds * 1000
+    )
+
+
+def picture(page: Any, path: Path, full: bool = False) -> None:
+    """A screenshot of ``page`` with its animations run to their end (not waited for)."""
+    page.screenshot(path=str(path), full_page=full, animations="disabled")
+
+
 def play_to_the_end(page: Any, seconds: float = 90) -> int:
     """Click moves until the deal's result shows; the number of moves made."""
     moves = 0
@@ -132,7 +152,7 @@ def play_to_the_end(page: Any, seconds: float = 90) -> int:
         if move(page):
             moves += 1
         else:
-            page.wait_for_timeout(20)
+            turn_or_end(page)
     return moves
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from durak import Game, Rules
 from durak.bots import LEVELS, level, make, names
+from durak.bots.belief import BeliefWorlds, Uniform
 from durak.bots.heuristic import HeuristicBot, safe_cards
-from durak.bots.ismcts import BeliefWorlds, BestMean, ISMCTSBot, KeepPrior, Uniform
+from durak.bots.ismcts import BestMean, ISMCTSBot, KeepPrior
 from durak.bots.learned import LearnedBot
 from durak.bots.memory import Tracker, higher_in_suit
 from durak.cards import Card, CardSet

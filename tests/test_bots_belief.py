@@ -9,8 +9,8 @@ import pytest
 
 from durak import Card, Game, Rules
 from durak.bots import make
-from durak.bots.belief import Belief
-from durak.bots.ismcts import BeliefWorlds, ISMCTSBot, KeepPrior, Uniform
+from durak.bots.belief import Belief, BeliefWorlds, Uniform
+from durak.bots.ismcts import ISMCTSBot, KeepPrior
 from durak.bots.policy import rollout_action
 from durak.seats import Seats
 
@@ -209,7 +209,7 @@ def test_model_fit_tells_a_careful_player_from_one_the_model_misreads() -> None:
     """``model_fit`` is the mean weight the guesses gave each move the seat made: about
     0.6 for a seat that plays the CAREFUL rules, 0.2-0.3 for one that plays at random; the
     searcher's ``fit=x`` deals uniformly again below ``x``."""
-    from durak.bots.ismcts import FIT_MOVES, _misread
+    from durak.bots.belief import FIT_MOVES, _misread
     from durak.bots.policy import CAREFUL, CLUB
 
     def fit_of(random_moves: bool, seed: int) -> tuple[int, float]:
@@ -244,7 +244,7 @@ def test_level5_deals_uniformly_once_the_model_misreads_its_opponent() -> None:
     CAREFUL rules themselves) its worlds come from the belief all deal; against one who
     plays at random, whose moves the model misreads, they come from the uniform deal
     once enough moves were read (``FIT_MOVES``)."""
-    from durak.bots.ismcts import FIT_MOVES
+    from durak.bots.belief import FIT_MOVES
     from durak.bots.policy import CAREFUL, CLUB
 
     def sources(random_moves: bool, seed: int) -> list[bool]:

@@ -27,8 +27,10 @@ from .browser import (
     foreign_words,
     move,
     open_custom,
+    picture,
     server,
     state_of,
+    turn_or_end,
 )
 
 __all__ = ["browser", "server"]  # fixtures
@@ -116,10 +118,8 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_p
             and pa.locator("#hand .card.legal").count() >= 1
             and pa.locator('#status[data-my-turn="1"]').count()
         ):
-            pa.wait_for_timeout(400)  # let the cards' entry animation finish
-            pa.screenshot(path=str(shot_path))
-            pp.wait_for_timeout(100)
-            pp.screenshot(path=str(phone_path))
+            picture(pa, shot_path)
+            picture(pp, phone_path)
             shot = True
             # Mid-game, each page speaks only its own language (names people typed aside).
             for page, lang in ((pa, "en"), (pb, "ru"), (pp, "ru")):
@@ -204,8 +204,7 @@ def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) ->
     page.fill("#name", "Vera")
     page.click("#create-btn")  # two players: Vera and a bot
     page.wait_for_selector("#hand .card")
-    while page.locator('#status[data-my-turn="1"]').count() == 0:
-        page.wait_for_timeout(30)
+    turn_or_end(page)
     hand_before = sorted(
         page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
     )
@@ -219,7 +218,7 @@ def test_reload_returns_to_the_seat_and_drag_plays(server: str, browser: Any) ->
     # Play on until Vera opens a bout, then drag a highlighted card onto the table.
     while page.locator('#status[data-my-turn="1"][data-phase="attack"]').count() == 0:
         if not move(page):
-            page.wait_for_timeout(30)
+            turn_or_end(page)
     before = state_of(page)
     card = page.locator("#hand .card.legal").first
     name = card.get_attribute("data-card")

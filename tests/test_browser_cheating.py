@@ -11,7 +11,16 @@ from typing import Any
 from durak import Card, i18n
 from durak.cards import beats_mask
 
-from .browser import DOCS, REMAKE_SHOTS, browser, move, open_custom, server, state_of
+from .browser import (
+    DOCS,
+    REMAKE_SHOTS,
+    browser,
+    move,
+    open_custom,
+    server,
+    state_of,
+    turn_or_end,
+)
 
 __all__ = ["browser", "server"]  # (pytest fixtures)
 
@@ -32,15 +41,16 @@ def new_table(page: Any, server: str, bot: str, deals: int = 1) -> None:
 
 def wait_turn_or_end(page: Any, seconds: float = 30) -> bool:
     """True when it is this page's turn (the next deal's too), False when the match is over."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if page.locator("#result #again").count():
-            return False
-        mine = page.locator('#status[data-my-turn="1"]').count()
-        if mine and not page.locator("#result").count():
-            return True
-        page.wait_for_timeout(20)
-    raise AssertionError("neither my turn nor the end came")
+    over: bool = (
+        page.wait_for_function(
+            """() => document.querySelector('#result #again') ? 'over'
+            : document.querySelector('#status[data-my-turn="1"]')
+              && !document.querySelector('#result') ? 'mine' : null""",
+            timeout=seconds * 1000,
+        ).json_value()
+        == "over"
+    )
+    return not over
 
 
 def click_and_wait(page: Any, selector: str) -> None:
@@ -104,7 +114,7 @@ def test_a_person_cheats_and_the_catcher_catches_it(server: str, browser: Any) -
     while "calls" not in log_text(page):  # (more cards of mine to beat first, maybe)
         assert time.monotonic() < deadline, "the catcher did not call"
         if not move(page):
-            page.wait_for_timeout(20)
+            turn_or_end(page)
     assert "a cheat" in log_text(page)
     # what the call found is said, and to me: it was my cheat (issue 50)
     assert i18n.t("en", "log.call_caught_you", who="", card="").split(":")[1].strip() in (

@@ -29,6 +29,7 @@ from .browser import (
     open_custom,
     play_to_the_end,
     server,
+    turn_or_end,
 )
 
 __all__ = ["browser", "server"]  # fixtures
@@ -175,7 +176,7 @@ def test_russian_rated_game_changes_both_ratings(server: str, browser: Any) -> N
     assert page.inner_text("#rules-name") == "Подкидной, 2 игрока, 24 карты, Карт на руках: 4"
     for _ in range(3):
         while not move(page):
-            page.wait_for_timeout(20)
+            turn_or_end(page)
     assert page.locator("#log li").count() >= 3
     assert_in_language(page, "ru", "table")
     # Trumps sit together at the right end of the hand, and are marked.

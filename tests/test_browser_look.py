@@ -10,7 +10,6 @@ show no Latin letter (no «K♥», no English word) on any screen.
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,12 +25,13 @@ from .browser import (
     REMAKE_SHOTS,
     browser,
     foreign_words,
-    free_port,
     move,
-    need_browser,
     open_custom,
+    picture,
     server,
+    serving,
     state_of,
+    turn_or_end,
 )
 
 __all__ = ["browser", "server"]  # (pytest fixtures)
@@ -45,24 +45,7 @@ SUITS = "♠♥♦♣"
 def waiting_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server as `durak serve` runs by default: a finished deal of a match stays on
     show until every connected person asks for the next one (no deal pause given)."""
-    need_browser()
-    import uvicorn
-
-    from durak.server import create_app
-
-    db = tmp_path_factory.mktemp("web") / "waiting.db"
-    port = free_port()
-    app = create_app(f"sqlite:///{db}", bot_pace=0)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    yield from serving(tmp_path_factory, "waiting.db", bot_pace=0)
 
 
 # Every notice (toast) the page shows, kept: a notice lasts a few seconds, the test reads
@@ -100,11 +83,10 @@ def no_latin(page: Any, where: str) -> None:
 
 def shot(page: Any, name: str, tmp: Path) -> Path:
     """A screenshot to look at (tmp), and to docs/ when asked or missing."""
-    page.wait_for_timeout(300)  # (the card animations settle: a picture, not a check)
     path = tmp / name
-    page.screenshot(path=str(path))
+    picture(page, path)
     if REMAKE_SHOTS or not (DOCS / name).exists():
-        page.screenshot(path=str(DOCS / name))
+        picture(page, DOCS / name)
     return path
 
 
@@ -250,7 +232,7 @@ def test_dvukhkozyrny_shows_each_turned_card_and_its_replay_takes_the_keyboard(
         if move(page):
             moves += 1
         else:
-            page.wait_for_timeout(20)
+            turn_or_end(page)
     no_latin(page, "двухкозырный, the result")
     page.click("#lang")  # back to English: the chat's title follows
     page.wait_for_function("() => document.documentElement.lang === 'en'")
@@ -355,7 +337,7 @@ def test_russian_cheating_game_says_each_call_and_its_replay_names_the_cheats(
             if not my_cheat_made(page):
                 move(page)
         else:
-            page.wait_for_timeout(20)
+            turn_or_end(page)
         lines = page.locator("#log li").all_inner_texts()
         caught_line = next((x for x in lines if "обман раскрыт" in x), None)
     # the log says what the call found, and so did a notice to the table
@@ -372,7 +354,7 @@ def test_russian_cheating_game_says_each_call_and_its_replay_names_the_cheats(
     # the deal to its end, then its replay: the cheat and the call named in words
     while not page.locator("#result").count():
         if not move(page):
-            page.wait_for_timeout(20)
+            turn_or_end(page)
     games = api(server, "/api/games?limit=50")["games"]
     game = next(g for g in games if g["names"][0] == "Вера" and "shulerskiy" in g["rules"])
     frames = api(server, f"/api/games/{game['id']}")["frames"]

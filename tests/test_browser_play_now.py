@@ -18,7 +18,15 @@ import pytest
 
 from durak import i18n
 
-from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, play_to_the_end, server
+from .browser import (
+    DOCS,
+    REMAKE_SHOTS,
+    browser,
+    foreign_words,
+    picture,
+    play_to_the_end,
+    server,
+)
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -28,8 +36,7 @@ pytestmark = pytest.mark.timeout(240)
 def shot(page: Any, name: str, full: bool = False) -> None:
     path = DOCS / name
     if REMAKE_SHOTS or not path.exists():
-        page.wait_for_timeout(300)  # animations settle
-        page.screenshot(path=str(path), full_page=full)
+        picture(page, path, full)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

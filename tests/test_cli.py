@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -162,13 +163,22 @@ def test_game_record_hint_still_reads_a_lone_deal(
 def test_arena_progress_speaks_at_least_every_few_seconds(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A slow game (level 5 takes minutes a deal) still shows the clock moving."""
+    """A slow game (level 5 takes minutes a deal) still shows the clock moving: the
+    ticker redraws with no game ended (waited for as an event, not a time)."""
     assert Progress.EVERY <= 5
     monkeypatch.setattr(Progress, "EVERY", 1.0)
+    ticked = threading.Event()
+    show = Progress._show
+
+    def shown(self: Progress, force: bool) -> None:
+        show(self, force)
+        ticked.set()
+
+    monkeypatch.setattr(Progress, "_show", shown)
     bar = Progress(4)
     bar.tty = False
     bar.start_ticker()
-    time.sleep(2.6)  # no game ends meanwhile
+    assert ticked.wait(60), "the ticker never redrew"
     bar.close()
     lines = [x for x in capsys.readouterr().err.splitlines() if x]
     assert len(lines) >= 1 and all("0/4 games" in x and "eta ?" in x for x in lines)

@@ -446,9 +446,10 @@ _NOT_IN_A_VIEW = {
 }
 
 
-def _view_state(g: Game, seat: int) -> dict[str, object]:
+def _view_state(g: Game) -> dict[str, object]:
     """Every field of ``g`` a rebuilt game must share, the talon as its remaining cards
-    and the knowledge of every seat but ``seat`` (a seat knows its own hand)."""
+    and what every seat's hand is known to hold (the viewing seat's too: what the others
+    have seen of it)."""
     from durak.game import FIELDS
 
     state: dict[str, object] = {
@@ -457,7 +458,7 @@ def _view_state(g: Game, seat: int) -> dict[str, object]:
         if f not in _NOT_IN_A_VIEW
     }
     state["talon"] = tuple(g._talon[g._tp :])
-    state["known"] = tuple(k for s, k in enumerate(g._known) if s != seat)
+    state["known"] = tuple(g._known)
     return state
 
 
@@ -466,7 +467,8 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
     game it makes from a seat's view holds every field the real game holds, and plays
     on to the same end (throw-in ranks, pagony steps and passes, shows, teams, forced
     takes). It has no deal of its own: seed 0, no deck, no history, the bout's first
-    attacker as its leader, nothing known of the viewing seat's hand."""
+    attacker as its leader. What the other seats know of the viewing seat's hand (cards
+    they saw it take) is kept: every seat's observation of it is the real one."""
     from durak import CardSet
 
     pagony = Rules.preset("pagony", players=4, teams="2x2", transfer=True, transfer_first_bout=True)
@@ -487,7 +489,7 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
         (Rules.preset("pogonny", players=5, trump_exchange=True), 5, None),
         (Rules(players=2, action_limit=300), 6, None),
     ]
-    passes = shows = 0
+    passes = shows = known_own = 0
     for rules, seed, pagon in configs:
         rng = random.Random(seed)
         g = Game(rules, seed=seed, pagon=pagon)
@@ -496,10 +498,14 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
             seat = step % rules.players
             hands = [int(CardSet(h)) for h in g.hands]
             d = Game.from_view(g.observation(seat), hands, g.undrawn())
-            assert _view_state(d, seat) == _view_state(g, seat)
+            assert _view_state(d) == _view_state(g)
             assert d.legal_actions() == g.legal_actions()
             assert (d.seed, d.deck, d.history) == (0, (), [])
-            assert d.leader == g.first_attacker and d.known[seat] == CardSet()
+            assert d.leader == g.first_attacker and d.known == g.known
+            assert [d.observation(s) for s in range(rules.players)] == [
+                g.observation(s) for s in range(rules.players)
+            ]
+            known_own += bool(g.observation(seat).known_own)
             passes += bool(g.passed)
             shows += bool(g._shown >> 1)
             if step % 5 == 0:
@@ -510,11 +516,11 @@ def test_a_game_rebuilt_from_a_view_with_the_true_cards_is_the_game() -> None:
                     move = moves.choice(a.legal_actions())
                     a.apply(move)
                     b.apply(move)
-                assert b.outcome == a.outcome and _view_state(b, seat) == _view_state(a, seat)
+                assert b.outcome == a.outcome and _view_state(b) == _view_state(a)
             legal = g.legal_actions()
             g.apply(next((x for x in legal if x.kind == Kind.SHOW), rng.choice(legal)))
             step += 1
-    assert passes and shows
+    assert passes and shows and known_own
 
 
 def test_a_truncated_deal_ends_as_a_draw_with_its_losers() -> None:

@@ -251,7 +251,7 @@ def test_look_ahead_values_a_finished_line_by_its_outcome_and_a_cut_one_by_the_n
     # a line is valued by the network's best Q of the seat to act, negated for the other.
     from durak.bots.learned import QNet, view_features
     from durak.bots.lookahead import look_ahead
-    from durak.bots.solver import outcome_value
+    from durak.playout import outcome_value
 
     net = QNet.load(DEFAULT_WEIGHTS)
     games = _positions(6, seed=40)

@@ -92,15 +92,38 @@ async def press_move(pilot: Pilot[Any], screen: GameScreen, action: Action) -> N
             else:
                 await pilot.press("home", *["right"] * i, "space")
         if action.kind == Kind.DEFEND:
-            for _ in range(8):
-                if screen.picker.target == action.target:
-                    break
-                await pilot.press("down")
+            await aim(pilot, screen, action)
         await pilot.press("r" if action.kind == Kind.TRANSFER else "enter")
     else:
         await pilot.press(
             {"take": "t", "pass": "p", "show": "s", "exchange": "x"}[str(action.kind)]
         )
+
+
+async def aim(pilot: Pilot[Any], screen: GameScreen, action: Action) -> None:
+    """Move the picker to the table card ``action`` beats, with the arrow key."""
+    for _ in range(8):
+        if screen.picker.target == action.target:
+            return
+        await pilot.press("down")
+
+
+async def lay_cheat(pilot: Pilot[Any], screen: GameScreen, cheat: Action) -> None:
+    """In cheat mode (~ pressed), lay ``cheat`` onto its table card by keys; it is played."""
+    g = screen.session.game
+    i = screen.hand_cards().index(cheat.cards[0])
+    await pilot.press("home", *["right"] * i, "space")
+    await aim(pilot, screen, cheat)
+    n = len(g.history)
+    await pilot.press("enter")
+    assert g.history[n] is cheat, screen.message
+
+
+async def hinted(pilot: Pilot[Any], app: Any) -> None:
+    """Ask for a hint (h) and wait until its worker has said it (no clock involved)."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 def check_screen(app: DurakApp) -> None:
@@ -327,11 +350,7 @@ def test_wrong_keys_mouse_undo_hint_language(tmp_path: Path) -> None:
             await pilot.pause()
             assert len(g.history) == n and g.to_act == 0
             assert "Taken back" in text_of(app, "#message")
-            await pilot.press("h")
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if "Hint" in text_of(app, "#message"):
-                    break
+            await hinted(pilot, app)
             assert "Hint" in text_of(app, "#message")
             await pilot.press("l")
             assert "Ваш ход" in text_of(app, "#status") or "Ходит" in text_of(app, "#status")

@@ -18,7 +18,7 @@ from durak.tui.app import DurakApp  # noqa: E402
 from durak.tui.game_screen import GameScreen  # noqa: E402
 from durak.tui.i18n import tr  # noqa: E402
 
-from .test_tui_app import press_move, run, settings, settle, shown_keys  # noqa: E402
+from .test_tui_app import lay_cheat, press_move, run, settings, settle, shown_keys  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -49,15 +49,7 @@ def test_a_cheat_by_keys_is_caught_by_the_catcher(tmp_path: Path) -> None:
                     await pilot.press("escape", "tilde")
                     assert screen.picker.cheat
                     assert getattr(screen.message, "key", None) == "cheat_on"
-                    i = screen.hand_cards().index(cheat.cards[0])
-                    await pilot.press("home", *["right"] * i, "space")
-                    for _ in range(8):
-                        if screen.picker.target == cheat.target:
-                            break
-                        await pilot.press("down")
-                    n = len(g.history)
-                    await pilot.press("enter")
-                    assert g.history[n] is cheat, screen.message
+                    await lay_cheat(pilot, screen, cheat)
                 else:
                     await press_move(pilot, screen, greedy.choose(obs))
                 await settle(pilot, app)

@@ -30,7 +30,17 @@ from durak.tui.i18n import tr  # noqa: E402
 from durak.tui.replay_app import ReplayApp, load  # noqa: E402
 from durak.tui.result_screen import ResultScreen  # noqa: E402
 
-from .test_tui_app import press_move, run, settings, settle, start_screen, text_of  # noqa: E402
+from .test_tui_app import (  # noqa: E402
+    aim,
+    hinted,
+    lay_cheat,
+    press_move,
+    run,
+    settings,
+    settle,
+    start_screen,
+    text_of,
+)
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -145,10 +155,7 @@ def test_cheat_mode_says_it_is_on_and_off_and_a_cheat_card_names_the_key(
                     on = tr("en", "cheat_mode_on_status")
                     assert on in text_of(app, "#status")
                     await pilot.press("space")
-                    for _ in range(8):
-                        if screen.picker.target == cheat.target:
-                            break
-                        await pilot.press("down")
+                    await aim(pilot, screen, cheat)
                     n = len(g.history)
                     await pilot.press("enter")
                     assert g.history[n] is cheat, screen.message
@@ -180,15 +187,8 @@ def test_the_catchers_call_is_a_notice_on_the_message_line(tmp_path: Path) -> No
                 obs = g.observation(0)
                 cheat = next((a for a in obs.cheats if a.target is not None), None)
                 if obs.phase == Phase.DEFEND and cheat is not None:
-                    i = screen.hand_cards().index(cheat.cards[0])
-                    await pilot.press("escape", "tilde", "home", *["right"] * i, "space")
-                    for _ in range(8):
-                        if screen.picker.target == cheat.target:
-                            break
-                        await pilot.press("down")
-                    n = len(g.history)
-                    await pilot.press("enter")
-                    assert g.history[n] is cheat, screen.message
+                    await pilot.press("escape", "tilde")
+                    await lay_cheat(pilot, screen, cheat)
                 else:
                     await press_move(pilot, screen, greedy.choose(obs))
                 await settle(pilot, app)
@@ -272,11 +272,7 @@ def test_russian_screens_of_a_cheating_game_a_two_trump_game_and_a_replay(
                     no_latin(app, f"{where}, turn {turns}, cheat mode")
                     await pilot.press("tilde")
                 if turns == 1:
-                    await pilot.press("h")  # the hint names its move in Russian
-                    for _ in range(200):
-                        if getattr(screen.message, "key", "") != "hint_wait":
-                            break
-                        await pilot.pause(0.05)
+                    await hinted(pilot, app)  # the hint names its move in Russian
                     no_latin(app, f"{where}, the hint")
                 await press_move(pilot, screen, greedy.choose(obs))
                 await settle(pilot, app)

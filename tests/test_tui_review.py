@@ -45,10 +45,10 @@ async def shown(lang: str) -> tuple[ReviewScreen, list[str]]:
     screen = ReviewScreen(finished(4), ["Аня", "Боря"], lang, judge=Judge(worlds=2, depth=1))
     app = Host(screen)
     async with app.run_test(size=(110, 40)) as pilot:
-        while screen.review is None:  # (the review's thread posts it when done)
-            await pilot.pause()
-            await asyncio.sleep(0)
+        await pilot.pause()  # (mounted: the review's thread started; it shows it, then ends)
+        await app.workers.wait_for_complete()
         await pilot.pause()
+        assert screen.review is not None
         log = screen.query_one("#review-log", RichLog)
         lines = [str(strip.text) for strip in log.lines]
         await pilot.press("escape")
@@ -93,10 +93,9 @@ def test_r_on_the_result_box_opens_the_review_and_esc_comes_back(
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
-            while screen.review is None:
-                await pilot.pause()
-                await asyncio.sleep(0)
-            assert screen.review.moves and screen.review.deals == 1
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.review is not None and screen.review.moves and screen.review.deals == 1
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, ResultScreen)

@@ -198,11 +198,11 @@ def test_what_the_screen_shows_is_a_full_redraw_after_every_key(tmp_path: Path) 
 
     async def go(pilot: Pilot[Any], app: DurakApp, screen: SetupScreen) -> None:
         async def settled() -> str:
-            """The screen once it stops changing (a loaded machine can make the pilot
-            return before the last repaint has been handled)."""
+            """The screen once it stops changing: each pause handles every message
+            pending and repaints (no clock: a loaded machine only makes it slower)."""
             last = app.export_screenshot()
             for _ in range(20):
-                await pilot.pause(0.05)
+                await pilot.pause()
                 now = app.export_screenshot()
                 if now == last:
                     break

@@ -46,7 +46,8 @@ class Observation:
 
     ``known[s]`` holds the cards known to be in seat ``s``'s hand: taken from the
     table, shown (проездной), the face-up trump once drawn, and for the observing
-    seat its whole hand. ``legal`` is empty unless this seat is to act.
+    seat its whole hand (what the others know of it: ``known_own``). ``legal`` is
+    empty unless this seat is to act.
     """
 
     seat: int
@@ -93,6 +94,10 @@ class Observation:
     # двухкозырный (trump=per_player, docs/rules.md 12): each seat's own trump suit;
     # ``trump_suit`` is then this seat's, ``trump`` None.
     trumps: tuple[int, ...] = ()
+    # The cards of this seat's own hand that every other seat knows (taken from the
+    # table, shown...): ``known[seat]`` holds its whole hand, so this is what the
+    # others see of it (``Game.from_view`` gives it back to them).
+    known_own: CardSet = CardSet(0)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return dataclass_reduce(self)

@@ -154,17 +154,7 @@ class Planes:
         self.flags = len(flags)
         self.bits_size = self.planes_size + len(flags)
         self.size = self.bits_size + len(values)
-        # bit positions within the flags
-        self._out = 5
-        self._att = self._out + n
-        self._def = self._att + n
-        self._act = self._def + n
-        self._phase = self._act + n
-        self._first = 1 << (self._phase + len(PHASES))
-        self._forced = self._first << 1
-        self._others = [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
-        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
-        self._around = [[(seat + i) % n for i in range(n)] for seat in range(n)]
+        self._place(n)
         self._limit = rules.bout_limit
         self._pogonny = rules.scoring == "pogonny"
         nc, limit = self.cards, self._limit
@@ -195,6 +185,19 @@ class Planes:
             row: list[bytes] = [b""] * (len(names) + 4 + n)
             row += [self._no_tally] * (n_parts - len(names) - 4 - n)
             self._parts.append(row)
+
+    def _place(self, n: int) -> None:
+        """The flags' bit positions and the seats' orders around the table (from each seat)."""
+        self._out = 5
+        self._att = self._out + n
+        self._def = self._att + n
+        self._act = self._def + n
+        self._phase = self._act + n
+        self._first = 1 << (self._phase + len(PHASES))
+        self._forced = self._first << 1
+        self._others = [[(seat + i) % n for i in range(1, n)] for seat in range(n)]
+        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._around = [[(seat + i) % n for i in range(n)] for seat in range(n)]
 
     def __reduce__(self) -> tuple[object, tuple[Rules, bool]]:
         # (compiled, the class cannot be rebuilt without its constructor's arguments)

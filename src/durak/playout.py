@@ -29,6 +29,22 @@ from .game import Game
 from .rules import Rules
 
 
+def outcome_value(g: Game, seat: int) -> int:
+    """+1 / 0 / -1: the finished deal ``g`` from ``seat``'s side (the exact endgame's
+    values, :mod:`durak.bots.solver`, and the lookahead's leaves).
+
+    >>> g = Game(Rules(), seed=3)
+    >>> _ = random_playout(g, random.Random(1))
+    >>> outcome_value(g, 0) in (-1, 0, 1)
+    True
+    """
+    o = g.outcome
+    assert o is not None
+    if o.durak is None:
+        return 0
+    return -1 if g.rules.team_of(o.durak) == g.rules.team_of(seat) else 1
+
+
 def random_playout(g: Game, rng: random.Random) -> int:
     """Play ``g`` to its end choosing uniformly among the legal actions (the same choice
     as ``durak bench``'s public path: ``legal[int(rng.random() * len(legal))]``).

@@ -30,7 +30,7 @@ from .cheating import Cheating
 from .deal import check_seat, deal_hands, deck_order, lots, trump_suit_of, turn_trump
 from .enums import Phase
 from .errors import ArgumentError
-from .observation import Observation, SeatView
+from .observation import VIEW_FIELDS, Observation, SeatView
 from .outcome import Outcome
 from .rules import Rules, pagon_ladder
 from .turns import thrower_cache
@@ -56,21 +56,12 @@ def pagon_cards(rules: Rules, step: int, trump: int) -> int:
 
 # Game.state(): the whole state as masks and ints, in this order (a plain tuple: the
 # environments make one every step, and a named tuple costs more than what it feeds).
+# Named as the seat view names them (VIEW_FIELDS): ``known`` to ``trump_card``, then
+# ``trump_under_talon`` to ``defender``.
 STATE_FIELDS: Final = (
     "hands",
-    "known",
-    "attacks",
-    "beats",
-    "unbeaten",
-    "table",
-    "discard",
-    "trump_card",
-    "trump_under_talon",
-    "talon_size",
-    "out",
-    "to_act",
-    "attacker",
-    "defender",
+    *VIEW_FIELDS[3:10],
+    *VIEW_FIELDS[11:17],
     "phase",
     "cap",
     "bout",
@@ -543,7 +534,7 @@ class Position:
         self._order = ()
         self._hands = hands
         self._known = [int(k) for k in obs.known]
-        self._known[seat] = 0
+        self._known[seat] = int(obs.known_own)  # (known[seat] is its whole hand)
         self._talon = tuple(talon)
         self._tp = 0
         turned = obs.trump.index if obs.trump is not None else -1  # (none: trump=none)

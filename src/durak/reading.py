@@ -171,5 +171,6 @@ class Reading(Position):
             last_attack=last,
             passed=self.passed,
             trumps=self._trumps,
+            known_own=CardSet(self._known[seat]),
             **(cheat.observed(cheats, calls) if cheat is not None else {}),
         )

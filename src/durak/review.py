@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .actions import Action
-from .bots.ismcts import BeliefWorlds
+from .bots.belief import BeliefWorlds
 from .bots.learned import DEFAULT_WEIGHTS, TABLE_WEIGHTS, load_net, load_table
 from .bots.lookahead import Network, world_values
 from .bots.solver import Solver, Unsolved, perfect_information

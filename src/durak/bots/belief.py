@@ -22,6 +22,11 @@ where the same search dealing hands uniformly scores 0.54-0.67.
 The work is done in :meth:`Belief.sync`, which the bot calls when it is to move, so
 that it counts in the move's time; :meth:`Belief.observe` only queues.
 
+The searcher's *world samplers* live here too: :class:`Uniform` deals the hidden cards
+at random (consistently with all the seat knows), :class:`BeliefWorlds` deals them
+from a :class:`Belief` (level 5's sampler); :mod:`durak.bots.ismcts`, the lookahead
+and the review take either.
+
 >>> import random
 >>> from durak import Game, Rules
 >>> g = Game(Rules(), seed=7)
@@ -40,13 +45,16 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from ..actions import Action
 from ..cards import iter_bits
+from ..determinize import sample
 from ..errors import ArgumentError
 from ..game import Game
 from ..observation import Observation
+from .memory import Tracker
 from .policy import CAREFUL, CLUB, PLAIN, rollout_action
 
 # A move the model would not have made in a particle's world multiplies its weight by
@@ -428,3 +436,126 @@ def _world(obs: Observation, hid: Sequence[int], rng: random.Random | None = Non
     if rng is not None:
         rng.shuffle(talon)
     return Game.from_view(obs, hands, talon)
+
+
+# -- world samplers: how the searcher deals its worlds ---------------------------------
+# BeliefWorlds: how many of an opponent's moves must be read before its fit is judged.
+FIT_MOVES = 8
+
+Deal = Callable[[random.Random], Game]
+
+
+class Worlds(Protocol):
+    """A world sampler: follows a deal from one seat's observations and deals the cards
+    that seat cannot see. It holds the deal's state: one sampler a bot."""
+
+    def reset(self) -> None: ...
+
+    def observe(self, obs: Observation) -> None: ...
+
+    def prepare(self, obs: Observation) -> tuple[Deal, bool]:
+        """How this move's worlds are dealt (a function of the search's random
+        generator), and whether they come from a belief."""
+        ...
+
+
+class Uniform:
+    """Deal the hidden cards at random, consistently with all the seat knows: hand sizes,
+    cards seen taken, the trump, suits a player could not beat
+    (:class:`~durak.bots.memory.Tracker`). Level 4's sampler, and level 5's with three
+    players or more.
+
+    >>> from durak import Game, Rules
+    >>> g = Game(Rules(), seed=1)
+    >>> deal, from_belief = Uniform().prepare(g.observation(0))
+    >>> deal(random.Random(2)).hand(0) == g.hand(0), from_belief
+    (True, False)
+    """
+
+    def __init__(self) -> None:
+        self.tracker = Tracker()
+
+    def reset(self) -> None:
+        self.tracker.reset()
+
+    def observe(self, obs: Observation) -> None:
+        self.tracker.update(obs)
+
+    def prepare(self, obs: Observation) -> tuple[Deal, bool]:
+        exclude = self.tracker.exclude(obs)
+
+        def deal(rng: random.Random) -> Game:
+            return sample(obs, rng, exclude)
+
+        return deal, False
+
+
+class BeliefWorlds(Uniform):
+    """Deal the worlds from a particle filter of ``particles`` guesses of the hidden
+    hands, weighted by how likely each opponent's moves were for a careful player
+    (:class:`~durak.bots.belief.Belief`, a move off the model costing a guess ``eps`` of
+    its weight), in games of at most ``players`` players (0: any); deal uniformly
+    instead while the model predicts an opponent's moves this deal at less than ``fit``
+    on average (after :data:`FIT_MOVES` of them: it misreads that player). The defaults
+    are level 5's (v11-v12 in docs/bots.md).
+
+    >>> BeliefWorlds(particles=16, seed=1).belief.n
+    16
+    """
+
+    def __init__(
+        self,
+        particles: int = 256,
+        eps: float = 0.1,
+        players: int = 2,
+        fit: float = 0.4,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__()
+        if players < 0:
+            raise ArgumentError(f"belief worlds: players must be >= 0, not {players}")
+        if not 0.0 <= fit <= 1.0:
+            raise ArgumentError(f"belief worlds: fit must be in [0, 1], not {fit}")
+        self.belief = Belief(particles, eps, rng=random.Random(seed))
+        self.players = int(players)
+        self.fit = float(fit)
+
+    def reads(self, players: int) -> bool:
+        """Whether the belief deals the worlds of a game of ``players``."""
+        return not 0 < self.players < players
+
+    def reset(self) -> None:
+        super().reset()
+        self.belief.reset()
+
+    def observe(self, obs: Observation) -> None:
+        super().observe(obs)
+        if self.reads(obs.rules.players):
+            self.belief.observe(obs)
+
+    def prepare(self, obs: Observation) -> tuple[Deal, bool]:
+        uniform = super().prepare(obs)
+        if not self.reads(obs.rules.players):
+            return uniform
+        belief = self.belief
+        # ``choose`` queued ``obs`` already (a repeat is skipped); ``evaluate`` called
+        # alone (``durak hint``) has only this one.
+        belief.observe(obs)
+        belief.sync()
+        if self.fit > 0 and self.misreads(obs):
+            return uniform
+        return (lambda rng: belief.world(obs, rng)), True
+
+    def misreads(self, obs: Observation) -> bool:
+        """Whether the belief's model misreads an opponent of ``obs.seat`` now."""
+        team = obs.rules.team_of
+        return any(
+            team(s) != team(obs.seat) and _misread(self.belief.model_fit(s), self.fit)
+            for s in range(obs.rules.players)
+        )
+
+
+def _misread(fit: tuple[int, float], least: float) -> bool:
+    """Whether a seat's moves read so far (``Belief.model_fit``) say the model misreads it."""
+    moves, odds = fit
+    return moves >= FIT_MOVES and odds < least

@@ -42,7 +42,7 @@ from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
 from .base import BaseBot, legal_of
-from .ismcts import BeliefWorlds
+from .belief import BeliefWorlds
 from .lookahead import Network, best_looked_ahead
 from .pairnet import PairNet
 from .solver import Endgame, perfect_information

@@ -2,7 +2,7 @@
 
 At a decision of a deal with cards still hidden, the network's ``width`` best actions
 are each played in the same worlds (the hidden hands dealt by the level-5 belief,
-:class:`~durak.bots.ismcts.BeliefWorlds`, or uniformly where it does not read the table),
+:class:`~durak.bots.belief.BeliefWorlds`, or uniformly where it does not read the table),
 then every world goes on for ``depth`` moves with the network's best action on every
 seat and is valued by the network: the best ``Q`` of the seat to act, from ``seat``'s
 side (with more than two sides, the seat's own best ``Q`` once it is to act again; a deal
@@ -28,7 +28,7 @@ from ..actions import Action
 from ..errors import ArgumentError
 from ..game import Game
 from ..observation import Observation
-from .solver import outcome_value
+from ..playout import outcome_value
 
 try:
     import numpy as np

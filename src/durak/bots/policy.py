@@ -111,7 +111,12 @@ def decide(  # noqa: PLR0913
         return _defend(legal, hand, trump, talon, unbeaten, table, V, style)
     if phase == OPEN:
         return _open(legal, trump, talon, V, safe)
-    return _throw(legal, phase, trump, talon, V, style)
+    # Throw in the cheapest group up to a limit that rises once the talon is gone.
+    if style == SIMPLE:
+        limit = QUEEN
+    else:
+        limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
+    return _best_throw(legal, trump, talon > 0, V, limit, PAIR_BONUS)
 
 
 # PLR0913: the compiled rollout policy reads the position as plain ints (no object per call)
@@ -202,20 +207,6 @@ def _open(legal: Sequence[Action], trump: int, talon: int, V: tuple[int, ...], s
         if score < best_score:
             best, best_score = a, score
     return best
-
-
-def _throw(
-    legal: Sequence[Action],
-    phase: int,
-    trump: int,
-    talon: int,
-    V: tuple[int, ...],
-    style: int = 0,
-) -> Action:
-    limit = 99 if talon == 0 else (PILE_LIMIT if phase == PILE else THROW_LIMIT)
-    if style == SIMPLE:
-        limit = QUEEN
-    return _best_throw(legal, trump, talon > 0, V, limit, PAIR_BONUS)
 
 
 def _best_throw(

@@ -24,6 +24,7 @@ from ..actions import Action
 from ..determinize import sample
 from ..game import Game
 from ..observation import Observation
+from ..playout import outcome_value
 from .policy import rollout_action
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -80,15 +81,6 @@ def perfect_information(obs: Observation) -> bool:
 def solvable(g: Game) -> bool:
     """True when ``g`` is an endgame of perfect information: an empty talon, two left."""
     return g.talon_size == 0 and not g.is_over and sum(not o for o in g.out) == 2
-
-
-def outcome_value(g: Game, seat: int) -> int:
-    """+1 / 0 / -1: the finished deal ``g`` from ``seat``'s side."""
-    o = g.outcome
-    assert o is not None
-    if o.durak is None:
-        return 0
-    return -1 if g.rules.team_of(o.durak) == g.rules.team_of(seat) else 1
 
 
 class Solver:

@@ -4,10 +4,14 @@ Widgets and screens post these and never reach for the screen or the app above t
 (no import of ``game_screen`` or ``app`` below them): a card view says which card was
 clicked and the game screen, which handles it, decides what that means; a screen asks
 the application to start, save or end a match and the application does it.
+
+Those that carry a value are dataclasses (Textual calls ``Message.__post_init__`` for
+them).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -16,44 +20,37 @@ if TYPE_CHECKING:
     from .session import Settings
 
 
-class CardClicked(Message):
+@dataclass
+class Clicked(Message):
+    """Something at ``index`` was clicked (which thing: the subclass)."""
+
+    index: int
+
+
+class CardClicked(Clicked):
     """The card at ``index`` in the player's hand was clicked."""
 
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
 
-
-class TargetClicked(Message):
+class TargetClicked(Clicked):
     """The attacking card at ``index`` on the table was clicked."""
 
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
 
-
-class OfferClicked(Message):
+class OfferClicked(Clicked):
     """The move button at ``index`` was clicked."""
 
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
 
-
+@dataclass
 class KeyClicked(Message):
     """A button standing for a key (``t``, ``p``…) was clicked."""
 
-    def __init__(self, key: str) -> None:
-        super().__init__()
-        self.key = key
+    key: str
 
 
+@dataclass
 class StartMatch(Message):
     """The start screen asks for a match with ``settings``."""
 
-    def __init__(self, settings: Settings) -> None:
-        super().__init__()
-        self.settings = settings
+    settings: Settings
 
 
 class NewMatch(Message):
@@ -68,9 +65,8 @@ class QuitGame(Message):
     """Save the record and leave."""
 
 
+@dataclass
 class LanguageChosen(Message):
     """The player switched the language to ``lang``."""
 
-    def __init__(self, lang: str) -> None:
-        super().__init__()
-        self.lang = lang
+    lang: str
