@@ -53,13 +53,16 @@ def games(out: str, deals: int, seed: int) -> None:
         print(f"{a} vs {b}: {time.process_time() - t0:.0f} s of CPU", file=sys.stderr)
 
 
-def records(out: str) -> list[dict[str, Any]]:
+def records(out: str, per_pair: int = 0) -> list[dict[str, Any]]:
+    """The finished games of every pair's run file; ``per_pair``: only each pair's first
+    that many deals (both of their games), 0 every one."""
     recs: list[dict[str, Any]] = []
     for a, b in itertools.combinations(LADDER, 2):
         path = _path(out, a, b)
         if os.path.exists(path):
             done = runlog.read_path(path).complete_deals()
-            recs += [r for d in sorted(done) for r in done[d]]
+            deals = sorted(done)[:per_pair] if per_pair else sorted(done)
+            recs += [r for d in deals for r in done[d]]
     return recs
 
 
@@ -78,21 +81,23 @@ def spearman(x: list[float], y: list[float]) -> float:
     return 1 - 6 * sum((a - b) ** 2 for a, b in zip(rx, ry, strict=True)) / (n * (n * n - 1))
 
 
-def accuracy(out: str, worlds: int, depth: int, dump: str) -> None:
-    recs = records(out)
+def accuracy(out: str, worlds: int, depth: int, dump: str, per_pair: int) -> None:
+    # the ratings from every game; the review of each pair's first ``per_pair`` deals
     wins: dict[tuple[str, str], float] = {}
+    for rec in records(out):
+        seats, durak = rec["seats"], rec["durak"]
+        for s in (0, 1):
+            me, other = seats[s], seats[1 - s]
+            wins[(me, other)] = wins.get((me, other), 0.0) + (
+                0.5 if durak is None else float(durak != s)
+            )
+    recs = records(out, per_pair)
     acc: dict[str, list[float]] = {b: [] for b in LADDER}
     judged = []
     t0 = time.process_time()
     for k, rec in enumerate(recs):
         seats = rec["seats"]
         g = replay_game(RULES, rec)
-        durak = rec["durak"]
-        for s in (0, 1):
-            me, other = seats[s], seats[1 - s]
-            wins[(me, other)] = wins.get((me, other), 0.0) + (
-                0.5 if durak is None else float(durak != s)
-            )
         review = review_game(g, Judge(worlds=worlds, depth=depth, seed=k))
         for sr in review.seats:
             if sr.moves:
@@ -118,8 +123,8 @@ def accuracy(out: str, worlds: int, depth: int, dump: str) -> None:
         json.dump(judged, f)
 
 
-def blunders(out: str, dump: str, playouts: int, limit: int) -> None:
-    recs = records(out)
+def blunders(out: str, dump: str, playouts: int, limit: int, per_pair: int) -> None:
+    recs = records(out, per_pair)
     with open(dump, encoding="utf-8") as f:
         judged = [m for m in json.load(f) if m["tag"] == "blunder"][:limit]
     diffs = []
@@ -166,14 +171,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--playouts", type=int, default=20)
     ap.add_argument("--limit", type=int, default=40, help="blunders played out at most")
+    ap.add_argument("--per-pair", type=int, default=0,
+                    help="accuracy: review each pair's first N deals (0: all)")  # fmt: skip
     args = ap.parse_args(argv)
     dump = os.path.join(args.out, "judged.json")
     if args.command == "games":
         games(args.out, args.deals, args.seed)
     elif args.command == "accuracy":
-        accuracy(args.out, args.worlds, args.depth, dump)
+        accuracy(args.out, args.worlds, args.depth, dump, args.per_pair)
     else:
-        blunders(args.out, dump, args.playouts, args.limit)
+        blunders(args.out, dump, args.playouts, args.limit, args.per_pair)
     return 0
 
 
