@@ -143,6 +143,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._dones = np.frombuffer(core.dones, np.int8).view(bool)
         self._cut = np.frombuffer(core.truncated, np.int8).view(bool)
         self._pool: list[tuple[np.ndarray, np.ndarray, memoryview, memoryview]] = []
+        # the ended deals' last masks: no action, one read-only array for all of them
+        self._no_actions = np.zeros(core.num_actions, np.int8)
+        self._no_actions.flags.writeable = False
         self._obs, self._mask = self._outputs()
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -199,7 +202,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             self._wrap()
         self._obs, self._mask = self._outputs()
         self._core.reset()
-        return self._observations(), {"seat": np.array(self._core.seats)}
+        return self._observations(), {"seat": np.array(self._core.seat_out, np.int64)}
 
     def step(
         self, actions: np.ndarray | Sequence[int]
@@ -209,12 +212,12 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             actions = np.asarray(actions).reshape(-1).tolist()
         self._core.step(actions)
         done, cut = self._dones, self._cut
-        info: dict[str, Any] = {"seat": np.array(self._core.seats)}
+        info: dict[str, Any] = {"seat": np.array(self._core.seat_out, np.int64)}
         if done.any():
             # Gymnasium's same-step convention: the ended deals' last observations
             final = np.empty(self.num_envs, object)
-            zeros = np.zeros(self._core.num_actions, np.int8)
-            for i in np.flatnonzero(done).tolist():
+            zeros = self._no_actions
+            for i in done.nonzero()[0].tolist():
                 final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
                 if self._k:
                     rows = self._core.final_history[i]
