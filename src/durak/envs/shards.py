@@ -52,6 +52,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import ArgumentError
 from ..rules import Rules
 from .episode import learning_rules
+from .vector import final_observations
 
 # output pairs in shared memory, reused when nobody outside holds them (as the one-process
 # env's pool)
@@ -205,13 +206,8 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         info["seat"] = self._seats.astype(np.int64)
         if ended:
             # the ended deals' last views, from the shared block the shards wrote them in
-            out = np.empty(self.num_envs, object)
-            zeros = self._no_actions
-            for i in np.flatnonzero(self._dones).tolist():
-                out[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
-                if i in last_history:
-                    out[i]["history"] = last_history[i]
-            info["final_obs"], info["_final_obs"] = out, self._dones.copy()
+            history = last_history if self._hist is not None else None
+            final_observations(info, self._final, self._dones, self._no_actions, history)
         return info
 
     def _observations(self) -> dict[str, Any]:

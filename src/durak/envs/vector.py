@@ -214,15 +214,12 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         done, cut = self._dones, self._cut
         info: dict[str, Any] = {"seat": np.array(self._core.seat_out, np.int64)}
         if done.any():
-            # Gymnasium's same-step convention: the ended deals' last observations
-            final = np.empty(self.num_envs, object)
-            zeros = self._no_actions
-            for i in done.nonzero()[0].tolist():
-                final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
-                if self._k:
-                    rows = self._core.final_history[i]
-                    final[i]["history"] = np.array(rows, np.int32).reshape(self._k, 2)
-            info["final_obs"], info["_final_obs"] = final, done.copy()
+            history = None
+            if self._k:
+                k, rows = self._k, self._core.final_history
+                ended = np.flatnonzero(done).tolist()
+                history = {i: np.array(rows[i], np.int32).reshape(k, 2) for i in ended}
+            final_observations(info, self._final, done, self._no_actions, history)
         return (self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info)
 
     def action_masks(self) -> np.ndarray:
@@ -273,6 +270,26 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def deals_done(self) -> int:
         """Deals finished since the environments were made (or last seeded)."""
         return self._core.deals
+
+
+def final_observations(
+    info: dict[str, Any],
+    final: np.ndarray,
+    done: np.ndarray,
+    no_actions: np.ndarray,
+    history: dict[int, np.ndarray] | None,
+) -> None:
+    """Gymnasium's same-step keys into ``info``: ``final_obs``, the ended deals' last
+    observations (rows of ``final`` where ``done``, copied out at once, with
+    ``no_actions`` as their mask and ``history[i]`` if given), and ``_final_obs``."""
+    ended = np.flatnonzero(done)
+    rows = final[ended]  # (one copy for all of them: the block is written again)
+    out = np.empty(len(done), object)
+    for k, i in enumerate(ended.tolist()):
+        out[i] = {"observation": rows[k], "action_mask": no_actions}
+        if history is not None:
+            out[i]["history"] = history[i]
+    info["final_obs"], info["_final_obs"] = out, done.copy()
 
 
 def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int) -> bool:
