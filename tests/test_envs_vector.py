@@ -243,8 +243,20 @@ def test_sharded_env_is_its_shards_side_by_side() -> None:
             outs = [s[0] for s in steps]
             np.testing.assert_array_equal(rewards, np.concatenate([s[1] for s in steps]))
             np.testing.assert_array_equal(term, np.concatenate([s[2] for s in steps]))
+            np.testing.assert_array_equal(
+                info["seat"], np.concatenate([s[4]["seat"] for s in steps])
+            )
+            # the ended deals' last views (written by the shards into shared memory)
+            finals = [s[4].get("final_obs") for s in steps]
+            for i in np.flatnonzero(term | trunc).tolist():
+                part, row = (0, i) if i < 3 else (1, i - 3)
+                theirs = finals[part]
+                assert theirs is not None
+                for key in ("observation", "action_mask", "history"):
+                    np.testing.assert_array_equal(info["final_obs"][i][key], theirs[row][key])
             ended += int(term.sum() + trunc.sum())
         assert ended > 0 and sharded.moves == sum(p.moves for p in parts)
+        assert sharded.deals_done == sum(p.deals_done for p in parts) == ended
         np.testing.assert_array_equal(kept, before)
     finally:
         sharded.close()

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from ..actions import ATTACK, EXCHANGE, SHOW, TRANSFER, Action, encoding
 from ..game import PHASES, PILE, Game
+from ..outcome import Outcome
 from ..rules import Rules
 
 
@@ -186,3 +187,17 @@ def play_or_probe(g: Game, a: Action) -> tuple[Game, int]:
         return probe, 0
     g.play(a)
     return g, 0
+
+
+def returns(rules: Rules, outcome: Outcome | None) -> list[float]:
+    """Each seat's reward for a finished deal, summing to zero: the durak -1 and the others
+    share +1; in team play every member of the losing side -1, of the winning side +1; a
+    draw or a cut-off deal 0."""
+    n = rules.players
+    if outcome is None or outcome.durak is None:
+        return [0.0] * n
+    if rules.teams != "none":
+        lose = rules.team_of(outcome.durak)
+        return [-1.0 if rules.team_of(s) == lose else 1.0 for s in range(n)]
+    win = 1.0 / (n - 1)
+    return [-1.0 if s == outcome.durak else win for s in range(n)]

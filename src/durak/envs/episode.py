@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 from ..errors import RulesError
-from ..game import Outcome
 from ..rules import BOT_ACTION_LIMIT, PRESETS, Rules
+from .bits import returns  # (compiled: the vector env pays it every deal)
+
+__all__ = ["DEFAULT_ACTION_LIMIT", "learning_presets", "learning_rules", "returns"]
 
 DEFAULT_ACTION_LIMIT = BOT_ACTION_LIMIT
 
@@ -61,17 +63,3 @@ def refuse_unsupported(rules: Rules) -> None:
     why = unsupported(rules)
     if why:
         raise RulesError(why)
-
-
-def returns(rules: Rules, outcome: Outcome | None) -> list[float]:
-    """Each seat's reward for a finished deal, summing to zero: the durak -1 and the others
-    share +1; in team play every member of the losing side -1, of the winning side +1; a
-    draw or a cut-off deal 0."""
-    n = rules.players
-    if outcome is None or outcome.durak is None:
-        return [0.0] * n
-    if rules.teams != "none":
-        lose = rules.team_of(outcome.durak)
-        return [-1.0 if rules.team_of(s) == lose else 1.0 for s in range(n)]
-    win = 1.0 / (n - 1)
-    return [-1.0 if s == outcome.durak else win for s in range(n)]

@@ -254,7 +254,7 @@ class DurakEnv(gym.Env[dict[str, Any], np.int64]):
             ops = self._ops.ops
             who = ops[((s - seat) % n - 1) % len(ops)]
             moves = legal_moves(g)
-            a = moves[int(self._ops.rng.random() * len(moves))] if who is None else who(g, s)
+            a = moves[int(self._ops.rand() * len(moves))] if who is None else who(g, s)
             if a not in moves:
                 raise IllegalActionError(f"opponent in seat {s}: {a} is not legal now")
             if self._seats is not None:

@@ -7,9 +7,10 @@ gains nothing more. :class:`ShardedVectorEnv` splits the deals into ``shards``, 
 first played in the calling process (``local=True``, the default: it would only wait
 otherwise) and the others in worker processes: a step sends each worker its actions (a
 list of ints, down a pipe), plays the local shard, and reads the workers' answers. Every
-shard writes its rows of the observations, masks, rewards, flags and seats straight into
-shared memory; an answer is the moves played and the ended deals' last observations.
-Nothing large crosses a pipe and nothing is copied: as in the
+shard's compiled core writes its rows of the observations, masks, rewards, flags, seats
+and the ended deals' last observations straight into shared memory; an answer is the
+moves and deals played (and the history rows). Nothing large crosses a pipe and nothing
+is copied: as in the
 one-process env, the arrays a step returns are a pair of a small pool that nobody
 outside holds any more (``copy=True``, the default), so what a caller keeps is never
 written again.
@@ -51,6 +52,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import ArgumentError
 from ..rules import Rules
 from .episode import learning_rules
+from .vector import final_observations
 
 # output pairs in shared memory, reused when nobody outside holds them (as the one-process
 # env's pool)
@@ -119,10 +121,12 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
                 )
             )
         self._small = _Shm(create=True, size=14 * num_envs)
+        self._last = _Shm(create=True, size=num_envs * size * 4)  # the ended deals' views
+        self._final = np.ndarray((num_envs, size), np.float32, self._last.buf)
         ctx = mp.get_context(context or ("fork" if sys.platform == "linux" else "spawn"))
         self._pipes: list[Connection] = []
         self._procs: list[Any] = []
-        names = [(a.name, b.name) for a, b in self._blocks] + [(self._small.name, "")]
+        names = [(a.name, b.name) for a, b in self._blocks] + [(self._small.name, self._last.name)]
         config = (self.rules, list(opponents), privileged, history, num_envs)
         # shard 0 is played here, between sending the others their actions and reading
         # their answers: this process would only wait otherwise
@@ -146,6 +150,8 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._hist: np.ndarray | None = (
             np.zeros((num_envs, history, 2), np.int32) if history else None
         )
+        self._no_actions = np.zeros(n_act, np.int8)  # (the ended deals' masks, read-only)
+        self._no_actions.flags.writeable = False
         self.moves = 0
         self.deals_done = 0
         self._slot = 0
@@ -186,24 +192,22 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
 
     def _gather(self, answers: list[Any]) -> dict[str, Any]:
         info: dict[str, Any] = {}
-        final: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
-        for k, (ended, moves, deals, hist) in enumerate(answers):
+        ended = 0
+        last_history: dict[int, np.ndarray] = {}
+        for k, (moves, deals, hist, final_hist) in enumerate(answers):
             lo, hi = self._bounds[k], self._bounds[k + 1]
             if self._hist is not None:
                 self._hist[lo:hi] = hist
-            for i, row in ended.items():
-                final[lo + i] = row
+                for i, rows in final_hist.items():
+                    last_history[lo + i] = rows
             self.moves += moves
             self.deals_done += deals
+            ended += deals
         info["seat"] = self._seats.astype(np.int64)
-        if final:
-            out = np.empty(self.num_envs, object)
-            zeros = np.zeros(self._n_act, np.int8)
-            for i, (row, hist) in final.items():
-                out[i] = {"observation": row, "action_mask": zeros}
-                if hist is not None:
-                    out[i]["history"] = hist
-            info["final_obs"], info["_final_obs"] = out, self._dones.copy()
+        if ended:
+            # the ended deals' last views, from the shared block the shards wrote them in
+            history = last_history if self._hist is not None else None
+            final_observations(info, self._final, self._dones, self._no_actions, history)
         return info
 
     def _observations(self) -> dict[str, Any]:
@@ -270,8 +274,8 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             self._local = None
         self._pool.clear()
         self._out = (np.zeros(0), np.zeros(0))
-        del self._rewards, self._seats, self._samples, self._dones, self._cut
-        for m in [m for pair in self._blocks for m in pair] + [self._small]:
+        del self._rewards, self._seats, self._samples, self._dones, self._cut, self._final
+        for m in [m for pair in self._blocks for m in pair] + [self._small, self._last]:
             with contextlib.suppress(BufferError):  # (an array a caller still holds)
                 m.close()
             m.unlink()
@@ -282,9 +286,10 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
 
 
 class _Shard:
-    """Deals ``lo`` to ``hi`` of the env: a one-process env of their own, writing into
-    their rows of the shared blocks (``names``: the output pairs, then the small block);
-    ``config``: the rules, opponents, privileged, history and num_envs of the env."""
+    """Deals ``lo`` to ``hi`` of the env: a one-process env of their own, whose compiled
+    core writes into their rows of the shared blocks (``names``: the output pairs, then
+    the small block and the last views' block); ``config``: the rules, opponents,
+    privileged, history and num_envs of the env."""
 
     def __init__(
         self,
@@ -297,32 +302,54 @@ class _Shard:
 
         rules, opponents, privileged, history, n = config
         self.lo, self.hi, self.history = lo, hi, history
-        self.shm = [_Shm(names[-1][0])] + [_Shm(x) for pair in names[:-1] for x in pair]
-        small = self.shm[0].buf
-        assert small is not None
-        m = hi - lo
-        self.rewards = np.ndarray((m,), np.float32, small, 4 * lo)
-        self.seats = np.ndarray((m,), np.int32, small, 4 * n + 4 * lo)
-        self.samples = np.ndarray((m,), np.int32, small, 8 * n + 4 * lo)
-        self.dones = np.ndarray((m,), np.int8, small, 12 * n + lo)
-        self.cut = np.ndarray((m,), np.int8, small, 13 * n + lo)
+        small_name, last_name = names[-1]
+        self.shm = [_Shm(small_name), _Shm(last_name)]
+        self.shm += [_Shm(x) for pair in names[:-1] for x in pair]
+        small, last = self.shm[0].buf, self.shm[1].buf
+        assert small is not None and last is not None
         # (its own generator: the deals and opponents draw from the env's, as in one
         # process)
         self.sampler = random.Random(lo)
-        self.env = DurakVectorEnv(m, rules, opponents, privileged, copy=False, history=history)
+        self.env = DurakVectorEnv(
+            hi - lo, rules, opponents, privileged, copy=False, history=history
+        )
         core = self.env.stepper
         size, n_act = core.obs_size, core.num_actions
-        self.size = size
+        # this shard's rows of the small block (as the core's own buffers' types) and of
+        # the last views' block: the core writes them itself
+        self.outs = (
+            small[4 * lo : 4 * hi].cast("f"),
+            small[12 * n + lo : 12 * n + hi].cast("b"),
+            small[13 * n + lo : 13 * n + hi].cast("b"),
+            small[4 * n + 4 * lo : 4 * n + 4 * hi].cast("i"),
+            last[lo * size * 4 : hi * size * 4],
+        )
+        self.samples = small[8 * n + 4 * lo : 8 * n + 4 * hi].cast("i")
         # each pool slot's rows of this shard, as the byte buffers the core writes into
         self.rows: list[tuple[memoryview, memoryview]] = []
         for k in range(len(names) - 1):
-            a, b = self.shm[1 + 2 * k].buf, self.shm[2 + 2 * k].buf
+            a, b = self.shm[2 + 2 * k].buf, self.shm[3 + 2 * k].buf
             assert a is not None and b is not None
             self.rows.append((a[lo * size * 4 : hi * size * 4], b[lo * n_act : hi * n_act]))
+        self._attach()
+
+    def _attach(self) -> None:
+        """The core writes its flags, rewards, seats and last views into shared memory
+        (a new core after a seeded reset: its numbers so far copied there)."""
+        core = self.env.stepper
+        rewards, dones, cut, seats, final = self.outs
+        if core.rewards is rewards:
+            return
+        for out, mine in ((rewards, core.rewards), (dones, core.dones), (cut, core.truncated)):
+            out[:] = mine
+        for i, seat in enumerate(core.seats):
+            seats[i] = seat
+        core.rewards, core.dones, core.truncated, core.seat_out = rewards, dones, cut, seats
+        core.final = final
 
     def handle(self, what: str, slot: int, payload: Any) -> Any:
         """Reset (``payload``: the seed) or step (the actions) into pool slot ``slot``:
-        (the ended deals' last views by row, moves played, deals ended, history rows)."""
+        (moves played, deals ended, history rows, the ended deals' last history rows)."""
         env = self.env
         core = env.stepper
         if what == "reset":
@@ -334,26 +361,25 @@ class _Shard:
             np.frombuffer(x, np.float32)[:] = obs["observation"].reshape(-1)
             np.frombuffer(m, np.int8)[:] = obs["action_mask"].reshape(-1)
             del obs, x, m
+            self._attach()
         else:
             before_moves, before_deals = core.moves, core.deals
             core.obs, core.masks = self.rows[slot]
             core.step(payload)
-        self.rewards[:] = core.rewards
-        self.dones[:] = core.dones
-        self.cut[:] = core.truncated
-        self.seats[:] = core.seats
-        self.samples[:] = core.sample_legal(self.sampler)
-        ended = {}
-        if self.dones.any():
-            final = np.frombuffer(core.final, np.float32).reshape(self.hi - self.lo, self.size)
-            for i in np.flatnonzero(self.dones).tolist():
-                hist = None
-                if self.history:
-                    rows = core.final_history[i]
-                    hist = np.array(rows, np.int32).reshape(self.history, 2)
-                ended[i] = (final[i].copy(), hist)
-        history = env.history_rows() if self.history else None
-        return ended, core.moves - before_moves, core.deals - before_deals, history
+        core.sample_into(self.samples, self.sampler)
+        deals = core.deals - before_deals
+        history: Any = None
+        final: Any = None
+        if self.history:
+            history = env.history_rows()
+            final = {}
+            if deals:
+                k = self.history
+                dones = self.outs[1]
+                for i in range(self.hi - self.lo):
+                    if dones[i]:
+                        final[i] = np.array(core.final_history[i], np.int32).reshape(k, 2)
+        return core.moves - before_moves, deals, history, final
 
     def set_opponents(self, specs: list[Any]) -> BaseException | None:
         """The env's new opponents, or the error to raise in the caller."""
@@ -366,7 +392,12 @@ class _Shard:
     def close(self) -> None:
         # (the views first: a mapping with a view over it cannot be closed)
         self.rows.clear()
-        del self.rewards, self.seats, self.samples, self.dones, self.cut, self.env
+        core = self.env.stepper
+        core.rewards = core.dones = core.truncated = core.seat_out = core.final = None
+        for view in self.outs:
+            view.release()
+        self.samples.release()
+        del self.env
         for m in self.shm:
             with contextlib.suppress(BufferError):
                 m.close()

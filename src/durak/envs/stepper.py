@@ -69,49 +69,47 @@ class Stepper:
         """Play action number ``index`` for the seat to act: the seat to act next,
         :data:`OVER` if the deal is over, or :data:`ILLEGAL` (nothing played) if it is
         not legal now."""
-        g = self.game
+        g = self._take(index, self.log)
         if g is None:
             return ILLEGAL
+        return self._listed(g, g.to_act)
+
+    def advance(self, index: int, seat: int, ops: Opponents, log: list[int] | None) -> int:
+        """The single environment's step: play action number ``index`` for ``seat`` (the
+        learner, to act), then ``ops`` until ``seat`` is to act again; ``seat`` (its legal
+        numbers listed), :data:`OVER`, or :data:`ILLEGAL` (nothing played). ``log`` gets
+        the seat of every move played (the history's)."""
+        g = self._take(index, log)
+        if g is None:
+            return ILLEGAL
+        to_act = g.to_act
+        if to_act is not None and to_act != seat:
+            after = ops.play(g, seat, log)
+            to_act = None if after < 0 else after
+        return self._listed(g, to_act)
+
+    def _take(self, index: int, log: list[int] | None) -> Game | None:
+        """Play action number ``index`` for the seat to act (its seat to ``log``): the
+        game, or None (nothing played) if it is not legal now."""
+        g = self.game
+        if g is None:
+            return None
         # (a typed loop: ``in`` would box the number and compare objects)
         for i in self.legal:
             if i == index:
                 break
         else:
-            return ILLEGAL
-        log = self.log
+            return None
         if log is not None:
             seat = g.to_act
             assert seat is not None
             log.append(seat)
         g.play(self.actions.action(index))
-        to_act = g.to_act
-        if to_act is None:
-            self.legal = []
-            return OVER
-        self.legal = legal_indices(g, self._slot)
-        return to_act
+        return g
 
-    def advance(self, index: int, seat: int, ops: Opponents, log: list[int] | None) -> int:
-        """The single environment's step: play action number ``index`` for ``seat`` (the
-        learner), then ``ops`` until ``seat`` is to act again; ``seat`` (its legal
-        numbers listed), :data:`OVER`, or :data:`ILLEGAL` (nothing played). ``log`` gets
-        the seat of every move played (the history's)."""
-        g = self.game
-        if g is None:
-            return ILLEGAL
-        for i in self.legal:
-            if i == index:
-                break
-        else:
-            return ILLEGAL
-        if log is not None:
-            log.append(seat)
-        g.play(self.actions.action(index))
-        to_act = g.to_act
-        if to_act is not None and to_act != seat:
-            to_act = ops.play(g, seat, log)
-            if to_act < 0:
-                to_act = None
+    def _listed(self, g: Game, to_act: int | None) -> int:
+        """``to_act``'s legal numbers listed (it is to act in ``g``): ``to_act``, or
+        :data:`OVER` (none) if the deal is over."""
         if to_act is None:
             self.legal = []
             return OVER

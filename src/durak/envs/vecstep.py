@@ -42,8 +42,7 @@ from ..errors import ArgumentError, IllegalActionError, UsageError
 from ..game import Game
 from ..planes import Planes
 from ..rules import Rules
-from .bits import Actions, deck_slot, history_rows, legal_indices, legal_moves
-from .episode import returns
+from .bits import Actions, deck_slot, history_rows, legal_indices, legal_moves, returns
 
 ILLEGAL_REWARD: Final = -1.0
 
@@ -77,6 +76,9 @@ class Opponents:
         self.cheating = rules.cheating != "off"
         self.ops: list[Opponent | None] = list(ops)
         self.rng = rng
+        # (the bound method, typed: a call without looking ``random`` up on the object,
+        # and a float mypyc multiplies natively)
+        self.rand: Callable[[], float] = rng.random
         self.played = 0
 
     def play(self, g: Game, seat: int, log: list[int] | None = None) -> int:
@@ -84,7 +86,7 @@ class Opponents:
         players = self.players
         ops = self.ops
         n_ops = len(ops)
-        rng = self.rng
+        rand = self.rand
         cheating = self.cheating
         to_act = g.to_act
         played = 0
@@ -94,7 +96,7 @@ class Opponents:
             # cheats and calls too)
             moves = legal_moves(g) if cheating else g.moves()
             if who is None:
-                a = moves[int(rng.random() * len(moves))]
+                a = moves[int(rand() * len(moves))]
             else:
                 a = who(g, to_act)
                 for m in moves:
@@ -151,9 +153,12 @@ class VecStepper:
         self.obs: Any = bytearray(n * self.obs_size * 4)
         self.final: Any = bytearray(n * self.obs_size * 4)
         self.masks: Any = bytearray(n * self.num_actions)
-        self.rewards: array[float] = array("f", bytes(4 * n))
-        self.dones: array[int] = array("b", bytes(n))
-        self.truncated: array[int] = array("b", bytes(n))
+        # (these too, one number a deal: float32, int8, int8 and int64 (or int32)
+        # ``array`` s or memoryviews, e.g. a shard's rows of shared memory)
+        self.rewards: Any = array("f", bytes(4 * n))
+        self.dones: Any = array("b", bytes(n))
+        self.truncated: Any = array("b", bytes(n))
+        self.seat_out: Any = array("q", bytes(8 * n))  # ``seats``, for numpy
         self.seats = [0] * n
         self.deal_seeds = [0] * n
         self.games: list[Game] = []
@@ -166,12 +171,13 @@ class VecStepper:
         self.deals = 0  # deals finished, all environments together
         self.rng = random.Random(seed)
         self.ops = Opponents(rules, opponents, self.rng)
+        self._rand = self.ops.rand
         self._learner_moves = 0
         self._players: int = rules.players
         self._cheating = rules.cheating != "off"
         self._slot = deck_slot(rules)
         self._encoding = encoding(rules)
-        self._numbers: dict[Action, Any] = {}
+        self._numbers: dict[Action, int] = {}
         self._write_fn = write
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
@@ -201,15 +207,19 @@ class VecStepper:
         """A uniformly random legal action number for each environment (random masked
         play without building the mask's index list on the Python side), drawn from
         ``rng`` (default: the deals' own generator)."""
-        if rng is None:
-            rng = self.rng
-        legals = self.legal
         out = [0] * self.n
+        self.sample_into(out, rng)
+        return out
+
+    def sample_into(self, out: Any, rng: random.Random | None = None) -> None:
+        """:meth:`sample_legal` written into ``out`` (a list, or a buffer of ``n``
+        integers: an ``array``, a numpy array's memoryview), drawn alike."""
+        # (random() is C; randrange is Python and costs more than the engine's move)
+        rand = self._rand if rng is None else rng.random
+        legals = self.legal
         for i in range(self.n):
             legal = legals[i]
-            # (random() is C; randrange is Python and costs more than the engine's move)
-            out[i] = legal[int(rng.random() * len(legal))]
-        return out
+            out[i] = legal[int(rand() * len(legal))]
 
     def step(self, actions: list[int]) -> None:
         """Play ``actions[i]`` for the learner of environment ``i``, then its opponents;
@@ -298,12 +308,14 @@ class VecStepper:
         """Deal environment ``i`` again until the learner has a move."""
         players = self._players
         rng = self.rng
+        rand = self._rand
         logs = self.logs
         while True:
-            seat = int(rng.random() * players)
+            seat = int(rand() * players)
             seed = rng.getrandbits(63)
             g = Game(self.rules, seed=seed)
             self.seats[i] = seat
+            self.seat_out[i] = seat
             self.deal_seeds[i] = seed
             log = None
             if logs is not None:
@@ -323,12 +335,14 @@ class VecStepper:
         else:
             # (legal_indices inline: the engine's own list, numbers remembered by action)
             numbers = self._numbers
-            legal = []
-            for a in g.moves():
+            moves = g.moves()
+            legal = [0] * len(moves)
+            for j in range(len(moves)):
+                a = moves[j]
                 n = numbers.get(a)
                 if n is None:
                     n = numbers[a] = self._encoding.index_of(a)
-                legal.append(n)
+                legal[j] = n
         self.legal[i] = legal
         self._write(i, self.obs, self.masks, legal)
 

@@ -143,6 +143,9 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._dones = np.frombuffer(core.dones, np.int8).view(bool)
         self._cut = np.frombuffer(core.truncated, np.int8).view(bool)
         self._pool: list[tuple[np.ndarray, np.ndarray, memoryview, memoryview]] = []
+        # the ended deals' last masks: no action, one read-only array for all of them
+        self._no_actions = np.zeros(core.num_actions, np.int8)
+        self._no_actions.flags.writeable = False
         self._obs, self._mask = self._outputs()
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -199,7 +202,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             self._wrap()
         self._obs, self._mask = self._outputs()
         self._core.reset()
-        return self._observations(), {"seat": np.array(self._core.seats)}
+        return self._observations(), {"seat": np.array(self._core.seat_out, np.int64)}
 
     def step(
         self, actions: np.ndarray | Sequence[int]
@@ -209,17 +212,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             actions = np.asarray(actions).reshape(-1).tolist()
         self._core.step(actions)
         done, cut = self._dones, self._cut
-        info: dict[str, Any] = {"seat": np.array(self._core.seats)}
+        info: dict[str, Any] = {"seat": np.array(self._core.seat_out, np.int64)}
         if done.any():
-            # Gymnasium's same-step convention: the ended deals' last observations
-            final = np.empty(self.num_envs, object)
-            zeros = np.zeros(self._core.num_actions, np.int8)
-            for i in np.flatnonzero(done).tolist():
-                final[i] = {"observation": self._final[i].copy(), "action_mask": zeros}
-                if self._k:
-                    rows = self._core.final_history[i]
-                    final[i]["history"] = np.array(rows, np.int32).reshape(self._k, 2)
-            info["final_obs"], info["_final_obs"] = final, done.copy()
+            history = None
+            if self._k:
+                k, rows = self._k, self._core.final_history
+                ended = np.flatnonzero(done).tolist()
+                history = {i: np.array(rows[i], np.int32).reshape(k, 2) for i in ended}
+            final_observations(info, self._final, done, self._no_actions, history)
         return (self._observations(), self._rewards.copy(), done & ~cut, cut.copy(), info)
 
     def action_masks(self) -> np.ndarray:
@@ -270,6 +270,26 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def deals_done(self) -> int:
         """Deals finished since the environments were made (or last seeded)."""
         return self._core.deals
+
+
+def final_observations(
+    info: dict[str, Any],
+    final: np.ndarray,
+    done: np.ndarray,
+    no_actions: np.ndarray,
+    history: dict[int, np.ndarray] | None,
+) -> None:
+    """Gymnasium's same-step keys into ``info``: ``final_obs``, the ended deals' last
+    observations (rows of ``final`` where ``done``, copied out at once, with
+    ``no_actions`` as their mask and ``history[i]`` if given), and ``_final_obs``."""
+    ended = np.flatnonzero(done)
+    rows = final[ended]  # (one copy for all of them: the block is written again)
+    out = np.empty(len(done), object)
+    for k, i in enumerate(ended.tolist()):
+        out[i] = {"observation": rows[k], "action_mask": no_actions}
+        if history is not None:
+            out[i]["history"] = history[i]
+    info["final_obs"], info["_final_obs"] = out, done.copy()
 
 
 def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int) -> bool:
