@@ -55,10 +55,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     from durak.server import create_app
+    from durak.server.settings import Timings
 
     db = tmp_path_factory.mktemp("web") / "browser.db"
     port = free_port()
-    app = create_app(f"sqlite:///{db}", bot_pace=0, deal_pause=0)
+    app = create_app(f"sqlite:///{db}", timings=Timings(bot_pace=0, deal_pause=0))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

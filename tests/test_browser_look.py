@@ -49,10 +49,11 @@ def waiting_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     from durak.server import create_app
+    from durak.server.settings import Timings
 
     db = tmp_path_factory.mktemp("web") / "waiting.db"
     port = free_port()
-    app = create_app(f"sqlite:///{db}", bot_pace=0)
+    app = create_app(f"sqlite:///{db}", timings=Timings(bot_pace=0))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -25,8 +25,9 @@ from durak.observation import Observation
 from durak.server import create_app
 from durak.server.clock import ManualClock
 from durak.server.limits import Limits
+from durak.server.settings import Timings
 
-from .test_server import FAST, hello, play_out, sync
+from .test_server import FAST, hello, play_out, sync, until_moved
 from .test_server_hardening import app_at, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -92,12 +93,12 @@ class _Stuck(BaseBot):
 
     name = "stuck"
 
-    def __init__(self) -> None:
+    def __init__(self, entering: threading.Semaphore) -> None:
         self.release = threading.Event()
-        self.entered = threading.Event()
+        self.entering = entering  # released once by each that begins to think
 
     def choose(self, obs: Observation) -> Any:
-        self.entered.set()
+        self.entering.release()
         self.release.wait(30)
         return obs.legal[0]
 
@@ -114,12 +115,12 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
     async def scenario() -> None:
         lobby = Lobby(
             Store(f"sqlite:///{tmp_path / 'p.db'}"),
-            bot_pace=0,
-            deal_pause=0,
+            timings=Timings(bot_pace=0, deal_pause=0),
             bot_threads=2,
             limits=Limits(bot_move_seconds=0.3),
         )
         stuck: list[_Stuck] = []
+        entering = threading.Semaphore(0)
         try:
             # Two tables whose bots hold both threads of the bot pool.
             for _ in range(2):
@@ -127,26 +128,18 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        stuck.append(_Stuck())
+                        stuck.append(_Stuck(entering))
                         t.bots.seat(s.index, stuck[-1])
                     t.schedule()
-            # Until both tables' movers think (both threads held; a deadline, not a window).
-            loop = asyncio.get_running_loop()
-            held_by = loop.time() + 60
-            while sum(b.entered.is_set() for b in stuck) < 2:
-                assert loop.time() < held_by, "the runaway bots never held the pool"
-                await asyncio.sleep(0.02)
+            # Until both tables' movers think (both threads of the pool held).
+            for _ in range(2):
+                assert await asyncio.to_thread(entering.acquire, True, 60)
             # A person against a bot, with a 1 s turn clock they let run out.
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}], "turn_timer": 1}
             )
             t = lobby.table(made["table"])
-            start = t.state
-            loop = asyncio.get_running_loop()
-            t0 = loop.time()
-            while t.state < start + 3 and loop.time() - t0 < 60:
-                await asyncio.sleep(0.05)  # polling for the moves (a deadline, not a window)
-            assert t.state >= start + 3, "the clock's stand-in or the bot never moved"
+            await until_moved(lobby, t, t.state + 3)  # the clock's stand-in and the bot
             by = [e.get("by") for e in t.log]
             assert "timer" in by
             # The runaway tables moved too: their bots were cut off at the cap.
@@ -683,11 +676,11 @@ def test_m9_table_caps_count_an_ipv6_64_and_an_ipv4_24_as_one(tmp_path: Path) ->
 
 
 def test_m9_a_table_nobody_joins_closes_within_minutes(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", bot_pace=0, deal_pause=0)
+    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", timings=Timings(bot_pace=0, deal_pause=0))
     with TestClient(app) as c:
         tid = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()["table"]
         lobby = app.app.state.lobby  # type: ignore[attr-defined]
-        assert lobby.close_after["waiting"] <= 300
+        assert lobby.timings.close_after["waiting"] <= 300
         t = lobby.tables[tid]
         t.alone_since -= 301  # five minutes on, nobody came
         c.portal.call(lobby.sweep)

@@ -27,9 +27,10 @@ from durak.server.app import Shield
 from durak.server.clock import ManualClock
 from durak.server.fairness import problems
 from durak.server.limits import Guard, Limits
+from durak.server.settings import Timings
 from durak.server.table import commitment
 
-from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
+from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync, when
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -37,10 +38,13 @@ Msg = dict[str, Any]
 JSON = {"Content-Type": "application/json"}
 
 
-def app_at(tmp_path: Path, limits: Limits = FAST, **kw: Any) -> Any:
-    kw.setdefault("bot_pace", 0)
-    kw.setdefault("deal_pause", 0)
-    return create_app(f"sqlite:///{tmp_path / 'h.db'}", limits=limits, **kw)
+def app_at(tmp_path: Path, limits: Limits = FAST, clock: Any = None, **times: Any) -> Any:
+    """An app on ``tmp_path``'s database; ``times``: its timings (no bot pace, no deal
+    pause unless given)."""
+    times.setdefault("bot_pace", 0)
+    times.setdefault("deal_pause", 0)
+    timings = Timings(**times)
+    return create_app(f"sqlite:///{tmp_path / 'h.db'}", timings, limits, clock=clock)
 
 
 @pytest.fixture
@@ -72,15 +76,16 @@ def test_1_a_table_nobody_connects_to_is_played_out_and_closed(tmp_path: Path) -
     'playing' for good. Now a stand-in plays for them after the grace period and a table
     nobody is connected to closes; one address cannot hold more than its share."""
     lim = Limits(**{**FAST.__dict__, "tables_per_address": 3})
-    app = app_at(tmp_path, lim, grace=0.2, close_playing_after=0.5, close_finished_after=0.5)
-    with TestClient(app) as c:
+    clock = ManualClock()
+    times = {"grace": 0.2, "close_playing_after": 0.5, "close_finished_after": 0.5}
+    with TestClient(app_at(tmp_path, lim, clock, **times)) as c:
         made = [new_table(c, [human(), bot()], deals=100) for _ in range(3)]
         r = c.post("/api/tables", json={"seats": [human(), bot()]})
         assert r.status_code == 429 and "live tables" in r.json()["error"]
-        deadline = time.monotonic() + 20
-        while c.get("/api/tables").json()["total"]:
-            assert time.monotonic() < deadline, "abandoned tables were not closed"
-            time.sleep(0.1)
+        # Past the grace period (the stand-ins play the absent people) and the time a
+        # table nobody is connected to stays open: each closes.
+        when(c, "closed", [t["table"] for t in made], lambda: clock.advance(1.0))
+        assert c.get("/api/tables").json()["total"] == 0
         assert new_table(c, [human(), bot()])["table"] not in {t["table"] for t in made}
     with TestClient(app_at(tmp_path, lim)) as c:  # closed for good: a restart keeps them so
         assert c.get("/api/tables").json()["total"] == 1
@@ -191,7 +196,7 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
     the loop answers while the lock is held, the person is told ``unavailable`` and keeps
     their connection, and when the lock goes every table plays to its end."""
     db = tmp_path / "h.db"
-    with TestClient(app_at(tmp_path, busy_timeout=1.0)) as c:
+    with TestClient(app_at(tmp_path, lock_timeout=1.0)) as c:
         bots_only = [new_table(c, [bot("random"), bot("random")], deals=3) for _ in range(3)]
         t = new_table(c, [human(), bot("random")])
         with c.websocket_connect("/ws") as w:
@@ -639,7 +644,10 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
     from durak.server.table import Connection
 
     async def scenario() -> None:
-        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'r.db'}"), bot_pace=0, deal_pause=0, grace=0.05)
+        lobby = Lobby(
+            Store(f"sqlite:///{tmp_path / 'r.db'}"),
+            timings=Timings(bot_pace=0, deal_pause=0, grace=0.05),
+        )
         try:
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "human"}], "turn_timer": None}
