@@ -140,7 +140,8 @@ class TableDeals(TableViews[C]):
             self.status = "finished"
         else:
             self.pending = nxt
-        await self._store_or_retry(self.store.store.finish_deal, *self._deal_end(status))
+        end = self._deal_end(status)
+        await self._store_or_retry(self.store.store.finish_deal, *end, stored="ended")
         # The rating change of each rated person, for the end-of-deal panel (display only:
         # a fault here never touches the stored deal or its ratings).
         try:
@@ -189,12 +190,17 @@ class TableDeals(TableViews[C]):
 
         return write
 
-    async def _store_or_retry(self, fn: Callable[..., Any], *args: Any) -> None:
+    async def _store_or_retry(
+        self, fn: Callable[..., Any], *args: Any, stored: str | None = None
+    ) -> None:
         """A write that records what already happened (the actions are stored): if the
         database refuses it now, it is tried again in the background until it takes
-        (and a restart before that records it from the stored actions)."""
+        (and a restart before that records it from the stored actions). ``stored``: the
+        moment announced once it took (``clock.Events``)."""
         try:
             await self.write(fn, *args)
+            if stored is not None:
+                self.lobby.events.emit(stored, self.id)
         except Fenced:
             return  # the table's new owner stores it (from the stored actions)
         except StoreUnavailable:
@@ -206,6 +212,8 @@ class TableDeals(TableViews[C]):
                         await self.lobby.clock.sleep(delay)
                         try:
                             await self.write(fn, *args)
+                            if stored is not None:
+                                self.lobby.events.emit(stored, self.id)
                             return
                         except Fenced:
                             return
