@@ -113,26 +113,35 @@ def play_out(wss: list[Any], states: list[Msg], limit: int = 2000) -> list[Msg]:
     raise AssertionError("the game did not end")
 
 
+async def awaiting(lobby: Any, name: str, table_id: str, done: Any, seconds: float = 60) -> None:
+    """Wait until ``done()``, looking again each time table ``table_id`` of ``lobby``
+    reaches the moment ``name`` (``clock.Events``), not by a poll; ``seconds`` bounds
+    the whole wait. (Between a look and the ask for the next moment nothing else runs:
+    no moment is missed.)"""
+    async with asyncio.timeout(seconds):
+        while not done():
+            await lobby.events.next(name, table_id)
+
+
 async def until_moved(lobby: Any, t: Any, state: int, seconds: float = 60) -> None:
     """Wait until table ``t`` of ``lobby`` reached ``state``: woken by each move it
-    stores (``Events``), not by a poll; ``seconds`` bounds the whole wait."""
-    async with asyncio.timeout(seconds):
-        while t.state < state:
-            moved = lobby.events.next("moved", t.id)
-            if t.state >= state:  # (reached between the look and the ask)
-                moved.cancel()
-                break
-            await moved
+    stores."""
+    await awaiting(lobby, "moved", t.id, lambda: t.state >= state, seconds)
+
+
+def lobby_of(c: TestClient) -> Any:
+    """The lobby of the app ``c`` runs (through its middleware)."""
+    app: Any = c.app
+    while not hasattr(app, "state"):  # (Shield, a test's own)
+        app = app.app
+    return app.state.lobby
 
 
 def when(c: TestClient, name: str, table_ids: list[str], then: Any, seconds: float = 60) -> None:
     """Do ``then()`` and wait, on the server's event loop, until each of ``table_ids``
     reached the moment ``name`` (``clock.Events``: "closed", "deal", "moved"...); the
     waiters are there before ``then`` runs, so none is missed."""
-    app: Any = c.app
-    while not hasattr(app, "state"):  # (through the middleware: Shield, a test's own)
-        app = app.app
-    lobby = app.state.lobby
+    lobby = lobby_of(c)
 
     async def ask() -> list[asyncio.Future[str]]:
         return [lobby.events.next(name, i) for i in table_ids]

@@ -30,7 +30,19 @@ from durak.server.limits import Guard, Limits
 from durak.server.settings import Timings
 from durak.server.table import commitment
 
-from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync, when
+from .test_server import (
+    FAST,
+    awaiting,
+    bot,
+    hello,
+    human,
+    lobby_of,
+    new_table,
+    next_of,
+    play_out,
+    sync,
+    when,
+)
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -111,8 +123,11 @@ def test_1_tables_with_people_get_a_turn_clock_with_a_deadline(tmp_path: Path) -
 def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: Path) -> None:
     """Finding 2: with no turn timer, a person who dropped on their turn stalled the table.
     Now after the grace period a stand-in plays their moves; they come back with their
-    token and play on; when away past the forfeit time the other may claim the win."""
-    with TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c:
+    token and play on; when away past the forfeit time the other may claim the win. The
+    server's clock is the test's: the grace period and the forfeit time pass when the
+    test moves it, after the table saw the socket go."""
+    clock = ManualClock()
+    with TestClient(app_at(tmp_path, clock=clock, grace=0.3, forfeit_after=1.0)) as c:
         t = new_table(c, [human(), human()], turn_timer=None)
         tid = t["table"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
@@ -122,7 +137,10 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
                 s0 = hello(w0, tid, t["token"])
                 w1.send_json({"type": "claim"})
                 assert until(w1, lambda m: m["type"] == "error")["code"] == "cannot_claim"
-            # Seat 0 dropped. Within moments the stand-in moves for it whenever it is to act.
+            # Seat 0 dropped (the table says so); past the grace period the stand-in
+            # moves for it whenever it is to act.
+            until(w1, lambda m: m["type"] == "seats" and not m["seats"][0]["online"])
+            clock.advance(0.4)
             s1 = next_of(w1) if s1["state"] < s0["state"] else s1
             moved_for_0 = False
             for _ in range(300):
@@ -154,26 +172,19 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
                         {"type": "act", "state": s1["state"], "action": s1["obs"]["legal"][0]}
                     )
                     s0, s1 = next_of(w0), next_of(w1)
-                time.sleep(0.6)  # past the grace period: nobody moved for the person
+                # The person is on the move and connected: no clock is armed to move for
+                # them, however long they think.
+                assert clock.sleeping() == 0
+                clock.advance(60)
                 assert c.get(f"/api/tables/{tid}").json()["state"] == s0["state"]
                 w0.send_json({"type": "act", "state": s0["state"], "action": s0["obs"]["legal"][0]})
                 assert next_of(w0)["log"][-1]["seat"] == 0
             # Once seat 0 is away past the forfeit time (1 s on the server's clock from
             # when it saw the socket go), the claim is granted.
-            deadline = time.monotonic() + 30
-            while True:
-                w1.send_json({"type": "claim"})
-                m = until(
-                    w1,
-                    lambda m: (
-                        m["type"] == "error" or (m["type"] == "state" and m["status"] == "finished")
-                    ),
-                )
-                if m["type"] == "state":
-                    break
-                assert m["code"] == "cannot_claim" and time.monotonic() < deadline, m
-                time.sleep(0.2)  # polling for the forfeit time
-            end = m
+            until(w1, lambda m: m["type"] == "seats" and not m["seats"][0]["online"])
+            clock.advance(1.1)
+            w1.send_json({"type": "claim"})
+            end = until(w1, lambda m: m["type"] == "state" and m["status"] == "finished")
             assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
             assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
     # after a restart: who forfeited, who claimed
@@ -188,6 +199,14 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
 
 
 # -- 3. a database that is slow or locked ---------------------------------------------------
+
+
+async def refused_if_playing(lobby: Any, table_id: str) -> None:
+    """The next time the database refuses a write of ``table_id``, if it is still playing
+    (it has more to write); at once if it played to its end already."""
+    if lobby.tables[table_id].status != "finished":
+        async with asyncio.timeout(60):
+            await lobby.events.next("refused", table_id)
 
 
 def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: Path) -> None:
@@ -211,7 +230,7 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
                 # is held by a call that waits until the test lets it go, and pings are
                 # still answered (a loop that waited on the database would answer none).
                 held = threading.Event()
-                lobby = c.app.app.state.lobby
+                lobby = lobby_of(c)
                 c.portal.start_task_soon(lobby.store.run, held.wait, 60)
                 try:
                     for i in range(5):
@@ -219,18 +238,18 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
                         assert until(w, lambda x: x["type"] == "pong")["id"] == i
                 finally:
                     held.set()
-                time.sleep(1.0)  # bots keep failing to store and retrying meanwhile
+                # The bot tables still playing have their moves refused meanwhile.
+                for b in bots_only:
+                    c.portal.call(refused_if_playing, lobby, b["table"])
             finally:
                 locker.rollback()
                 locker.close()
             # The same connection plays on, and the game ends.
             end = play_out([w], [m])
             assert end[0]["status"] == "finished"
-        deadline = time.monotonic() + 30
-        for b in bots_only:
-            while c.get(f"/api/tables/{b['table']}").json()["status"] != "finished":
-                assert time.monotonic() < deadline, "a bot table did not recover"
-                time.sleep(0.1)
+        for b in bots_only:  # every bot table recovers: it plays to its end
+            t = lobby.tables[b["table"]]
+            c.portal.call(awaiting, lobby, "ended", t.id, lambda t=t: t.status == "finished")
 
 
 # -- 4. the body limit ---------------------------------------------------------------------

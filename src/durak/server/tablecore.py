@@ -1,6 +1,7 @@
 """The core of a live table: its state, its lock, its fenced writes, and the parts every
-other room of the table builds on (a client's ``Connection``, a ``Seat``). The jobs of a
-table live beside it, each in a module of its own: ``tableviews`` (what it shows and
+other room of the table builds on (a ``Seat``; what a table needs of its lobby, ``Host``,
+and of a client's connection, ``Client``; the fair deal's hashes). The jobs of a table
+live beside it, each in a module of its own: ``tableviews`` (what it shows and
 sends), ``tableseating`` (who sits where, who is connected), ``tabledeals`` (the move
 pipeline and the deal lifecycle), ``tableclock`` (bots, stand-ins and turn clocks),
 ``tablerestore`` (rebuilding it from the database); ``table.LiveTable`` is all of them.
@@ -31,22 +32,19 @@ from .clock import Clock, Events
 from .limits import Limits, Tally
 from .seatbots import STAND_IN, make_bot
 from .settings import Timings
-from .store import Fence, Fenced
+from .store import Fence, Fenced, StoreUnavailable
 
 log = logging.getLogger("durak.server")
 
-
 T = TypeVar("T")
-
 
 LOG_TAIL = 60  # moves of the deal's log sent with each update
 OUTBOX_LIMIT = 512  # messages queued for one client before it is dropped as too slow
-
-
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between tries of an automatic move the store refused
 
 
 def hash_token(token: str) -> str:
+    """What is kept of a secret token (a seat's, an invite's): its sha256, in hex."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -239,7 +237,8 @@ class TableCore(ABC, Generic[C]):
         fenced by the epoch the table was taken with. Fenced off (another worker took
         the table over): nothing was written; every connection is let go at once, so
         that nothing more of this copy of the table reaches anyone, and the lobby drops
-        it. Raises ``Fenced`` (a ``StoreUnavailable``) then."""
+        it. Raises ``Fenced`` (a ``StoreUnavailable``) then. Any other refusal of the
+        database (``StoreUnavailable``) is announced (``"refused"``) and raised."""
         try:
             result: T = await self.store.write(self.fence, fn, *args, **kwargs)
         except Fenced:
@@ -247,6 +246,9 @@ class TableCore(ABC, Generic[C]):
             self.let_go = True
             self.lobby.fenced(self)
             self.lobby.events.emit("let_go", self.id)
+            raise
+        except StoreUnavailable:
+            self.lobby.events.emit("refused", self.id)
             raise
         return result
 

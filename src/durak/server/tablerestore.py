@@ -3,7 +3,6 @@ replayed move by move."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from ..errors import RecordError
@@ -15,8 +14,6 @@ from .store import now as now_utc
 from .tablecore import C
 from .tabledeals import forfeit_result, forfeit_seats
 from .tableseating import TableSeating
-
-log = logging.getLogger("durak.server")
 
 
 class TableRestore(TableSeating[C]):

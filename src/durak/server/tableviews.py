@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import hmac
-import logging
 from typing import Any
 
 from . import protocol
 from .limits import net_key
 from .protocol import PROTOCOL_VERSION
 from .tablecore import LOG_TAIL, C, Seat, TableCore, commitment, hash_token
-
-log = logging.getLogger("durak.server")
 
 
 class TableViews(TableCore[C]):
