@@ -654,6 +654,19 @@ class _Gated:
         return obs.legal[0]
 
 
+class _Watched(asyncio.Lock):
+    """A table's lock that says when a task queued for it while it was held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queued = asyncio.Event()
+
+    async def acquire(self) -> bool:
+        if self.locked():
+            self.queued.set()
+        return await super().acquire()
+
+
 def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_path: Path) -> None:
     """Finding 2, the race: the stand-in of a person away past the grace period finishes
     thinking just after they come back, and reaches the table's lock before the
@@ -673,6 +686,7 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
             )
             t = lobby.table(made["table"])
             stand_in = t.stand_in = _Gated()  # type: ignore[assignment]
+            t.lock = lock = _Watched()
             await lobby.join(made["table"], {"name": "Boris"})
             assert t.status == "playing" and t.game is not None
             mover, state = t.game.to_act, t.state
@@ -680,16 +694,21 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
             # Nobody is connected: past the grace period the stand-in thinks.
             assert await asyncio.to_thread(stand_in.entered.wait, 60)
             async with t.lock:  # the stand-in answers and queues for the lock first...
+                lock.queued.clear()
                 stand_in.gate.set()
                 assert await asyncio.to_thread(stand_in.answered.wait, 60)
-                await asyncio.sleep(0.05)
+                await asyncio.wait_for(lock.queued.wait(), 60)
+                thinking = t.task
+                assert thinking is not None
 
                 async def send(text: str) -> None:
                     pass
 
                 # ...then the person is back, and the reschedule queues behind it.
                 t.attach(Connection(send), mover, t.seats[mover].token_hash)
-            await asyncio.sleep(0.2)
+                rescheduled = list(t.later)
+            # Both had the lock in turn, and are done: nobody moved for the person.
+            await asyncio.wait_for(asyncio.gather(thinking, *rescheduled), 60)
             assert (t.state, t.game.to_act) == (state, mover), "the stand-in moved"
         finally:
             await lobby.close()
