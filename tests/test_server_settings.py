@@ -137,8 +137,12 @@ def test_a_seats_frame_reaches_only_the_socket_welcomed_as_that_seat() -> None:
         relays = Relays(node, nothing)  # type: ignore[arg-type]
         got: dict[str, list[str]] = {}
         conns = {}
+
+        async def unsent(text: str) -> None:
+            raise AssertionError("pushed, not sent")
+
         for name in ("seat0", "seat1", "watcher"):
-            c = Connection(lambda text: asyncio.sleep(0))
+            c = Connection(unsent)
             c.push = got.setdefault(name, []).append  # type: ignore[method-assign]
             conns[name] = c
             await relays.relay(c, "w.owner", "t", '{"type": "hello"}')
