@@ -50,16 +50,18 @@ def need_browser() -> None:
 
 
 def serving(tmp_path_factory: pytest.TempPathFactory, name: str, **options: Any) -> Iterator[str]:
-    """A web server on a free port, its SQLite database ``name`` in a new folder, built
-    with ``create_app``'s ``options``: yields its address, then stops it."""
+    """A web server on a free port, its SQLite database ``name`` in a new folder, its
+    timings ``options`` (:class:`durak.server.settings.Timings`): yields its address,
+    then stops it."""
     need_browser()
     import uvicorn
 
     from durak.server import create_app
+    from durak.server.settings import Timings
 
     db = tmp_path_factory.mktemp("web") / name
     port = free_port()
-    app = create_app(f"sqlite:///{db}", **options)
+    app = create_app(f"sqlite:///{db}", timings=Timings(**options))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -18,13 +18,14 @@ from durak.rules import Rules
 from durak.server import create_app
 from durak.server.accounts import hash_password, outdated, verify_password
 from durak.server.ratings import MODEL, display, rate
+from durak.server.settings import Timings
 
 pytestmark = pytest.mark.timeout(90)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", bot_pace=0, deal_pause=0)
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", timings=Timings(bot_pace=0, deal_pause=0))
     with TestClient(app) as c:
         yield c
 

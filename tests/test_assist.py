@@ -16,13 +16,14 @@ with warnings.catch_warnings():
 
 import durak
 from durak.server import create_app
+from durak.server.settings import Timings
 
 pytestmark = pytest.mark.timeout(90)
 Msg = dict[str, Any]
 
 
 def make_client(db: Path) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{db}", bot_pace=0, deal_pause=0))
+    return TestClient(create_app(f"sqlite:///{db}", timings=Timings(bot_pace=0, deal_pause=0)))
 
 
 @pytest.fixture
@@ -126,7 +127,9 @@ def test_undo_takes_back_my_move_and_survives_a_restart(tmp_path: Path) -> None:
 
 
 def test_an_idle_player_can_be_voted_off(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'v.db'}", bot_pace=0, deal_pause=0, grace=0.5)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'v.db'}", timings=Timings(bot_pace=0, deal_pause=0, grace=0.5)
+    )
     with TestClient(app) as client:
         t = table(client, [HUMAN, HUMAN, BOT], options={"players": 3})
         j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()

@@ -3,6 +3,7 @@ every kind of bad message, stale states, tokens, spectators, restarts and reconn
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import warnings
@@ -22,7 +23,9 @@ with warnings.catch_warnings():
 
 import durak
 from durak.server import create_app
+from durak.server.clock import ManualClock
 from durak.server.limits import Limits
+from durak.server.settings import Timings
 from durak.server.store import Store
 
 pytestmark = [pytest.mark.timeout(90)]
@@ -39,7 +42,9 @@ FAST = Limits(
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'd.db'}", bot_pace=0, deal_pause=0, limits=FAST)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'd.db'}", timings=Timings(bot_pace=0, deal_pause=0), limits=FAST
+    )
     with TestClient(app) as c:
         yield c
 
@@ -106,6 +111,49 @@ def play_out(wss: list[Any], states: list[Msg], limit: int = 2000) -> list[Msg]:
         states = [next_of(ws) for ws in wss]
         assert len({m["state"] for m in states}) == 1, [m["state"] for m in states]
     raise AssertionError("the game did not end")
+
+
+async def awaiting(lobby: Any, name: str, table_id: str, done: Any, seconds: float = 60) -> None:
+    """Wait until ``done()``, looking again each time table ``table_id`` of ``lobby``
+    reaches the moment ``name`` (``clock.Events``), not by a poll; ``seconds`` bounds
+    the whole wait. (Between a look and the ask for the next moment nothing else runs:
+    no moment is missed.)"""
+    async with asyncio.timeout(seconds):
+        while not done():
+            await lobby.events.next(name, table_id)
+
+
+async def until_moved(lobby: Any, t: Any, state: int, seconds: float = 60) -> None:
+    """Wait until table ``t`` of ``lobby`` reached ``state``: woken by each move it
+    stores."""
+    await awaiting(lobby, "moved", t.id, lambda: t.state >= state, seconds)
+
+
+def lobby_of(c: TestClient) -> Any:
+    """The lobby of the app ``c`` runs (through its middleware)."""
+    app: Any = c.app
+    while not hasattr(app, "state"):  # (Shield, a test's own)
+        app = app.app
+    return app.state.lobby
+
+
+def when(c: TestClient, name: str, table_ids: list[str], then: Any, seconds: float = 60) -> None:
+    """Do ``then()`` and wait, on the server's event loop, until each of ``table_ids``
+    reached the moment ``name`` (``clock.Events``: "closed", "deal", "moved"...); the
+    waiters are there before ``then`` runs, so none is missed."""
+    lobby = lobby_of(c)
+
+    async def ask() -> list[asyncio.Future[str]]:
+        return [lobby.events.next(name, i) for i in table_ids]
+
+    waiting = c.portal.call(ask)  # type: ignore[union-attr]
+    then()
+
+    async def wait() -> None:
+        async with asyncio.timeout(seconds):
+            await asyncio.gather(*waiting)
+
+    c.portal.call(wait)  # type: ignore[union-attr]
 
 
 def ping_ok(ws: Any) -> None:
@@ -216,8 +264,7 @@ def test_database_on_a_worker_thread_and_stats_for_the_operator_only(tmp_path: P
     operator's token (finding 9: it was public)."""
     app = create_app(
         f"sqlite:///{tmp_path / 'th.db'}",
-        bot_pace=0,
-        deal_pause=0,
+        timings=Timings(bot_pace=0, deal_pause=0),
         limits=FAST,
         stats_token="s3cret",
     )
@@ -253,16 +300,19 @@ def test_match_of_two_deals_and_play_again(client: TestClient) -> None:
 
 
 def test_idle_finished_tables_are_closed_but_their_games_kept(tmp_path: Path) -> None:
+    """A finished table nobody is connected to closes once it has been idle for its
+    time, on the server's clock (a test's: moved on by the test, and the close waited
+    for as the moment it is, not polled for)."""
     url = f"sqlite:///{tmp_path / 'idle.db'}"
-    app = create_app(url, bot_pace=0, deal_pause=0, close_finished_after=0.2, limits=FAST)
-    with TestClient(app) as c:
+    clock = ManualClock()
+    times = Timings(bot_pace=0, deal_pause=0, close_finished_after=0.2)
+    with TestClient(create_app(url, times, FAST, clock=clock)) as c:
         t = new_table(c, [human(), bot()])
         with c.websocket_connect("/ws") as w:
             play_out([w], [hello(w, t["table"], t["token"])])
-        deadline = time.monotonic() + 5
-        while any(x["id"] == t["table"] for x in c.get("/api/tables").json()["tables"]):
-            assert time.monotonic() < deadline, "the idle table was not closed"
-            time.sleep(0.05)
+        assert any(x["id"] == t["table"] for x in c.get("/api/tables").json()["tables"])
+        when(c, "closed", [t["table"]], lambda: clock.advance(1.0))
+        assert all(x["id"] != t["table"] for x in c.get("/api/tables").json()["tables"])
         assert c.get("/api/games").json()["games"][0]["table_id"] == t["table"]
     with TestClient(create_app(url)) as c:  # and it stays closed after a restart
         assert c.get("/api/tables").json()["tables"] == []
@@ -449,7 +499,7 @@ def test_reconnection_returns_the_player_to_their_seat(client: TestClient) -> No
 
 def test_restart_mid_game_restores_every_table(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'restart.db'}"
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=0), limits=FAST)) as c:
         t = new_table(c, [human(), human(), bot()], options={"players": 3}, deals=2)
         tid = t["table"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
@@ -473,7 +523,7 @@ def test_restart_mid_game_restores_every_table(tmp_path: Path) -> None:
             before = s
             assert before[0]["status"] == "playing"
     # A new server process on the same database.
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=0), limits=FAST)) as c:
         listed = {x["id"]: x for x in c.get("/api/tables").json()["tables"]}
         assert listed[waiting["table"]]["status"] == "waiting"
         with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
@@ -493,7 +543,7 @@ def test_restart_between_deals_and_after_an_unrecorded_end(tmp_path: Path) -> No
     """A restart while a finished deal is on show starts the next deal; a deal whose end
     was played but not recorded (a crash in between) is recorded on restart."""
     url = f"sqlite:///{tmp_path / 'between.db'}"
-    with TestClient(create_app(url, bot_pace=0, deal_pause=60, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=60), limits=FAST)) as c:
         t = new_table(c, [human(), bot()], deals=2)
         with c.websocket_connect("/ws") as w:
             m = hello(w, t["table"], t["token"])
@@ -509,7 +559,7 @@ def test_restart_between_deals_and_after_an_unrecorded_end(tmp_path: Path) -> No
     with peek.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE durak_deals SET result = NULL, record = NULL")
     peek.close()
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=0), limits=FAST)) as c:
         assert len(c.get("/api/games").json()["games"]) == 1  # recorded again on restart
         with c.websocket_connect("/ws") as w:
             m = hello(w, t["table"], t["token"])

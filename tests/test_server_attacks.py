@@ -25,8 +25,9 @@ from durak.observation import Observation
 from durak.server import create_app
 from durak.server.clock import ManualClock
 from durak.server.limits import Limits
+from durak.server.settings import Timings
 
-from .test_server import FAST, hello, play_out, sync
+from .test_server import FAST, hello, play_out, sync, until_moved, when
 from .test_server_hardening import app_at, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -92,12 +93,12 @@ class _Stuck(BaseBot):
 
     name = "stuck"
 
-    def __init__(self) -> None:
+    def __init__(self, entering: threading.Semaphore) -> None:
         self.release = threading.Event()
-        self.entered = threading.Event()
+        self.entering = entering  # released once by each that begins to think
 
     def choose(self, obs: Observation) -> Any:
-        self.entered.set()
+        self.entering.release()
         self.release.wait(30)
         return obs.legal[0]
 
@@ -114,12 +115,12 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
     async def scenario() -> None:
         lobby = Lobby(
             Store(f"sqlite:///{tmp_path / 'p.db'}"),
-            bot_pace=0,
-            deal_pause=0,
+            timings=Timings(bot_pace=0, deal_pause=0),
             bot_threads=2,
             limits=Limits(bot_move_seconds=0.3),
         )
         stuck: list[_Stuck] = []
+        entering = threading.Semaphore(0)
         try:
             # Two tables whose bots hold both threads of the bot pool.
             for _ in range(2):
@@ -127,26 +128,18 @@ def test_h1_a_bot_past_its_time_cap_is_replaced_and_stand_ins_keep_their_own_poo
                 t = lobby.table(made["table"])
                 async with t.lock:
                     for s in t.seats:
-                        stuck.append(_Stuck())
+                        stuck.append(_Stuck(entering))
                         t.bots.seat(s.index, stuck[-1])
                     t.schedule()
-            # Until both tables' movers think (both threads held; a deadline, not a window).
-            loop = asyncio.get_running_loop()
-            held_by = loop.time() + 60
-            while sum(b.entered.is_set() for b in stuck) < 2:
-                assert loop.time() < held_by, "the runaway bots never held the pool"
-                await asyncio.sleep(0.02)
+            # Until both tables' movers think (both threads of the pool held).
+            for _ in range(2):
+                assert await asyncio.to_thread(entering.acquire, True, 60)
             # A person against a bot, with a 1 s turn clock they let run out.
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "bot", "level": 1}], "turn_timer": 1}
             )
             t = lobby.table(made["table"])
-            start = t.state
-            loop = asyncio.get_running_loop()
-            t0 = loop.time()
-            while t.state < start + 3 and loop.time() - t0 < 60:
-                await asyncio.sleep(0.05)  # polling for the moves (a deadline, not a window)
-            assert t.state >= start + 3, "the clock's stand-in or the bot never moved"
+            await until_moved(lobby, t, t.state + 3)  # the clock's stand-in and the bot
             by = [e.get("by") for e in t.log]
             assert "timer" in by
             # The runaway tables moved too: their bots were cut off at the cap.
@@ -477,10 +470,13 @@ def test_h3_leaving_while_the_stand_in_plays_is_a_loss_never_a_gain(client: Test
     me = signup(client, "Leaver")
     for n in range(1, 5):
         t = vs_bot(client, me["token"])
-        r = client.post(f"/api/tables/{t['table']}/leave", json={"token": t["token"]})
-        assert r.status_code == 200
-        while len(history(client, me["token"])["games"]) < n:
-            time.sleep(0.05)  # polling for the stand-in to finish the deal
+
+        def leave(t: Msg = t) -> None:
+            r = client.post(f"/api/tables/{t['table']}/leave", json={"token": t["token"]})
+            assert r.status_code == 200
+
+        when(client, "ended", [t["table"]], leave)  # the stand-in finished the deal
+        assert len(history(client, me["token"])["games"]) == n
     h = history(client, me["token"])
     assert [g["rated"] for g in h["games"]] == [True] * 4
     assert h["account"]["mu"] < 25.0 and h["account"]["games"] == 4
@@ -683,11 +679,11 @@ def test_m9_table_caps_count_an_ipv6_64_and_an_ipv4_24_as_one(tmp_path: Path) ->
 
 
 def test_m9_a_table_nobody_joins_closes_within_minutes(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", bot_pace=0, deal_pause=0)
+    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", timings=Timings(bot_pace=0, deal_pause=0))
     with TestClient(app) as c:
         tid = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()["table"]
         lobby = app.app.state.lobby  # type: ignore[attr-defined]
-        assert lobby.close_after["waiting"] <= 300
+        assert lobby.timings.close_after["waiting"] <= 300
         t = lobby.tables[tid]
         t.alone_since -= 301  # five minutes on, nobody came
         c.portal.call(lobby.sweep)
@@ -755,6 +751,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
             "warning",
         ],
         stdout=subprocess.PIPE,
+        stderr=(tmp_path / "served.log").open("w"),  # its log: what it refused, and why
         text=True,
         env=env,
     )
@@ -776,7 +773,13 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
         proc.wait(10)
 
 
-def test_m12_slow_request_heads_are_cut_off_and_capped_per_address(served: tuple[str, int]) -> None:
+def test_m12_slow_request_heads_are_cut_off_and_capped_per_address(
+    served: tuple[str, int], tmp_path: Path
+) -> None:
+    """A connection over the cap of half-open ones is refused (the server says so in its
+    log); those within it are closed once their header deadline is up, not held for
+    good. No latency is measured: how soon is the server's business, what it did is
+    the test's."""
     import socket
 
     def half_open() -> socket.socket:
@@ -793,20 +796,19 @@ def test_m12_slow_request_heads_are_cut_off_and_capped_per_address(served: tuple
         except ConnectionResetError:
             return True
 
-    t0 = time.monotonic()
     held = [half_open() for _ in range(3)]
     extra = half_open()
-    # Over the cap: closed at once.
-    assert closed_within(extra, 0.5)
+    # Over the cap: closed, and refused for it (not for its deadline).
+    assert closed_within(extra, 30)
+    assert "too many half-open connections" in (tmp_path / "served.log").read_text()
     # Another address's whole request still gets through meanwhile.
     with socket.create_connection(served, timeout=5, source_address=("127.0.0.2", 0)) as ok:
         ok.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert ok.recv(64).startswith(b"HTTP/1.1 200")
     # Those within the cap are closed once their second is up, not held for good.
     for s in held:
-        assert closed_within(s, 5)
+        assert closed_within(s, 30)
         s.close()
-    assert time.monotonic() - t0 < 4
 
 
 # -- Low: the players' nonces in the deal's seed -----------------------------------------
@@ -858,7 +860,8 @@ def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) 
     accomplice took the seat and lost on purpose, on the victim's account. Now a vote
     waits for the grace period; after a real absence the victim's seat loses its account,
     and the voter gains nothing from the deal."""
-    app = ClientFrom(app_at(tmp_path, grace=0.5))
+    clock = ManualClock()
+    app = ClientFrom(app_at(tmp_path, clock=clock, grace=0.5))
     with TestClient(app) as c:
         a, b = signup(c, "Voter"), signup(c, "Victim")
         t, j = seat_two(c, a, b, ("192.0.2.1", "198.51.100.1"))
@@ -866,10 +869,13 @@ def test_h4_no_vote_off_after_a_short_drop_and_no_gain_from_one(tmp_path: Path) 
             hello(wa, t["table"], t["token"])
             with c.websocket_connect("/ws") as wb:
                 hello(wb, t["table"], j["token"])
+            # The table saw the victim's socket go (seat 1 offline, not away yet).
+            gone = until(wa, lambda m: m["type"] == "seats" and not m["seats"][1]["online"])
+            assert not gone["seats"][1]["away"]
             wa.send_json({"type": "vote", "seat": 1})  # just dropped
             assert until(wa, lambda m: m["type"] == "error")["code"] == "not_idle"
-            while not c.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]:
-                time.sleep(0.05)  # polling for the end of the grace period
+            clock.advance(0.6)  # past the grace period, on the server's clock
+            assert c.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]
             wa.send_json({"type": "vote", "seat": 1})
             until(wa, lambda m: m["type"] == "voted_off")
             k = c.post(f"/api/tables/{t['table']}/join", json={"name": "Accomplice"}).json()
@@ -919,9 +925,7 @@ def test_low_a_deals_result_and_its_ratings_are_one_transaction(
     # Neither the result nor the rating is stored while the rating cannot be.
     assert client.get(f"/api/games/{deal}").status_code == 404
     assert history(client, me["token"])["games"] == []
-    failing.clear()
-    while client.get(f"/api/games/{deal}").status_code == 404:
-        time.sleep(0.1)  # polling for the background retry
+    when(client, "ended", [t["table"]], failing.clear)  # the background retry took
     assert [g["rated"] for g in history(client, me["token"])["games"]] == [True]
 
 

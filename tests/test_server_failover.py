@@ -31,6 +31,7 @@ from durak.server.cluster import RedisCluster  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
 from durak.server.lobby import Lobby  # noqa: E402
 from durak.server.protocol import ProtocolError  # noqa: E402
+from durak.server.settings import Timings
 from durak.server.store import Store, actions_t, deals_t  # noqa: E402
 from durak.server.table import Connection, LiveTable, hash_token  # noqa: E402
 
@@ -161,22 +162,31 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
 
     async def scenario() -> None:
         limits = Limits()
+
         # Long leases: no beat comes in between (the first beat is 20 s away), so the
         # order of what happens is the test's, not the clocks'.
-        clusters = [RedisCluster(redis_url, limits, name, lease=120) for name in "ab"]
+        async def handle(conn: Connection, text: str) -> None:
+            raise AssertionError("nothing is relayed here")
+
+        clusters = [
+            RedisCluster(redis_url, limits, handle, name, Timings(lease=120)) for name in "ab"
+        ]
         # The pause between deals on a clock the test moves: each owner's next deal is
         # tried when the test says, however busy the machine.
         clock = ManualClock()
         lobbies = [
-            Lobby(Store(pg_url), bot_pace=0, deal_pause=1.0, limits=limits, clock=clock)
-            for _ in "ab"
+            Lobby(
+                Store(pg_url),
+                timings=Timings(bot_pace=0, deal_pause=1.0),
+                limits=limits,
+                clock=clock,
+                sharing=c,
+            )
+            for c in clusters
         ]
 
-        async def handle(conn: Connection, text: str) -> None:
-            raise AssertionError("nothing is relayed here")
-
         for c, lobby in zip(clusters, lobbies, strict=True):
-            await c.start(lobby, handle)
+            await c.start(lobby)
         a, b = lobbies
         everyone: list[Client] = []
         try:
@@ -259,7 +269,7 @@ def test_two_owners_of_one_table_write_one_history_and_the_stale_one_shows_nothi
         finally:
             engine.dispose()
         assert [d.deal_no for d in deals] == [1, 2], deals
-        check = Lobby(Store(pg_url), bot_pace=0, deal_pause=0)
+        check = Lobby(Store(pg_url), timings=Timings(bot_pace=0, deal_pause=0))
         try:
             assert await check.restore() == 1
             assert check.tables[tid].status == "finished"  # the actions replay in turn

@@ -30,6 +30,7 @@ from durak.server.protocol import (
     decode_body,
     parse_client,
 )
+from durak.server.settings import Timings
 
 from .test_server import FAST
 
@@ -110,7 +111,7 @@ def test_http_bodies_decode_or_refuse(text: str) -> None:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("fuzz") / "f.db"
-    with TestClient(create_app(f"sqlite:///{db}", bot_pace=0, limits=FAST)) as c:
+    with TestClient(create_app(f"sqlite:///{db}", timings=Timings(bot_pace=0), limits=FAST)) as c:
         yield c
 
 

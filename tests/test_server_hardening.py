@@ -27,9 +27,22 @@ from durak.server.app import Shield
 from durak.server.clock import ManualClock
 from durak.server.fairness import problems
 from durak.server.limits import Guard, Limits
+from durak.server.settings import Timings
 from durak.server.table import commitment
 
-from .test_server import FAST, bot, hello, human, new_table, next_of, play_out, sync
+from .test_server import (
+    FAST,
+    awaiting,
+    bot,
+    hello,
+    human,
+    lobby_of,
+    new_table,
+    next_of,
+    play_out,
+    sync,
+    when,
+)
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -37,10 +50,13 @@ Msg = dict[str, Any]
 JSON = {"Content-Type": "application/json"}
 
 
-def app_at(tmp_path: Path, limits: Limits = FAST, **kw: Any) -> Any:
-    kw.setdefault("bot_pace", 0)
-    kw.setdefault("deal_pause", 0)
-    return create_app(f"sqlite:///{tmp_path / 'h.db'}", limits=limits, **kw)
+def app_at(tmp_path: Path, limits: Limits = FAST, clock: Any = None, **times: Any) -> Any:
+    """An app on ``tmp_path``'s database; ``times``: its timings (no bot pace, no deal
+    pause unless given)."""
+    times.setdefault("bot_pace", 0)
+    times.setdefault("deal_pause", 0)
+    timings = Timings(**times)
+    return create_app(f"sqlite:///{tmp_path / 'h.db'}", timings, limits, clock=clock)
 
 
 @pytest.fixture
@@ -72,15 +88,16 @@ def test_1_a_table_nobody_connects_to_is_played_out_and_closed(tmp_path: Path) -
     'playing' for good. Now a stand-in plays for them after the grace period and a table
     nobody is connected to closes; one address cannot hold more than its share."""
     lim = Limits(**{**FAST.__dict__, "tables_per_address": 3})
-    app = app_at(tmp_path, lim, grace=0.2, close_playing_after=0.5, close_finished_after=0.5)
-    with TestClient(app) as c:
+    clock = ManualClock()
+    times = {"grace": 0.2, "close_playing_after": 0.5, "close_finished_after": 0.5}
+    with TestClient(app_at(tmp_path, lim, clock, **times)) as c:
         made = [new_table(c, [human(), bot()], deals=100) for _ in range(3)]
         r = c.post("/api/tables", json={"seats": [human(), bot()]})
         assert r.status_code == 429 and "live tables" in r.json()["error"]
-        deadline = time.monotonic() + 20
-        while c.get("/api/tables").json()["total"]:
-            assert time.monotonic() < deadline, "abandoned tables were not closed"
-            time.sleep(0.1)
+        # Past the grace period (the stand-ins play the absent people) and the time a
+        # table nobody is connected to stays open: each closes.
+        when(c, "closed", [t["table"] for t in made], lambda: clock.advance(1.0))
+        assert c.get("/api/tables").json()["total"] == 0
         assert new_table(c, [human(), bot()])["table"] not in {t["table"] for t in made}
     with TestClient(app_at(tmp_path, lim)) as c:  # closed for good: a restart keeps them so
         assert c.get("/api/tables").json()["total"] == 1
@@ -106,8 +123,11 @@ def test_1_tables_with_people_get_a_turn_clock_with_a_deadline(tmp_path: Path) -
 def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: Path) -> None:
     """Finding 2: with no turn timer, a person who dropped on their turn stalled the table.
     Now after the grace period a stand-in plays their moves; they come back with their
-    token and play on; when away past the forfeit time the other may claim the win."""
-    with TestClient(app_at(tmp_path, grace=0.3, forfeit_after=1.0)) as c:
+    token and play on; when away past the forfeit time the other may claim the win. The
+    server's clock is the test's: the grace period and the forfeit time pass when the
+    test moves it, after the table saw the socket go."""
+    clock = ManualClock()
+    with TestClient(app_at(tmp_path, clock=clock, grace=0.3, forfeit_after=1.0)) as c:
         t = new_table(c, [human(), human()], turn_timer=None)
         tid = t["table"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
@@ -117,7 +137,10 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
                 s0 = hello(w0, tid, t["token"])
                 w1.send_json({"type": "claim"})
                 assert until(w1, lambda m: m["type"] == "error")["code"] == "cannot_claim"
-            # Seat 0 dropped. Within moments the stand-in moves for it whenever it is to act.
+            # Seat 0 dropped (the table says so); past the grace period the stand-in
+            # moves for it whenever it is to act.
+            until(w1, lambda m: m["type"] == "seats" and not m["seats"][0]["online"])
+            clock.advance(0.4)
             s1 = next_of(w1) if s1["state"] < s0["state"] else s1
             moved_for_0 = False
             for _ in range(300):
@@ -149,26 +172,19 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
                         {"type": "act", "state": s1["state"], "action": s1["obs"]["legal"][0]}
                     )
                     s0, s1 = next_of(w0), next_of(w1)
-                time.sleep(0.6)  # past the grace period: nobody moved for the person
+                # The person is on the move and connected: no clock is armed to move for
+                # them, however long they think.
+                assert clock.sleeping() == 0
+                clock.advance(60)
                 assert c.get(f"/api/tables/{tid}").json()["state"] == s0["state"]
                 w0.send_json({"type": "act", "state": s0["state"], "action": s0["obs"]["legal"][0]})
                 assert next_of(w0)["log"][-1]["seat"] == 0
             # Once seat 0 is away past the forfeit time (1 s on the server's clock from
             # when it saw the socket go), the claim is granted.
-            deadline = time.monotonic() + 30
-            while True:
-                w1.send_json({"type": "claim"})
-                m = until(
-                    w1,
-                    lambda m: (
-                        m["type"] == "error" or (m["type"] == "state" and m["status"] == "finished")
-                    ),
-                )
-                if m["type"] == "state":
-                    break
-                assert m["code"] == "cannot_claim" and time.monotonic() < deadline, m
-                time.sleep(0.2)  # polling for the forfeit time
-            end = m
+            until(w1, lambda m: m["type"] == "seats" and not m["seats"][0]["online"])
+            clock.advance(1.1)
+            w1.send_json({"type": "claim"})
+            end = until(w1, lambda m: m["type"] == "state" and m["status"] == "finished")
             assert end["result"]["forfeit"] == [0] and end["result"]["claimed_by"] == 1
             assert "forfeit" in c.get("/api/games").json()["games"][0]["result"]
     # after a restart: who forfeited, who claimed
@@ -185,13 +201,21 @@ def test_2_disconnected_mover_gets_a_stand_in_then_reclaims_the_seat(tmp_path: P
 # -- 3. a database that is slow or locked ---------------------------------------------------
 
 
+async def refused_if_playing(lobby: Any, table_id: str) -> None:
+    """The next time the database refuses a write of ``table_id``, if it is still playing
+    (it has more to write); at once if it played to its end already."""
+    if lobby.tables[table_id].status != "finished":
+        async with asyncio.timeout(60):
+            await lobby.events.next("refused", table_id)
+
+
 def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: Path) -> None:
     """Finding 3: a write waiting on a lock blocked the event loop, a bot whose move failed
     to store never moved again and a person's failed action closed their connection. Now
     the loop answers while the lock is held, the person is told ``unavailable`` and keeps
     their connection, and when the lock goes every table plays to its end."""
     db = tmp_path / "h.db"
-    with TestClient(app_at(tmp_path, busy_timeout=1.0)) as c:
+    with TestClient(app_at(tmp_path, lock_timeout=1.0)) as c:
         bots_only = [new_table(c, [bot("random"), bot("random")], deals=3) for _ in range(3)]
         t = new_table(c, [human(), bot("random")])
         with c.websocket_connect("/ws") as w:
@@ -206,7 +230,7 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
                 # is held by a call that waits until the test lets it go, and pings are
                 # still answered (a loop that waited on the database would answer none).
                 held = threading.Event()
-                lobby = c.app.app.state.lobby
+                lobby = lobby_of(c)
                 c.portal.start_task_soon(lobby.store.run, held.wait, 60)
                 try:
                     for i in range(5):
@@ -214,18 +238,18 @@ def test_3_a_locked_database_stalls_nothing_and_every_table_recovers(tmp_path: P
                         assert until(w, lambda x: x["type"] == "pong")["id"] == i
                 finally:
                     held.set()
-                time.sleep(1.0)  # bots keep failing to store and retrying meanwhile
+                # The bot tables still playing have their moves refused meanwhile.
+                for b in bots_only:
+                    c.portal.call(refused_if_playing, lobby, b["table"])
             finally:
                 locker.rollback()
                 locker.close()
             # The same connection plays on, and the game ends.
             end = play_out([w], [m])
             assert end[0]["status"] == "finished"
-        deadline = time.monotonic() + 30
-        for b in bots_only:
-            while c.get(f"/api/tables/{b['table']}").json()["status"] != "finished":
-                assert time.monotonic() < deadline, "a bot table did not recover"
-                time.sleep(0.1)
+        for b in bots_only:  # every bot table recovers: it plays to its end
+            t = lobby.tables[b["table"]]
+            c.portal.call(awaiting, lobby, "ended", t.id, lambda t=t: t.status == "finished")
 
 
 # -- 4. the body limit ---------------------------------------------------------------------
@@ -630,6 +654,19 @@ class _Gated:
         return obs.legal[0]
 
 
+class _Watched(asyncio.Lock):
+    """A table's lock that says when a task queued for it while it was held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queued = asyncio.Event()
+
+    async def acquire(self) -> bool:
+        if self.locked():
+            self.queued.set()
+        return await super().acquire()
+
+
 def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_path: Path) -> None:
     """Finding 2, the race: the stand-in of a person away past the grace period finishes
     thinking just after they come back, and reaches the table's lock before the
@@ -639,13 +676,17 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
     from durak.server.table import Connection
 
     async def scenario() -> None:
-        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'r.db'}"), bot_pace=0, deal_pause=0, grace=0.05)
+        lobby = Lobby(
+            Store(f"sqlite:///{tmp_path / 'r.db'}"),
+            timings=Timings(bot_pace=0, deal_pause=0, grace=0.05),
+        )
         try:
             made = await lobby.create(
                 {"seats": [{"kind": "human"}, {"kind": "human"}], "turn_timer": None}
             )
             t = lobby.table(made["table"])
             stand_in = t.stand_in = _Gated()  # type: ignore[assignment]
+            t.lock = lock = _Watched()
             await lobby.join(made["table"], {"name": "Boris"})
             assert t.status == "playing" and t.game is not None
             mover, state = t.game.to_act, t.state
@@ -653,16 +694,21 @@ def test_2_a_stand_in_that_answers_after_the_person_is_back_does_not_move(tmp_pa
             # Nobody is connected: past the grace period the stand-in thinks.
             assert await asyncio.to_thread(stand_in.entered.wait, 60)
             async with t.lock:  # the stand-in answers and queues for the lock first...
+                lock.queued.clear()
                 stand_in.gate.set()
                 assert await asyncio.to_thread(stand_in.answered.wait, 60)
-                await asyncio.sleep(0.05)
+                await asyncio.wait_for(lock.queued.wait(), 60)
+                thinking = t.task
+                assert thinking is not None
 
                 async def send(text: str) -> None:
                     pass
 
                 # ...then the person is back, and the reschedule queues behind it.
                 t.attach(Connection(send), mover, t.seats[mover].token_hash)
-            await asyncio.sleep(0.2)
+                rescheduled = list(t.later)
+            # Both had the lock in turn, and are done: nobody moved for the person.
+            await asyncio.wait_for(asyncio.gather(thinking, *rescheduled), 60)
             assert (t.state, t.game.to_act) == (state, mover), "the stand-in moved"
         finally:
             await lobby.close()

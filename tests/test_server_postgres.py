@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from durak.server import create_app
+from durak.server.settings import Timings
 from durak.server.store import Fenced, Store
 
 from . import services
@@ -102,7 +103,7 @@ def test_store_round_trip(url: str) -> None:
 
 def test_restart_mid_match_on_postgres(url: str) -> None:
     """The same play and restart as on SQLite: nothing played is lost."""
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=0), limits=FAST)) as c:
         t = new_table(c, [human(), human(), bot()], options={"players": 3}, deals=2)
         tid = t["table"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Boris"}).json()
@@ -115,7 +116,7 @@ def test_restart_mid_match_on_postgres(url: str) -> None:
                             {"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]}
                         )
                 s = [next_of(w0), next_of(w1)]
-    with TestClient(create_app(url, bot_pace=0, deal_pause=0, limits=FAST)) as c:
+    with TestClient(create_app(url, timings=Timings(bot_pace=0, deal_pause=0), limits=FAST)) as c:
         with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
             s0, s1 = hello(w0, tid, t["token"]), hello(w1, tid, j["token"])
             assert s0["state"] >= s[0]["state"]

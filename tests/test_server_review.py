@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from durak import Game, Rules
 from durak.server import reviews
 from durak.server.app import create_app
+from durak.server.settings import Timings
 from tests.test_server import FAST, bot, hello, human, new_table, next_of
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -28,7 +29,9 @@ SCHEMA = json.loads(
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(reviews, "WORLDS", 2)  # (the judge's precision: not what is tested)
     monkeypatch.setattr(reviews, "DEPTH", 1)
-    app = create_app(f"sqlite:///{tmp_path / 'd.db'}", bot_pace=0, deal_pause=0, limits=FAST)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'd.db'}", timings=Timings(bot_pace=0, deal_pause=0), limits=FAST
+    )
     with TestClient(app) as c:
         yield c
 

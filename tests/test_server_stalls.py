@@ -38,6 +38,7 @@ from durak.server.cluster import GONE, HERE, MOVING, Moving, RedisCluster  # noq
 from durak.server.limits import Limits  # noqa: E402
 from durak.server.lobby import Lobby, LobbyError  # noqa: E402
 from durak.server.protocol import ProtocolError  # noqa: E402
+from durak.server.settings import Timings
 from durak.server.store import Store  # noqa: E402
 from durak.server.table import Connection, hash_token  # noqa: E402
 
@@ -72,12 +73,15 @@ async def workers(
     redis.Redis.from_url(redis_url).flushall()
     lim = limits or Limits()
     names = "abc"[: len(busy)]
-    clusters = [RedisCluster(redis_url, lim, n, lease=120, clock=clock) for n in names]
+    clusters = [
+        RedisCluster(redis_url, lim, _nothing_relayed, n, Timings(lease=120), clock) for n in names
+    ]
     lobbies = [
-        Lobby(Store(pg_url, busy_timeout=b), bot_pace=0, deal_pause=0, limits=lim) for b in busy
+        Lobby(Store(pg_url, busy_timeout=b), Timings(bot_pace=0, deal_pause=0), lim, sharing=c)
+        for b, c in zip(busy, clusters, strict=True)
     ]
     for c, lobby in zip(clusters, lobbies, strict=True):
-        await c.start(lobby, _nothing_relayed)
+        await c.start(lobby)
     try:
         yield clusters, lobbies
     finally:
@@ -318,12 +322,14 @@ def test_a_table_let_go_arms_no_clock_and_tries_no_more_writes(pg_url: str, redi
             await a.join(t_id, {"name": "Boris"}, address=BORIS)
             ta = a.tables[t_id]
             assert ta.status == "playing" and ta.task is not None  # its clock runs
+            closed = a.events.next("closed", t_id)  # a lets its copy go, and closes it
             await clusters[1].redis.delete(clusters[1].lease_key(t_id))
             assert await clusters[1].adopt(t_id)
-            deadline = time.monotonic() + 30
-            while t_id in a.tables or ta.task is not None and not ta.task.done() or ta.later:
-                assert time.monotonic() < deadline, "a did not let the table go"
-                await asyncio.sleep(0.05)
+            async with asyncio.timeout(30):
+                await closed  # (its clock ran out: the stand-in's write was fenced off)
+                while ta.later:  # (the done callbacks of the tasks it waited for)
+                    await asyncio.sleep(0)
+            assert t_id not in a.tables and (ta.task is None or ta.task.done())
             assert ta.let_go
             ta.schedule()
             ta.spawn(asyncio.sleep(3600))
@@ -341,7 +347,7 @@ def test_a_worker_whose_redis_hangs_answers_503_with_retry_after(pg_url: str) ->
     rd = services.redis(own=True)
     url = next(rd)
     try:
-        app = create_app(pg_url, redis_url=url, worker="w", bot_pace=0)
+        app = create_app(pg_url, timings=Timings(bot_pace=0), redis_url=url, worker="w")
         with TestClient(app) as client:
             assert client.get("/api/tables").status_code == 200
             with services.paused(url):
@@ -366,8 +372,8 @@ def test_the_sockets_of_a_worker_just_started_count_on_every_worker_at_once(
     async def scenario() -> None:
         lim = Limits(connections_per_address=4)
         async with workers(pg_url, redis_url, busy=(2.0,), limits=lim) as (clusters, _):
-            late = RedisCluster(redis_url, lim, "late", lease=120)
-            await late.start(Lobby(Store(pg_url), limits=lim), _nothing_relayed)
+            late = RedisCluster(redis_url, lim, _nothing_relayed, "late", Timings(lease=120))
+            await late.start(Lobby(Store(pg_url), limits=lim, sharing=late))
             try:
                 assert late.worker not in clusters[0].live_workers
                 on_late, on_a = late.guard(), clusters[0].guard()

@@ -31,16 +31,20 @@ from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from durak.bots import BaseBot  # noqa: E402
 from durak.observation import Observation  # noqa: E402
-from durak.server.cluster import RedisCluster, SharedTally  # noqa: E402
-from durak.server.limits import Limits  # noqa: E402
-from durak.server.lobby import Lobby  # noqa: E402
+from durak.server.cluster import RedisCluster  # noqa: E402
+from durak.server.limits import (
+    Limits,  # noqa: E402
+    Tally,  # noqa: E402
+)
+from durak.server.lobby import Alone, Lobby  # noqa: E402
 from durak.server.messages import SERVER_DECODER  # noqa: E402
+from durak.server.settings import Timings
 from durak.server.store import Store  # noqa: E402
 
 from . import services  # noqa: E402
 from .browser import browser, move, open_custom, state_of  # noqa: E402
 from .services import free_port  # noqa: E402
-from .test_server import hello, next_of, play_out, sync  # noqa: E402
+from .test_server import hello, next_of, play_out, sync, until_moved  # noqa: E402
 from .test_web_secrets import cards_in, hidden_from, true_games  # noqa: E402
 
 __all__ = ["browser"]  # a fixture
@@ -196,6 +200,21 @@ class Busy(BaseBot):
 STRANGER, OTHER = "198.51.100.7", "203.0.113.9"
 
 
+async def _nothing(conn: Any, text: str) -> None:
+    raise AssertionError("no frame is relayed here")
+
+
+class CountsOf(Alone):
+    """A lobby alone but for the counts of worker ``c`` (its bots and hints per
+    address, in Redis over every worker)."""
+
+    def __init__(self, c: RedisCluster) -> None:
+        self.c = c
+
+    def tally(self, name: str, limit: int) -> Tally:
+        return self.c.tally(name, limit)
+
+
 def test_an_address_bots_think_within_one_budget_over_every_worker(
     redis_url: str, tmp_path: Path
 ) -> None:
@@ -209,20 +228,19 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
 
     async def scenario(shared: bool) -> dict[str, int]:
         limits = Limits(bots_per_address=1, bot_move_seconds=30)
+        clusters = [RedisCluster(redis_url, limits, _nothing, name) for name in "ab"]
         a, b = lobbies = [
             Lobby(
-                Store(f"sqlite:///{tmp_path / f'{name}{shared}.db'}"),
-                bot_pace=0,
-                deal_pause=0,
+                Store(f"sqlite:///{tmp_path / f'{c.worker}.db'}"),
+                timings=Timings(bot_pace=0, deal_pause=0),
                 bot_threads=2,
                 limits=limits,
+                sharing=CountsOf(c) if shared else None,
             )
-            for name in "ab"
+            for c in clusters
         ]
-        clusters = [RedisCluster(redis_url, limits, name) for name in "ab"] if shared else []
-        for c, lobby in zip(clusters, lobbies, strict=False):
+        for c in clusters:
             await c.redis.set(f"durak:worker:{c.worker}", "1")  # as their beats would
-            c.share(lobby)
         thinking = Thinking(pair=not shared)
         tables = []
         try:
@@ -239,16 +257,12 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
                     t.schedule()
                 tables.append((t, start))
             # Every table moves (one address's tables wait in line, none is starved).
-            deadline = asyncio.get_running_loop().time() + 60
-            while any(t.state < start + 4 for t, start in tables):
-                assert asyncio.get_running_loop().time() < deadline, [
-                    t.state - start for t, start in tables
-                ]
-                await asyncio.sleep(0.05)  # polling for the moves
+            for t, start in tables:
+                await until_moved(t.lobby, t, start + 4)
             seen = dict(thinking.most)  # (the probe below changes what b counts)
             if shared:
                 # A worker that is gone (no beat) holds nothing: its places are free.
-                on_a, on_b = (SharedTally(c, "hints", 1) for c in clusters)
+                on_a, on_b = (c.tally("hints", 1) for c in clusters)
                 assert await on_a.acquire("probe")
                 assert not await on_b.acquire("probe")  # a's place counts on b
                 assert await on_b.acquire("probe2")
@@ -270,35 +284,35 @@ def test_an_address_bots_think_within_one_budget_over_every_worker(
 
 
 # (asyncio.run: before the tests that hold this module's browser, whose loop it keeps)
-def test_only_a_hello_frame_opens_a_relayed_socket_on_the_owner(
+def test_only_a_connect_message_opens_a_relayed_socket_on_the_owner(
     redis_url: str, tmp_path: Path
 ) -> None:
-    """A relayed client's frames reach the owner as ``in``; only a frame of kind
-    ``hello`` (the edge's own word that the client said hello) opens a socket there. A
-    chat whose text says "hello", from a socket the owner does not know, opens nothing:
-    the edge is told to say hello again (``moved``)."""
-    from durak.server.cluster import frame, split_frame
+    """A relayed client's frames reach the owner as ``TellSri``; only a ``ConnectSri``
+    (the edge's own word that the client said hello) opens a socket there. A chat whose
+    text says "hello", from a socket the owner does not know, opens nothing: the edge is
+    told to say hello again (``MovedSri``). A text on the channel that is no message
+    (as a frame of the old wire, kind then fields) is refused whole, and opens nothing
+    either."""
+    from durak.server.cluster.wire import MovedSri, TellSri, decode
 
     async def scenario() -> None:
-        c = RedisCluster(redis_url, Limits(), "o", lease=120)
-        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'o.db'}"), limits=Limits())
-
-        async def handle(conn: Any, text: str) -> None:
-            raise AssertionError("no frame is handled")
-
-        await c.start(lobby, handle)
+        c = RedisCluster(redis_url, Limits(), _nothing, "o", Timings(lease=120))
+        lobby = Lobby(Store(f"sqlite:///{tmp_path / 'o.db'}"), limits=Limits(), sharing=c)
+        await c.start(lobby)
         listen = c.redis.pubsub()
         await listen.subscribe(c.channel("edge-x"))
         try:
+            old = "\x00".join(("hello", "edge-x", "8", STRANGER, '{"type": "hello"}'))
+            await c.redis.publish(c.channel(c.worker), old)
             sneaky = json.dumps({"type": "chat", "text": '"hello" {"type": "hello"}'})
-            await c.publish(c.worker, frame("in", "edge-x", "7", STRANGER, sneaky))
+            await c.publish(c.worker, TellSri("edge-x", "7", STRANGER, sneaky))
             deadline = time.monotonic() + 30
             while (
                 m := await listen.get_message(ignore_subscribe_messages=True, timeout=1)
             ) is None:
                 assert time.monotonic() < deadline, "the edge was never told to say hello again"
-            assert split_frame(str(m["data"]), 3) == ["moved", c.worker, "7"]
-            assert not c.remote  # no socket was opened for it
+            assert decode(m["data"]) == MovedSri(c.worker, "7")
+            assert not c.relays.remote  # no socket was opened for either
         finally:
             await listen.aclose()
             await c.stop()

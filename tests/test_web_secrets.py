@@ -29,6 +29,7 @@ from durak.cards import deck_mask
 from durak.server import create_app
 from durak.server.limits import Limits
 from durak.server.messages import SERVER_DECODER
+from durak.server.settings import Timings
 
 pytestmark = [pytest.mark.timeout(120)]
 
@@ -158,7 +159,9 @@ def true_games(c: TestClient, tid: str) -> dict[int, durak.Game]:
 )
 def test_no_message_holds_another_seats_hidden_cards(tmp_path: Path, spec: dict[str, Any]) -> None:
     with TestClient(
-        create_app(f"sqlite:///{tmp_path / 's.db'}", bot_pace=0, deal_pause=0, limits=FAST)
+        create_app(
+            f"sqlite:///{tmp_path / 's.db'}", timings=Timings(bot_pace=0, deal_pause=0), limits=FAST
+        )
     ) as c:
         tid, seen, tokens = play_recording(c, spec)
         by_state = true_games(c, tid)

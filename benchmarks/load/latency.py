@@ -37,6 +37,7 @@ with warnings.catch_warnings():
 
 from durak.server import create_app  # noqa: E402
 from durak.server.limits import Limits  # noqa: E402
+from durak.server.settings import Timings
 
 OPEN = Limits(
     requests_burst=100_000,
@@ -81,7 +82,9 @@ def timed(fn: Callable[[], object]) -> float:
 
 def pings(root: Path, rounds: int) -> list[float]:
     db = root / "pings.db"
-    app = create_app(f"sqlite:///{db}", limits=OPEN, bot_pace=0, deal_pause=0, busy_timeout=1.0)
+    app = create_app(
+        f"sqlite:///{db}", timings=Timings(bot_pace=0, deal_pause=0, lock_timeout=1.0), limits=OPEN
+    )
     out: list[float] = []
     with TestClient(app) as c:
         bots = {"kind": "bot", "bot": "random"}
@@ -105,7 +108,9 @@ def pings(root: Path, rounds: int) -> list[float]:
 
 
 def flood(root: Path, rounds: int) -> list[float]:
-    app = From(create_app(f"sqlite:///{root / 'flood.db'}", limits=OPEN, bot_pace=0))
+    app = From(
+        create_app(f"sqlite:///{root / 'flood.db'}", timings=Timings(bot_pace=0), limits=OPEN)
+    )
     out: list[float] = []
     with TestClient(app) as c:
         c.post("/api/accounts", json={"name": "victim", "password": "secret-1"})

@@ -326,24 +326,27 @@ def _new_session(c: Any, account_id: int) -> str:
     return token
 
 
+def _new_account(name: str, key: str, kind: str, pw_hash: str | None) -> Any:
+    """The insert of a new account, at the starting rating, with no games."""
+    return insert(accounts_t).values(
+        name=name,
+        name_key=key,
+        kind=kind,
+        pw_hash=pw_hash,
+        mu=MU0,
+        sigma=SIGMA0,
+        games=0,
+        created_at=now(),
+    )
+
+
 def create(store: Store, name: str, pw_hash: str) -> tuple[Account, str]:
     """A new person's account (``name`` cleaned, the password hashed by the caller) and a
     session token for it; AccountError 409 when a name that looks the same is taken."""
     ensure(store.engine)
     try:
         with store.engine.begin() as c:
-            res = c.execute(
-                insert(accounts_t).values(
-                    name=name,
-                    name_key=skeleton(name),
-                    kind="person",
-                    pw_hash=pw_hash,
-                    mu=MU0,
-                    sigma=SIGMA0,
-                    games=0,
-                    created_at=now(),
-                )
-            )
+            res = c.execute(_new_account(name, skeleton(name), "person", pw_hash))
             key = res.inserted_primary_key
             assert key is not None
             token = _new_session(c, int(key[0]))
@@ -427,18 +430,7 @@ def bot_account(c: Any, spec: str) -> Account:
     key = f"bot:{spec}"
     row = c.execute(select(accounts_t).where(accounts_t.c.name_key == key)).first()
     if row is None:
-        c.execute(
-            insert(accounts_t).values(
-                name=spec,
-                name_key=key,
-                kind="bot",
-                pw_hash=None,
-                mu=MU0,
-                sigma=SIGMA0,
-                games=0,
-                created_at=now(),
-            )
-        )
+        c.execute(_new_account(spec, key, "bot", None))
         row = c.execute(select(accounts_t).where(accounts_t.c.name_key == key)).one()
     return _account(row)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hmac
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, State
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,8 +30,6 @@ from ..rules import CHOICES, PRESETS, Rules
 from . import assist, pages, people, protocol, seatbots
 from .clock import Clock
 from .cluster import (
-    DRAIN_SECONDS,
-    LEASE_SECONDS,
     Cluster,
     Local,
     Moving,
@@ -41,9 +38,10 @@ from .cluster import (
     services_down,
 )
 from .limits import BodyTooLarge, Bucket, Guard, Limits, peer_key
-from .lobby import Lobby, LobbyError
+from .lobby import Lobby, LobbyError, TableOp
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
-from .store import STALL_SECONDS, Store
+from .settings import Timings
+from .store import Store
 from .table import Connection, hash_token
 
 log = logging.getLogger("durak.server")
@@ -65,64 +63,36 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
-# PLR0913: the server's settings, one keyword each as `durak serve` takes them
+# PLR0913: the server's parts, one keyword each as `durak serve` passes them
 def create_app(  # noqa: PLR0913
     db_url: str = "sqlite:///durak.db",
-    bot_pace: float = 0.8,
-    deal_pause: float | None = None,
-    bot_threads: int = 2,
-    close_finished_after: float = 600.0,
-    close_playing_after: float = 900.0,
-    close_waiting_after: float = 300.0,
-    grace: float = 60.0,
-    forfeit_after: float = 120.0,
+    timings: Timings | None = None,
     limits: Limits | None = None,
+    *,
+    bot_threads: int = 2,
     stats_token: str | None = None,
-    busy_timeout: float = 2.0,
-    db_stall: float = STALL_SECONDS,
     redis_url: str | None = None,
     worker: str | None = None,
-    lease: float = LEASE_SECONDS,
-    drain: float = DRAIN_SECONDS,
     stopped: Callable[[list[str]], None] | None = None,
     clock: Clock | None = None,
 ) -> ASGIApp:
-    """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
-    ``deal_pause``: seconds a finished deal stays on the table before the next;
-    ``close_*_after``: seconds a table nobody is connected to stays open, by status;
-    ``grace``: seconds a person may be disconnected before a stand-in plays for them;
-    ``forfeit_after``: seconds away after which the others may claim the win;
-    ``limits``: rates and caps (``durak.server.limits.Limits``);
+    """The server. ``timings``: its waits, pauses, leases and bounds
+    (``settings.Timings``, its defaults when None); ``limits``: rates and caps
+    (``durak.server.limits.Limits``); ``bot_threads``: the threads seat bots think on;
     ``stats_token``: the bearer token of ``/api/stats`` (without one it is not served);
-    ``busy_timeout``: seconds a database write waits for a lock before it fails;
-    ``db_stall``: PostgreSQL ends a session idle that long inside a transaction;
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
-    (an id; a random one by default), its tables' leases ``lease`` seconds long, its
-    stop bounded by ``drain`` seconds; without it this process holds every table.
+    (an id; a random one by default); without it this process holds every table.
     ``stopped``: called once the server stopped, with what it could not store (empty:
     everything was). ``clock``: the time the tables read (a test's ``ManualClock``)."""
     lim = limits or Limits()
-    cluster: Cluster = (
-        RedisCluster(redis_url, lim, worker, lease, drain) if redis_url else Local(lim)
-    )
+    times = timings or Timings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby = Lobby(
-            Store(db_url, busy_timeout=busy_timeout, stall=db_stall),
-            bot_pace=bot_pace,
-            deal_pause=deal_pause,
-            bot_threads=bot_threads,
-            close_finished_after=close_finished_after,
-            close_playing_after=close_playing_after,
-            close_waiting_after=close_waiting_after,
-            grace=grace,
-            forfeit_after=forfeit_after,
-            limits=lim,
-            clock=clock,
-        )
+        store = Store(db_url, busy_timeout=times.lock_timeout, stall=times.stall)
+        lobby = Lobby(store, times, lim, clock, bot_threads, sharing=cluster)
         app.state.lobby = lobby
-        await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
+        await cluster.start(lobby)
         try:
             yield
         finally:
@@ -131,7 +101,21 @@ def create_app(  # noqa: PLR0913
             if stopped is not None:
                 stopped(unstored)
 
-    routes = [
+    down: dict[Any, Any] = {kind: _services_down for kind in DOWN}
+    app = Starlette(routes=_routes(), lifespan=lifespan, exception_handlers=down)
+    cluster: Cluster = (
+        RedisCluster(redis_url, lim, Frames(app.state), worker, times) if redis_url else Local(lim)
+    )
+    app.state.guard = cluster.guard()
+    app.state.cluster = cluster
+    app.state.logins = cluster.logins()
+    app.state.stats_token = stats_token
+    return Shield(app, app.state.guard)
+
+
+def _routes() -> list[Any]:
+    """The server's pages, API and socket."""
+    return [
         Route("/", index),
         Route("/api/meta", meta),
         Route("/api/tables", list_tables, methods=["GET"]),
@@ -147,13 +131,6 @@ def create_app(  # noqa: PLR0913
         *pages.ROUTES,
         *people.ROUTES,
     ]
-    down: dict[Any, Any] = {kind: _services_down for kind in DOWN}
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=down)
-    app.state.guard = cluster.guard()
-    app.state.cluster = cluster
-    app.state.logins = cluster.logins()
-    app.state.stats_token = stats_token
-    return Shield(app, app.state.guard)
 
 
 # The errors of a database or a Redis that does not answer (cluster.services_down).
@@ -363,7 +340,7 @@ async def get_table(request: Request) -> Response:
         invite = request.query_params.get("invite")
         return _json(
             await _cluster(request).table_op(
-                "summary", request.path_params["table_id"], {"invite": invite}, None, None, False
+                TableOp("summary", request.path_params["table_id"], {"invite": invite})
             )
         )
     except LobbyError as e:
@@ -387,7 +364,9 @@ async def table_action(request: Request) -> Response:
         try:
             return _json(
                 await _cluster(request).table_op(
-                    action, request.path_params["table_id"], body, account_id, addr, guesser
+                    TableOp(
+                        action, request.path_params["table_id"], body, account_id, addr, guesser
+                    )
                 )
             )
         except LobbyError as e:
@@ -523,6 +502,19 @@ async def _serve(  # noqa: C901
         conn.stop()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(writer, 1.0)
+
+
+class Frames:
+    """What a worker hands the frames of sockets relayed to it (``cluster.Handler``):
+    ``handle_frame`` with the app's lobby, guard and cluster, read as each frame comes
+    (the lobby is made when the app starts)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    async def __call__(self, conn: Connection, text: str) -> object:
+        s = self.state
+        return await handle_frame(s.lobby, s.guard, s.cluster, conn, text)
 
 
 async def handle_frame(

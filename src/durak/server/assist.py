@@ -217,7 +217,7 @@ def idle(t: LiveTable, target: int, now: float | None = None) -> bool:
         return False
     at = t.lobby.clock.monotonic() if now is None else now
     if t.away_for(target, at) > 0:
-        return t.away_for(target, at) >= t.lobby.grace
+        return t.away_for(target, at) >= t.lobby.timings.grace
     g = t.game
     if t.status != "playing" or g is None or g.to_act != target:
         return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import logging
 import math
 import os
@@ -21,8 +22,52 @@ from collections.abc import Callable
 from typing import Any
 
 from ..argtypes import port
+from ..errors import ArgumentError
+from .limits import Limits
+from .settings import Timings
 
 DEFAULT_DB = "sqlite:///durak.db"
+
+
+DEFAULTS = Timings()
+
+# The options that set a timing: option -> (Timings field, help). Their defaults are
+# Timings's own, written nowhere else.
+TIMING_OPTIONS: dict[str, tuple[str, str]] = {
+    "--bot-pace": ("bot_pace", "seconds a bot takes for a move, so people can follow"),
+    "--deal-pause": (
+        "deal_pause",
+        "at most how long (seconds) a finished deal of a match stays on show (default: "
+        "until every connected person presses Next deal; 4 x pace with nobody connected)",
+    ),
+    "--grace": ("grace", "seconds a person may be disconnected before a bot plays for them"),
+    "--forfeit-after": (
+        "forfeit_after",
+        "seconds away after which the others may claim the win",
+    ),
+    "--lease": (
+        "lease",
+        "how long a table stays with a worker that stopped answering before another "
+        "takes it over (with --redis; at least 1)",
+    ),
+    "--drain": (
+        "drain",
+        "with --redis: how long a worker told to stop waits for its sockets' requests, "
+        "then as long again for its tables' writes, before it leaves anyway (exit status 1 "
+        "and a log of what it could not store)",
+    ),
+    "--db-lock-timeout": (
+        "lock_timeout",
+        "how long a database write waits for a lock before it fails and is retried "
+        "(SQLite's busy timeout, PostgreSQL's lock_timeout)",
+    ),
+    "--db-stall": (
+        "stall",
+        "PostgreSQL: a session idle this long inside a transaction (its worker stopped "
+        "or cut off mid-write) is ended by the server, and the table rows it held freed for "
+        "the worker taking them over (docs/scale.md)",
+    ),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,32 +78,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", default=DEFAULT_DB, help=f"SQLAlchemy database URL (default {DEFAULT_DB})"
     )
-    parser.add_argument(
-        "--bot-pace",
-        type=float,
-        default=0.8,
-        help="seconds a bot takes for a move, so people can follow",
-    )
-    parser.add_argument(
-        "--deal-pause",
-        type=float,
-        default=None,
-        help="at most how long (seconds) a finished deal of a match stays on show (default: "
-        "until every connected person presses Next deal; 4 x pace with nobody connected)",
-    )
     parser.add_argument("--bot-threads", type=int, default=2, help="threads that bots think on")
-    parser.add_argument(
-        "--grace",
-        type=float,
-        default=60.0,
-        help="seconds a person may be disconnected before a bot plays for them",
-    )
-    parser.add_argument(
-        "--forfeit-after",
-        type=float,
-        default=120.0,
-        help="seconds away after which the others may claim the win",
-    )
+    for option, (name, text) in TIMING_OPTIONS.items():
+        default = getattr(DEFAULTS, name)
+        shown = "" if default is None else f" (default {default:g})"
+        parser.add_argument(
+            option, type=float, default=None, metavar="SECONDS", dest=name, help=text + shown
+        )
+    _add_cluster_arguments(parser)
     parser.add_argument(
         "--origin",
         action="append",
@@ -80,6 +107,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="change one of the limits (docs/web.md), e.g. --limit tables_per_address=8",
     )
     parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="trust X-Forwarded-For and X-Forwarded-Proto only from these comma-separated "
+        "addresses or networks (your load balancer's; '*': any). Default: none, so no "
+        "client can choose the address the per-address limits count it by",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="how much the server logs",
+    )
+
+
+def _add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--redis",
         default=None,
         metavar="URL",
@@ -94,74 +138,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="worker processes on this address (default 1; more needs --redis)",
     )
     parser.add_argument(
-        "--lease",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="how long a table stays with a worker that stopped answering before another "
-        "takes it over (with --redis; default 3, at least 1)",
-    )
-    parser.add_argument(
-        "--drain",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="with --redis: how long a worker told to stop waits for its sockets' requests, "
-        "then as long again for its tables' writes, before it leaves anyway (exit status 1 "
-        "and a log of what it could not store; default 5)",
-    )
-    parser.add_argument(
-        "--db-lock-timeout",
-        type=float,
-        default=2.0,
-        metavar="SECONDS",
-        help="how long a database write waits for a lock before it fails and is retried "
-        "(SQLite's busy timeout, PostgreSQL's lock_timeout; default 2)",
-    )
-    parser.add_argument(
-        "--db-stall",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="PostgreSQL: a session idle this long inside a transaction (its worker stopped "
-        "or cut off mid-write) is ended by the server, and the table rows it held freed for "
-        "the worker taking them over (docs/scale.md; default 5)",
-    )
-    parser.add_argument(
-        "--forwarded-allow-ips",
-        default="",
-        metavar="ADDRESSES",
-        help="trust X-Forwarded-For and X-Forwarded-Proto only from these comma-separated "
-        "addresses or networks (your load balancer's; '*': any). Default: none, so no "
-        "client can choose the address the per-address limits count it by",
-    )
-    parser.add_argument(
         "--worker-id", default=None, help="this worker's name in the cluster (default: random)"
     )
-    parser.add_argument(
-        "--log-level",
-        default="info",
-        choices=["critical", "error", "warning", "info", "debug"],
-        help="how much the server logs",
-    )
+
+
+def timings(args: argparse.Namespace) -> Timings:
+    """The timings ``durak serve``'s options set (Timings's defaults for the others);
+    ArgumentError naming the option when one is out of its range."""
+    given = {name: getattr(args, name) for name, _ in TIMING_OPTIONS.values()}
+    return Timings(**{k: v for k, v in given.items() if v is not None})
 
 
 def bad_settings(args: argparse.Namespace) -> str:
     """What is wrong with ``durak serve``'s numbers ("" when nothing is)."""
     if args.workers < 1 or (args.workers > 1 and not args.redis):
         return "--workers N needs N >= 1, and --redis URL when N > 1"
-    if args.lease is not None and not args.lease >= 1.0:
-        return f"--lease {args.lease:g}: at least 1 second"
-    if not args.db_lock_timeout > 0 or (args.db_stall is not None and not args.db_stall > 0):
-        return "--db-lock-timeout and --db-stall: more than 0"
-    if args.drain is not None and not args.drain > 0:
-        return f"--drain {args.drain:g}: more than 0 seconds"
+    try:
+        timings(args)
+    except ArgumentError as e:
+        return str(e)
     return ""
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+def limits_of(args: argparse.Namespace) -> Limits | str:
+    """The limits ``--origin`` and ``--limit`` set, or what is wrong with a ``--limit``."""
+    changes: dict[str, object] = {"allowed_origins": tuple(args.origin)}
+    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
+    for item in args.limit:
+        name, _, value = item.partition("=")
+        if name not in kinds or name == "allowed_origins":
+            return f"no limit {name!r}; limits: {', '.join(kinds)}"
+        changes[name] = (float if kinds[name] in (float, "float") else int)(value)
+    return Limits(**changes)  # type: ignore[arg-type]
 
+
+def run(args: argparse.Namespace) -> int:
     wrong = bad_settings(args)
     if wrong:
         print(f"durak serve: {wrong}", file=sys.stderr)
@@ -181,33 +192,41 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         print(f"durak serve: {taken}", file=sys.stderr)
         return 1
-    from .app import create_app
-    from .cluster import DRAIN_SECONDS
-
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(message)s")
-    from .limits import Limits
-
-    changes: dict[str, object] = {"allowed_origins": tuple(args.origin)}
-    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
-    for item in args.limit:
-        name, _, value = item.partition("=")
-        if name not in kinds or name == "allowed_origins":
-            print(f"durak serve: no limit {name!r}; limits: {', '.join(kinds)}")
-            return 2
-        changes[name] = (float if kinds[name] in (float, "float") else int)(value)
-    limits = Limits(**changes)  # type: ignore[arg-type]
+    limits = limits_of(args)
+    if isinstance(limits, str):
+        print(f"durak serve: {limits}")
+        return 2
     # Said only now that the address is ours.
     print(
         f"durak: serving on http://{url_host(args.host)}:{sock.getsockname()[1]}/ "
         f"(database {args.db})",
         flush=True,
     )
-    from .slowloris import protocol_class
-
     # Bots think in Python on threads and hold the GIL while they do; the event loop
     # waits up to one switch interval each time it wants it back. 1 ms instead of 5 ms
     # keeps other tables' moves quick while bots think (benchmarks/load/flood.py).
     sys.setswitchinterval(0.001)
+    serve = functools.partial(serve_worker, args, sock, timings(args), limits)
+    if args.workers == 1:
+        serve(None)
+        return 0
+    return supervise(args.workers, serve)
+
+
+def serve_worker(
+    args: argparse.Namespace,
+    sock: socket.socket,
+    times: Timings,
+    limits: Limits,
+    slot: int | None,
+) -> None:
+    """One worker, until it is told to stop; made in the worker's own process, so each
+    has its own id."""
+    import uvicorn
+
+    from .app import create_app
+    from .slowloris import protocol_class
 
     class QuietServer(uvicorn.Server):
         """uvicorn's server, whose second Ctrl-C (leave now, without waiting for the
@@ -218,63 +237,47 @@ def run(args: argparse.Namespace) -> int:
                 logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
             super().handle_exit(sig, frame)
 
-    def serve(slot: int | None) -> None:
-        """One worker; made in the worker's own process, so each has its own id."""
-        worker = args.worker_id
-        trusted = proxies(args.forwarded_allow_ips)
-        if worker is not None and slot is not None:
-            worker = f"{worker}-{slot}"
-        app = create_app(
-            args.db,
-            bot_pace=args.bot_pace,
-            deal_pause=args.deal_pause,
-            bot_threads=args.bot_threads,
-            grace=args.grace,
-            forfeit_after=args.forfeit_after,
-            stats_token=args.stats_token,
-            limits=limits,
-            busy_timeout=args.db_lock_timeout,
-            **({} if args.db_stall is None else {"db_stall": args.db_stall}),
-            redis_url=args.redis,
-            worker=worker,
-            **({} if args.lease is None else {"lease": args.lease}),
-            **({} if args.drain is None else {"drain": args.drain}),
-            stopped=undrained_exit,
-        )
-        config = uvicorn.Config(
-            app,
-            log_level=args.log_level,
-            ws_max_size=64 * 1024,
-            http=protocol_class(limits),
-            # A worker's sockets get as long to finish their requests as its tables get
-            # to store their writes afterwards (a request may wait on a database that
-            # stopped answering); one process waits for them as it always did.
-            # (whole seconds: uvicorn's type)
-            timeout_graceful_shutdown=math.ceil(args.drain or DRAIN_SECONDS)
-            if args.redis
-            else None,
-            proxy_headers=trusted is not None,
-            forwarded_allow_ips=trusted,
-        )
-        server = QuietServer(config)
+    worker = args.worker_id
+    trusted = proxies(args.forwarded_allow_ips)
+    if worker is not None and slot is not None:
+        worker = f"{worker}-{slot}"
+    app = create_app(
+        args.db,
+        times,
+        limits,
+        bot_threads=args.bot_threads,
+        stats_token=args.stats_token,
+        redis_url=args.redis,
+        worker=worker,
+        stopped=undrained_exit,
+    )
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        http=protocol_class(limits),
+        # A worker's sockets get as long to finish their requests as its tables get
+        # to store their writes afterwards (a request may wait on a database that
+        # stopped answering); one process waits for them as it always did.
+        # (whole seconds: uvicorn's type)
+        timeout_graceful_shutdown=math.ceil(times.drain) if args.redis else None,
+        proxy_headers=trusted is not None,
+        forwarded_allow_ips=trusted,
+    )
+    server = QuietServer(config)
 
-        def on_sigint(signum: int, frame: Any) -> None:
-            # uvicorn stops on the first Ctrl-C and, once stopped, raises the signal again
-            # for the handler it found: that one is this, and keeps it quiet (a second
-            # Ctrl-C would otherwise end the event loop mid-shutdown with a traceback).
-            if not server.should_exit:
-                raise KeyboardInterrupt
+    def on_sigint(signum: int, frame: Any) -> None:
+        # uvicorn stops on the first Ctrl-C and, once stopped, raises the signal again
+        # for the handler it found: that one is this, and keeps it quiet (a second
+        # Ctrl-C would otherwise end the event loop mid-shutdown with a traceback).
+        if not server.should_exit:
+            raise KeyboardInterrupt
 
-        previous = signal.signal(signal.SIGINT, on_sigint)
-        try:
-            server.run(sockets=[sock])
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    if args.workers == 1:
-        serve(None)
-        return 0
-    return supervise(args.workers, serve)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def proxies(allowed: str) -> list[str] | None:

@@ -94,8 +94,10 @@ def _wake(woken: asyncio.Future[None]) -> None:
 
 class Events:
     """Named moments of the tables (``"deal"``: a deal started, ``"moved"``: a move
-    stored and shown, ``"let_go"``: a table taken over by another worker let go here,
-    ``"closed"``), for whoever waits for one. Nothing is kept when nobody waits."""
+    stored and shown, ``"ended"``: a deal's end stored (its result, its ratings),
+    ``"refused"``: a write of the table refused by the database, ``"let_go"``: a table
+    taken over by another worker let go here, ``"closed"``), for whoever waits for one.
+    Nothing is kept when nobody waits."""
 
     def __init__(self) -> None:
         self._waiting: list[tuple[str, str | None, asyncio.Future[str]]] = []

@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any, Protocol
 
+import msgspec
+
 from ..errors import DurakError
 from ..game import Game
 from ..rules import Rules, RulesError
@@ -27,8 +29,10 @@ from .protocol import ProtocolError, call_outcome, clean_name, turned_cards
 from .ratings import address_key
 from .reviews import ReviewBusy, Reviews
 from .seatbots import public_spec
+from .settings import Timings
 from .store import AsyncStore, Full, Room, Store, StoreUnavailable, TableRow
 from .table import LiveTable, Seat, commitment, hash_token
+from .tablecore import TableCore
 
 log = logging.getLogger("durak.server")
 
@@ -36,6 +40,20 @@ RULE_OPTIONS = {f.name for f in fields(Rules)}
 MAX_RULE_INT = 52  # no whole-number rule means anything above the biggest deck
 MAX_RULES_TEXT = 400
 DEFAULT_TURN_TIMER = 30.0  # seconds: the clock of a table with people unless set
+
+
+class TableOp(msgspec.Struct, frozen=True):
+    """One request about a table (``Lobby.op``): what is asked (``name``), of which
+    table, with the request's body, the account and address key it came from, and
+    whether that address is over its limit of wrong guesses. It crosses between the
+    workers of a cluster as it is (``cluster.wire.Req``)."""
+
+    name: str
+    table: str
+    body: dict[str, Any]
+    account_id: int | None = None
+    address: str | None = None
+    guesser: bool = False
 
 
 class LobbyError(DurakError, ValueError):
@@ -98,45 +116,58 @@ class LocalRegistry:
         log.error("table %s: a write was fenced off", table_id)
 
 
+class Sharing(Protocol):
+    """What a lobby shares with the other workers of a cluster, given to it when it is
+    made (``cluster.RedisCluster``); one process shares nothing (``cluster.Local``)."""
+
+    fencing: bool  # tables' writes checked against their epoch (``store.Store.begin``)
+
+    def registry(self, lobby: Lobby) -> Registry:
+        """Where ``lobby``'s live tables are counted."""
+        ...
+
+    def tally(self, name: str, limit: int) -> Tally:
+        """A count of what each address key holds at once (``name``: bots, hints)."""
+        ...
+
+
+class Alone:
+    """One process: its tables, its counts and its writes are its own."""
+
+    fencing = False
+
+    def registry(self, lobby: Lobby) -> Registry:
+        return LocalRegistry(lobby)
+
+    def tally(self, name: str, limit: int) -> Tally:
+        return Tally(limit)
+
+
 class Lobby:
     """Every table of one server process."""
 
-    # PLR0913: the lobby's settings, one keyword each (tests set them one by one)
-    def __init__(  # noqa: PLR0913
+    def __init__(
         self,
         store: Store,
-        bot_pace: float = 0.8,
-        deal_pause: float | None = None,
-        bot_threads: int = 2,
-        close_finished_after: float = 600.0,
-        close_waiting_after: float = 300.0,
-        close_playing_after: float = 900.0,
-        grace: float = 60.0,
-        forfeit_after: float = 120.0,
+        timings: Timings | None = None,
         limits: Limits | None = None,
         clock: Clock | None = None,
+        bot_threads: int = 2,
+        sharing: Sharing | None = None,
     ) -> None:
-        """``clock``: the time the tables read (a test's ``clock.ManualClock``)."""
+        """``timings``: the server's waits and pauses (``settings.Timings``: its defaults
+        when None); ``clock``: the time the tables read (a test's
+        ``clock.ManualClock``); ``bot_threads``: the threads seat bots think on;
+        ``sharing``: what it shares with the other workers of a cluster (None: one
+        process, ``Alone``)."""
+        shared = sharing or Alone()
         self.clock = clock or Clock()
         self.events = Events()  # the moments the tables announce (clock.Events)
-        # Seconds a table with nobody connected stays open, by status.
-        self.close_after = {
-            "finished": close_finished_after,
-            "waiting": close_waiting_after,
-            "playing": close_playing_after,
-        }
-        self.grace = grace  # a person with no connection this long is away
-        self.forfeit_after = forfeit_after  # away this long: the others may claim the win
+        self.timings = timings or Timings()
         self.limits = limits or Limits()
         accounts.ensure(store.engine)  # deals write their seats' accounts as they start
         self.store = AsyncStore(store)
         self.reviews = Reviews()  # (finished deals reviewed one at a time, the last kept)
-        self.bot_pace = bot_pace
-        # None: a finished deal of a match stays until every connected person asks for
-        # the next; a number: at most that long. With nobody connected, the next deal
-        # comes after ``unattended_pause``.
-        self.deal_pause = deal_pause
-        self.unattended_pause = 4 * bot_pace if deal_pause is None else deal_pause
         # Three pools, so that no one kind of work can hold the threads another needs:
         # seat bots think on ``bot_pool``; stand-ins (turn clocks, away players, a seat
         # bot past its time cap) on ``stand_in_pool``, where only the cheap stand-in
@@ -145,19 +176,19 @@ class Lobby:
         self.stand_in_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-stand-in")
         self.hint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-hint")
         # What one address key may hold of those pools at once: counted in this process,
-        # or over every worker of a cluster (``RedisCluster.share`` replaces them).
-        self.bot_slots = Tally(self.limits.bots_per_address)
-        self.hint_slots = Tally(self.limits.hints_per_address)
+        # or over every worker of a cluster.
+        self.bot_slots = shared.tally("bots", self.limits.bots_per_address)
+        self.hint_slots = shared.tally("hints", self.limits.hints_per_address)
         self.tables: dict[str, LiveTable] = {}
         # Seconds from a person's action arriving to its update being queued for sending.
-        self.timings: deque[float] = deque(maxlen=100_000)
+        self.latencies: deque[float] = deque(maxlen=100_000)
         # How late the event loop wakes up for a timer: a busy or starved loop shows here.
         self.lags: deque[float] = deque(maxlen=10_000)
         self._watch: asyncio.Task[None] | None = None
-        self.registry: Registry = LocalRegistry(self)
+        self.registry: Registry = shared.registry(self)
         # Tables' writes checked against their epoch (``store.Store.begin``): on for the
-        # workers of a cluster (``RedisCluster.start``), off for one process.
-        self.fencing = False
+        # workers of a cluster, off for one process.
+        self.fencing = shared.fencing
 
     async def _watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -166,7 +197,7 @@ class Lobby:
             t = loop.time()
             await asyncio.sleep(0.05)
             self.lags.append(loop.time() - t - 0.05)
-            if t - sweep > min(60.0, *self.close_after.values()):
+            if t - sweep > min(60.0, *self.timings.close_after.values()):
                 sweep = t
                 try:
                     await self.sweep()
@@ -180,7 +211,7 @@ class Lobby:
         now = self.clock.monotonic()
         closed = []
         for t in list(self.tables.values()):
-            limit = self.close_after.get(t.status)
+            limit = self.timings.close_after.get(t.status)
             if limit is not None and t.idle_for(now) > limit:
                 try:
                     await t.write(self.store.store.set_table, t.id, status="closed")
@@ -253,11 +284,11 @@ class Lobby:
     def outdated(self, table_id: str) -> None:
         self.registry.outdated(table_id)
 
-    def holds(self, table: LiveTable) -> bool:
+    def holds(self, table: TableCore[Any]) -> bool:
         """Whether ``table`` is surely still held here (``Registry.holds``)."""
         return self.tables.get(table.id) is table and self.registry.holds(table.id)
 
-    def fenced(self, table: LiveTable) -> None:
+    def fenced(self, table: TableCore[Any]) -> None:
         # Only the copy held now: a stale copy's late write (one dropped and loaded again
         # meanwhile) must not make the lobby let go of the fresh one.
         if self.tables.get(table.id) is table:
@@ -307,7 +338,7 @@ class Lobby:
 
     def stats(self) -> dict[str, Any]:
         """How busy the server is and how long it takes to handle an action."""
-        times, lags = sorted(self.timings), sorted(self.lags)
+        times, lags = sorted(self.latencies), sorted(self.lags)
 
         def pct(p: float, xs: list[float] = times) -> float | None:
             return round(xs[min(len(xs) - 1, int(p * len(xs)))] * 1000, 2) if xs else None
@@ -343,11 +374,11 @@ class Lobby:
         wide = wide_key(owner)[:64] if owner is not None else None
         return Room(lim.max_tables, lim.tables_per_address, lim.tables_per_network, key, wide)
 
-    async def create(
-        self, spec: dict[str, Any], owner: str | None = None, account_id: int | None = None
-    ) -> dict[str, Any]:
-        """A new table from a request body (see docs/protocol.md); the creator takes the
-        first person's seat, if there is one, playing as ``account_id``."""
+    def _new_table(
+        self, spec: dict[str, Any], owner: str | None
+    ) -> tuple[LiveTable, str | None, Rules]:
+        """The table a request body asks for (not stored yet), its invite if private,
+        and its rules as asked (a table of bots only plays them with an action limit)."""
         rules = rules_of(spec)
         seat_specs = spec.get("seats")
         if seat_specs is None:
@@ -366,10 +397,9 @@ class Lobby:
         if not isinstance(private, bool):
             raise LobbyError("private: true or false")
         invite = secrets.token_urlsafe(12) if private else None
-        table_id = secrets.token_urlsafe(9)
         t = LiveTable(
             self,
-            table_id,
+            secrets.token_urlsafe(9),
             rules,
             seats,
             deals,
@@ -378,6 +408,15 @@ class Lobby:
             invite_hash=hash_token(invite) if invite else None,
             owner=owner,
         )
+        return t, invite, rules
+
+    async def create(
+        self, spec: dict[str, Any], owner: str | None = None, account_id: int | None = None
+    ) -> dict[str, Any]:
+        """A new table from a request body (see docs/protocol.md); the creator takes the
+        first person's seat, if there is one, playing as ``account_id``."""
+        t, invite, spec_rules = self._new_table(spec, owner)
+        seats, table_id = t.seats, t.id
         token: str | None = None
         me = next((s for s in seats if s.kind == "human"), None)
         if me is not None:
@@ -393,9 +432,9 @@ class Lobby:
                 self.store.store.create_table,
                 {
                     "id": table_id,
-                    "rules": str(rules),
-                    "deals": deals,
-                    "target": target,
+                    "rules": str(spec_rules),
+                    "deals": t.deals,
+                    "target": t.target,
                     "turn_timer": t.turn_timer,
                     "status": "waiting",
                     "match_no": 0,
@@ -497,19 +536,13 @@ class Lobby:
             raise LobbyError(str(e), 503) from None
         return {"table": table_id, "summary": t.summary()}
 
-    async def op(  # noqa: PLR0913 - one request's parts, as they cross between workers
-        self,
-        name: str,
-        table_id: str,
-        body: dict[str, Any],
-        account_id: int | None = None,
-        address: str | None = None,
-        guesser: bool = False,
-    ) -> dict[str, Any]:
+    async def op(self, op: TableOp) -> dict[str, Any]:
         """One request about a table held here (``summary``, ``join``, ``leave``,
         ``again``, ``link``), from this worker or relayed from another (docs/scale.md).
-        ``guesser``: the address is over its limit of wrong guesses, so only a right seat
-        token is honoured."""
+        ``op.guesser``: the address is over its limit of wrong guesses, so only a right
+        seat token is honoured."""
+        name, table_id, body, account_id = op.name, op.table, op.body, op.account_id
+        address, guesser = op.address, op.guesser
         t = self.tables.get(table_id)
         token = body.get("token")
         holds = t is not None and isinstance(token, str) and t.seat_of_token(token) is not None

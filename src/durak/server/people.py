@@ -15,7 +15,7 @@ from starlette.routing import Route
 from . import accounts, protocol, ratings
 from .accounts import AccountError
 from .limits import BodyTooLarge, peer_key
-from .lobby import LobbyError
+from .lobby import LobbyError, TableOp
 from .logins import Logins
 from .store import AsyncStore
 
@@ -190,7 +190,7 @@ async def seat_account(request: Request) -> Response:
     # The worker that holds the table links it (here, or another: docs/scale.md).
     try:
         answer = await request.app.state.cluster.table_op(
-            "link", table_id, {"token": token}, account.id, None, False
+            TableOp("link", table_id, {"token": token}, account.id)
         )
     except LobbyError as e:
         code = {403: "bad_token", 404: "bad_token", 409: "deal_in_play"}.get(e.status, "busy")

@@ -142,6 +142,43 @@ def _pairs_over_limit(c: Any, ids: list[int]) -> bool:
     return False
 
 
+def _seated_accounts(
+    c: Any, seats: list[tuple[str, str | None, str | None]], start: dict[int, Any]
+) -> dict[int, Account]:
+    """The account of each seat that has one: a bot seat's level, or the account a
+    person started the deal as."""
+    who: dict[int, Account] = {}
+    for i, (kind, bot, _) in enumerate(seats):
+        if kind == "bot" and bot:
+            who[i] = bot_account(c, bot)
+        elif i in start and start[i].account_id is not None:
+            a = _account_of(c, start[i].account_id)
+            if a is not None:
+                who[i] = a
+    return who
+
+
+def _ratings_after(
+    rules: Rules, who: dict[int, Account], durak: int | None, left: list[int] | None
+) -> dict[int, tuple[float, float]]:
+    """The new (mu, sigma) of the seats a deal moves: every seat's by the result when
+    the deal is rated (``left`` None), else only each leaver's, alone: a loss against
+    the table as it stood; nobody else moves."""
+    order = sorted(who)
+    players = [(who[i].mu, who[i].sigma) for i in order]
+    sides = [rules.team_of(i) for i in order]
+    after: dict[int, tuple[float, float]] = {}
+    if left is None:
+        loser = None if durak is None else rules.team_of(durak)
+        for i, r in zip(order, rate(players, sides, loser), strict=True):
+            after[i] = r
+    else:
+        for i in left:
+            new = rate(players, sides, rules.team_of(i))
+            after[i] = new[order.index(i)]
+    return after
+
+
 def rate_in(
     c: Any,
     deal_id: int,
@@ -160,14 +197,7 @@ def rate_in(
         r.seat: r for r in c.execute(select(deal_seats_t).where(deal_seats_t.c.deal_id == deal_id))
     }
     people = [i for i, (kind, _, _) in enumerate(seats) if kind == "human"]
-    who: dict[int, Account] = {}
-    for i, (kind, bot, _) in enumerate(seats):
-        if kind == "bot" and bot:
-            who[i] = bot_account(c, bot)
-        elif i in start and start[i].account_id is not None:
-            a = _account_of(c, start[i].account_id)
-            if a is not None:
-                who[i] = a
+    who = _seated_accounts(c, seats, start)
     left = [
         i
         for i in people
@@ -186,19 +216,7 @@ def rate_in(
         and len(set(addresses)) == len(addresses)
         and not _pairs_over_limit(c, ids)
     )
-    order = sorted(who)
-    players = [(who[i].mu, who[i].sigma) for i in order]
-    sides = [rules.team_of(i) for i in order]
-    after: dict[int, tuple[float, float]] = {}
-    if everyone:
-        loser = None if durak is None else rules.team_of(durak)
-        for i, r in zip(order, rate(players, sides, loser), strict=True):
-            after[i] = r
-    else:
-        # Each leaver alone: a loss against the table as it stood; nobody else moves.
-        for i in left:
-            new = rate(players, sides, rules.team_of(i))
-            after[i] = new[order.index(i)]
+    after = _ratings_after(rules, who, durak, left if not everyone else None)
     # A bot level at several seats is one account: it takes the mean of its seats.
     by_account: dict[int, list[tuple[float, float]]] = {}
     for i, r in after.items():

@@ -49,6 +49,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from ..errors import DurakError
+from .settings import STALL_SECONDS, Timings
+
+LOCK_SECONDS = Timings().lock_timeout
 
 log = logging.getLogger("durak.server")
 
@@ -57,7 +60,7 @@ log = logging.getLogger("durak.server")
 # cut off, in the middle of a write) is ended by the server, and with it the row locks
 # it held, so a table's next owner waits at most this long for them; and no statement
 # runs longer than STATEMENT_SECONDS. A lock is waited for ``busy_timeout`` at most.
-STALL_SECONDS = 5.0
+# (Their defaults: settings.Timings's ``stall`` and ``lock_timeout``.)
 STATEMENT_SECONDS = 15.0
 TAKERS = 2  # threads that take tables over, beside the one that writes (AsyncStore)
 
@@ -218,7 +221,9 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
 class Store:
     """The database. ``Store("sqlite:///durak.db")``; ``Store("sqlite://")`` is in memory."""
 
-    def __init__(self, url: str, busy_timeout: float = 2.0, stall: float = STALL_SECONDS) -> None:
+    def __init__(
+        self, url: str, busy_timeout: float = LOCK_SECONDS, stall: float = STALL_SECONDS
+    ) -> None:
         self.url = url
         self.engine = make_engine(url, busy_timeout, stall)
         with schema_lock(self.engine) as c:
@@ -616,7 +621,9 @@ def postgres_options(busy_timeout: float, stall: float) -> str:
     )
 
 
-def make_engine(url: str, busy_timeout: float = 2.0, stall: float = STALL_SECONDS) -> Engine:
+def make_engine(
+    url: str, busy_timeout: float = LOCK_SECONDS, stall: float = STALL_SECONDS
+) -> Engine:
     if url.startswith("sqlite"):
         memory = _is_memory(url)
         engine = create_engine(
