@@ -182,3 +182,48 @@ def test_hints_make_a_deal_unrated(client: TestClient) -> None:
         client.get(f"/api/games/{hist['games'][0]['deal']}").json()["record"]
     )
     assert g.is_over
+
+
+def test_a_review_of_my_own_moves_so_far_during_a_deal(client: TestClient) -> None:
+    # Issue 47: during a deal a person may review their own seat's decisions so far, and
+    # no other seat's: every judged move is theirs, judged in play (in_play), and no
+    # seat but theirs is summed. Under a hint's rule (against bots alone) it makes the
+    # deal unrated, so the loser of a rated deal cannot unrate it by asking; a spectator
+    # and a table of two people are refused.
+    me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
+    r = client.post(
+        "/api/tables",
+        json={"seats": [HUMAN, BOT], "name": "Вера", "rules": "podkidnoy(deck=24)"},
+        headers={"Authorization": f"Bearer {me['token']}"},
+    )
+    t = r.json()
+    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as spy:
+        m = my_turn(ws, hello(ws, t["table"], t["token"]))
+        for _ in range(2):
+            ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][-1]})
+            m = my_turn(ws, next_of(ws, "state"))
+        ws.send_json({"type": "review"})
+        answer = next_of(ws, "review")
+        review = answer["review"]
+        assert review["in_play"] is True and review["deals"] == 0
+        seat = m["seat"]
+        assert [s["seat"] for s in review["seats"]] == [seat]
+        assert review["moves"] and {x["seat"] for x in review["moves"]} == {seat}
+        mine = [e["action"] for e in m["log"] if e["seat"] == seat]
+        # (a forced move, one legal action, is not judged: a subsequence of my moves)
+        left = iter(mine)
+        assert all(x["action"] in left for x in review["moves"])
+        hello(spy, t["table"], None)
+        spy.send_json({"type": "review"})
+        assert next_of(spy, "error")["code"] == "not_seated"
+        while m["result"] is None:
+            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+            m = next_of(ws, "state")
+    hist = client.get("/api/me", headers={"Authorization": f"Bearer {me['token']}"}).json()
+    assert [g["rated"] for g in hist["games"]] == [False]
+    t2 = table(client, [HUMAN, HUMAN])
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, t2["table"], t2["token"])
+        ws.send_json({"type": "review"})
+        assert next_of(ws, "error")["code"] == "not_allowed"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -298,5 +299,37 @@ def test_hint_undo_chat_and_sound_against_bots(server: str, browser: Any) -> Non
     page.check("#chat-mute")
     assert page.locator("#chat-list .chat-line").count() == 0
     assert_in_language(page, "ru", "chat")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_my_moves_so_far_reviewed_during_a_deal_in_russian(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    # Issue 47: during a deal against bots, "Разбор моих ходов" shows the review of the
+    # person's own decisions so far (the server judges no other seat's), each with its
+    # tag, in Russian only; it closes again.
+    ctx, page, errors = start_against_a_bot(browser, server, "Тая")
+    moved = 0
+    while moved < 2 and page.locator("#result").count() == 0:
+        if move(page):
+            moved += 1
+        else:
+            turn_or_end(page)
+    if page.locator("#result").count():
+        pytest.fail("the deal ended before two moves of ours")
+    page.click("#review-mine-btn")
+    page.wait_for_selector("#my-review", timeout=60_000)
+    text = page.inner_text("#my-review")
+    assert text.startswith("Ваши ходы в этой сдаче"), text
+    tags = page.locator("#my-review li").evaluate_all("els => els.map(e => e.dataset.tag)")
+    assert 1 <= len(tags) <= moved
+    assert set(tags) <= {"best", "good", "inaccuracy", "mistake", "blunder"}
+    assert_in_language(page, "ru", "my review")
+    shot = DOCS / "screenshot-web-my-review-ru.png"
+    keep = REMAKE_SHOTS or not shot.exists()
+    page.screenshot(path=str(shot if keep else tmp_path / shot.name), full_page=True)
+    page.click("#my-review-close")
+    page.wait_for_selector("#my-review", state="detached")
     assert not errors, errors
     ctx.close()

@@ -1,7 +1,8 @@
 """What a table offers besides playing cards: chat, voting an idle person off their
-seat, and, when a person plays only against bots, a hint and taking a move back.
+seat, and, when a person plays only against bots, a hint, the review of their own moves
+so far and taking a move back.
 
-A hint or an undo makes the deal unrated (it is no longer the person's own play).
+A hint, a review or an undo makes the deal unrated (it is no longer the person's own play).
 Each function checks who may do it and raises ``ProtocolError`` otherwise; nothing
 changes then.
 """
@@ -19,7 +20,8 @@ from sqlalchemy import delete
 from ..bots.hint import hint as rank_actions
 from . import protocol
 from .limits import net_key
-from .protocol import Chat, Hint, Nonce, ProtocolError, Ready, Undo, Vote
+from .protocol import Chat, Hint, Nonce, ProtocolError, Ready, ReviewMine, Undo, Vote
+from .reviews import ReviewBusy
 from .store import Store, actions_t
 
 if TYPE_CHECKING:
@@ -141,6 +143,25 @@ async def hint(conn: Connection) -> None:
     )
 
 
+async def review_mine(conn: Connection) -> None:
+    """The review of the person's own decisions so far in the deal in play, sent to them
+    alone: judged from their seat's view only, never another seat's (issue 47). It is
+    outside help as a hint is, under a hint's rule (against bots alone; the deal becomes
+    unrated): against people, a rated deal could otherwise be made unrated by its loser,
+    and the review of everyone's moves waits for the deal's end (the replay's)."""
+    t, seat = _seated(conn)
+    _check_assist(t, seat)
+    g, deal_id = t.game, t.deal_id
+    assert g is not None and deal_id is not None
+    state, game = t.state, g.clone()
+    await _store_assisted(t, deal_id)
+    try:
+        doc = await t.lobby.reviews.in_play(deal_id, game, seat, t.names())
+    except ReviewBusy as e:
+        raise ProtocolError("busy", str(e)) from None
+    _send(conn, {"type": "review", "state": state, "review": doc})
+
+
 def _drop_actions(store: Store, deal_id: int, from_ply: int) -> None:
     with store.begin() as c:
         c.execute(
@@ -249,7 +270,9 @@ async def vote_off(conn: Connection, target: int) -> None:
         _broadcast(t, {"type": "voted_off", "seat": target})
 
 
-async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | Ready | object) -> None:
+async def handle(
+    conn: Connection, m: Chat | Vote | Hint | ReviewMine | Undo | Nonce | Ready | object
+) -> None:
     """One of this module's WebSocket messages."""
     if isinstance(m, Chat):
         await chat(conn, m.text)
@@ -257,6 +280,8 @@ async def handle(conn: Connection, m: Chat | Vote | Hint | Undo | Nonce | Ready 
         await vote_off(conn, m.seat)
     elif isinstance(m, Hint):
         await hint(conn)
+    elif isinstance(m, ReviewMine):
+        await review_mine(conn)
     elif isinstance(m, Undo):
         await undo(conn)
     elif isinstance(m, Nonce):

@@ -132,6 +132,14 @@ class HintAnswer(_Msg, tag="hint"):
     value: float
 
 
+class ReviewAnswer(_Msg, tag="review"):
+    """The review of the asker's own decisions so far in the deal in play (docs/review.md,
+    ``in_play`` true), to them alone."""
+
+    state: int
+    review: dict[str, Any]
+
+
 class VoteCount(_Msg, tag="vote"):
     """Votes to hand an idle person's seat to a bot."""
 
@@ -154,6 +162,7 @@ ServerMessage = (
     | Pong
     | ChatLine
     | HintAnswer
+    | ReviewAnswer
     | VoteCount
     | VotedOff
 )

@@ -101,6 +101,13 @@ class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=T
     """Ask for the searcher's move (only against bots alone)."""
 
 
+class ReviewMine(
+    msgspec.Struct, tag_field="type", tag="review", forbid_unknown_fields=True, frozen=True
+):
+    """Ask for the review of your own decisions so far in the deal in play (only against
+    bots alone, as a hint: the deal becomes unrated; against people, after the deal)."""
+
+
 class Undo(msgspec.Struct, tag_field="type", tag="undo", forbid_unknown_fields=True, frozen=True):
     """Take back your last move (only against bots alone)."""
 
@@ -120,7 +127,7 @@ class Ready(msgspec.Struct, tag_field="type", tag="ready", forbid_unknown_fields
     next one (it starts once every connected person is ready)."""
 
 
-ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | Undo | Nonce | Ready
+ClientMessage = Hello | Act | Ping | Claim | Chat | Vote | Hint | ReviewMine | Undo | Nonce | Ready
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 
@@ -159,7 +166,7 @@ def _classify(text: str) -> str:
     return "malformed"
 
 
-_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "undo", "nonce"}
+_TAGS: Final = {"hello", "act", "ping", "claim", "chat", "vote", "hint", "review", "undo", "nonce"}
 
 
 def json_schemas() -> dict[str, Any]:

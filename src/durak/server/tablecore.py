@@ -30,6 +30,7 @@ from ..rules import Rules
 from ..seats import Seats
 from .clock import Clock, Events
 from .limits import Limits, Tally
+from .reviews import Reviews
 from .seatbots import STAND_IN, make_bot
 from .settings import Timings
 from .store import Fence, Fenced, StoreUnavailable
@@ -82,6 +83,7 @@ class Host(Protocol):
     hint_pool: ThreadPoolExecutor
     bot_slots: Tally  # bots thinking at once, per address key (Limits.bots_per_address)
     hint_slots: Tally  # hints searched at once, per address key
+    reviews: Reviews  # reviews made one at a time (a seat's own during a deal, too)
     latencies: Any  # deque[float]: action to update queued, seconds
     clock: Clock  # the time tables read (a test's own: clock.ManualClock)
     events: Events  # the moments tables announce (a deal started, a move stored...)

@@ -1,5 +1,6 @@
 // What a table offers besides playing cards: chat (with a mute), voting an idle player
-// off their seat, and hint and undo when only bots are the opponents.
+// off their seat, and hint, the review of one's own moves so far and undo when only bots
+// are the opponents.
 
 import { t, tn } from "./i18n.js";
 import { nameEl } from "./names.js";
@@ -23,10 +24,32 @@ export function extrasBar(view, S, legal) {
     h("button", { id: "hint-btn", disabled: !myTurn || view.hintWaiting ? true : null,
       onclick: () => { view.hintWaiting = true; view.send({ type: "hint" }); } },
     view.hintWaiting ? t("assist.thinking") : t("assist.hint")),
+    h("button", { id: "review-mine-btn", disabled: !mine || view.reviewWaiting ? true : null,
+      onclick: () => { view.reviewWaiting = true; view.send({ type: "review" }); render(view); } },
+    view.reviewWaiting ? t("assist.thinking") : t("assist.review")),
     h("button", { id: "undo-btn", disabled: !mine ? true : null,
       onclick: () => view.send({ type: "undo" }) }, t("assist.undo")),
     hint ? h("span", { class: "hint-text", id: "hint-text" }, t("assist.hint_is", { move: view.describe(hint.action) })) : null,
-    h("small", { class: "muted" }, t("assist.unrated")));
+    h("small", { class: "muted" }, t("assist.unrated")),
+    view.myReview ? myReviewPanel(view) : null);
+}
+
+function render(view) { if (view.rerender) view.rerender(); }
+
+// The review of one's own moves so far (the server judges only this seat's decisions,
+// from its own view): each judged move with its tag and, where it lost, the better move.
+function myReviewPanel(view) {
+  const r = view.myReview;
+  const seat = r.seats[0];
+  const list = h("ol", { class: "my-review-moves" }, ...r.moves.map((m) =>
+    h("li", { class: `review-move tag-${m.tag}`, dataset: { tag: m.tag, ply: m.ply } },
+      view.describe(m.action), " — ", t(`review.tag.${m.tag}`),
+      m.tag === "best" || m.tag === "good" ? "" : ` · ${t("assist.review_better", { move: view.describe(m.best), chance: Math.round(m.after_best) })}`)));
+  return h("div", { class: "my-review", id: "my-review" },
+    h("b", {}, t("assist.review_title")),
+    seat ? h("span", { class: "muted small" }, ` ${t("assist.review_accuracy", { accuracy: seat.accuracy.toFixed(1) })}`) : null,
+    r.moves.length ? list : h("p", { class: "muted small" }, t("assist.review_none")),
+    h("button", { class: "small", id: "my-review-close", onclick: () => { view.myReview = null; render(view); } }, t("assist.review_close")));
 }
 
 // The idle clock: how long the seat on the move has been on it, as this page saw it.

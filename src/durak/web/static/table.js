@@ -86,7 +86,7 @@ export function tableView(app, tableId, rerender, invite = null) {
   const view = {
     ws: null, state: null, seat: null, closed: false, retry: 0, selected: null,
     pending: false, shownTable: new Set(), timerStart: 0, timerFor: -1, tick: null,
-    chat: [], hint: null, hintWaiting: false, votes: {},
+    chat: [], hint: null, hintWaiting: false, votes: {}, myReview: null, reviewWaiting: false,
   };
   const chat = chatPanel(view);
   view.rerender = () => render();
@@ -131,6 +131,8 @@ export function tableView(app, tableId, rerender, invite = null) {
     if (m.type === "welcome") { view.seat = m.seat; return; }
     if (m.type === "error") {
       view.pending = false;
+      view.hintWaiting = false;
+      view.reviewWaiting = false;
       if (m.code === "bad_token" && heldSeat(tableId)) {
         dropSeat(tableId);
         hello(null);
@@ -166,6 +168,7 @@ export function tableView(app, tableId, rerender, invite = null) {
     }
     if (m.type === "chat") { view.chat.push(m); view.chat = view.chat.slice(-100); chat.update(); return; }
     if (m.type === "hint") { view.hint = m; view.hintWaiting = false; render(); return; }
+    if (m.type === "review") { view.myReview = m.review; view.reviewWaiting = false; render(); return; }
     if (m.type === "vote") { view.votes[m.seat] = m; render(); return; }
     if (m.type === "voted_off") {
       delete view.votes[m.seat];
