@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import assist, pages, people, protocol, seatbots
+from . import assist, pages, people, protocol, seatbots, tournament_routes
 from .clock import Clock
 from .cluster import (
     DRAIN_SECONDS,
@@ -45,6 +45,7 @@ from .lobby import Lobby, LobbyError
 from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .store import STALL_SECONDS, Store
 from .table import Connection, hash_token
+from .tournaments import Director, TournamentLimits
 
 log = logging.getLogger("durak.server")
 
@@ -86,6 +87,7 @@ def create_app(  # noqa: PLR0913
     drain: float = DRAIN_SECONDS,
     stopped: Callable[[list[str]], None] | None = None,
     clock: Clock | None = None,
+    tournaments: TournamentLimits | None = None,
 ) -> ASGIApp:
     """The server. ``bot_pace``: seconds a bot takes for a move, so people can follow;
     ``deal_pause``: seconds a finished deal stays on the table before the next;
@@ -100,7 +102,8 @@ def create_app(  # noqa: PLR0913
     (an id; a random one by default), its tables' leases ``lease`` seconds long, its
     stop bounded by ``drain`` seconds; without it this process holds every table.
     ``stopped``: called once the server stopped, with what it could not store (empty:
-    everything was). ``clock``: the time the tables read (a test's ``ManualClock``)."""
+    everything was). ``clock``: the time the tables read (a test's ``ManualClock``).
+    ``tournaments``: the tournaments' limits (``durak.server.tournaments``)."""
     lim = limits or Limits()
     cluster: Cluster = (
         RedisCluster(redis_url, lim, worker, lease, drain) if redis_url else Local(lim)
@@ -123,9 +126,12 @@ def create_app(  # noqa: PLR0913
         )
         app.state.lobby = lobby
         await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
+        app.state.director = Director(lobby, tournaments)
+        await app.state.director.start()
         try:
             yield
         finally:
+            await app.state.director.stop()
             unstored = await cluster.stop()
             app.state.logins.close()
             if stopped is not None:
@@ -146,6 +152,7 @@ def create_app(  # noqa: PLR0913
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pages.ROUTES,
         *people.ROUTES,
+        *tournament_routes.ROUTES,
     ]
     down: dict[Any, Any] = {kind: _services_down for kind in DOWN}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=down)

@@ -140,6 +140,17 @@ actions_t = Table(
     Column("moved_by", String(16), nullable=True),
 )
 
+# Tournaments (server/tournament_store.py): one row each, the event as JSON.
+tournaments_t = Table(
+    "durak_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("creator", Integer, nullable=True, index=True),  # the account (None: the operator)
+    Column("state", String(16), nullable=False),  # open, running, finished
+    Column("data", Text, nullable=False),  # the event and the director's notes, JSON
+    Column("created_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+)
 
 LIVE = ("waiting", "playing", "finished")  # a table's statuses while it is open
 BUSY = ("waiting", "playing")  # those a creator's caps count
