@@ -252,3 +252,30 @@ def test_a_swiss_on_postgres_survives_a_restart(pg_url: str) -> None:
         t = run_to_end(c, tid)
         assert len(t["rounds"]) == 3 and all(len(r["byes"]) == 1 for r in t["rounds"])
         check_every_round(t, 1.0)
+
+
+def test_a_person_who_withdraws_forfeits_the_match_in_play(client: TestClient) -> None:
+    """Withdraw: refused before the start; in play, her match is a walkover, its table
+    closed, and she is not paired again (three bots and her: she plays round 1)."""
+    boss, anna = register(client, "boss"), register(client, "anna")
+    body = {"format": "swiss", "rounds": 2, "bots": [1, "random", "greedy"]}
+    tid = client.post("/api/tournaments", json=body, headers=boss).json()["id"]
+    assert client.post(f"/api/tournaments/{tid}/withdraw", headers=anna).status_code == 409
+    client.post(f"/api/tournaments/{tid}/join", headers=anna)
+    t = client.post(f"/api/tournaments/{tid}/start", headers=boss).json()
+    while t["state"] == "running" and t["rounds"][0]["tables"][1]["table"] is None:
+        t = client.get(f"/api/tournaments/{tid}?after={t['version']}", headers=anna).json()
+    table = t["rounds"][0]["tables"][1]
+    assert [x["name"] for x in table["seats"]] in (["greedy #3", "anna"], ["anna", "greedy #3"])
+    w = client.post(f"/api/tournaments/{tid}/withdraw", headers=anna)
+    assert w.status_code == 200, w.text
+    assert client.get(f"/api/tables/{table['table']}").status_code == 404
+    t = run_to_end(client, tid, anna)
+    assert t["rounds"][0]["tables"][1]["result"]["walkover"]
+    me = next(s for s in t["standings"] if s["name"] == "anna")
+    assert me["withdrawn"] and me["points"] == 0.0 and me["rank"] == 4
+    assert all(me["entrant"] not in [x["entrant"] for x in r["byes"]] for r in t["rounds"])
+    assert all(
+        all(me["entrant"] not in [s["entrant"] for s in x["seats"]] for x in r["tables"])
+        for r in t["rounds"][1:]
+    )

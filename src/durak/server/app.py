@@ -127,7 +127,8 @@ def create_app(  # noqa: PLR0913
         app.state.lobby = lobby
         await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
         app.state.director = Director(lobby, tournaments)
-        await app.state.director.start()
+        # (in a cluster the director is not yet a leased role: no worker directs)
+        await app.state.director.start(direct=isinstance(cluster, Local))
         try:
             yield
         finally:

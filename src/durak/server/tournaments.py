@@ -194,14 +194,17 @@ class Director:
         self._task: asyncio.Task[None] | None = None
 
     # -- running -----------------------------------------------------------------------
-    async def start(self) -> None:
-        """Bring back the open and running events from the database, and start directing."""
+    async def start(self, direct: bool = True) -> None:
+        """Bring back the open and running events from the database, and start directing
+        them (``direct``; off in a cluster, where the director is not yet a leased role:
+        there only one server process may run tournaments)."""
         store = self.lobby.store
         for tid in await store.run(tstore.live_ids, store.store):
             row = await store.run(tstore.load, store.store, tid)
             if row is not None:
                 self.entries[tid] = Entry.from_json(tid, row["data"])
-        self._task = asyncio.create_task(self._loop())
+        if direct:
+            self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
         """Stop directing (what is stored stays)."""
@@ -280,10 +283,20 @@ class Director:
             }
             if gone:
                 e.event.forfeit(n, i, gone)
-                await live.close()
-                await self.lobby.drop(live_id)
+                await self._close(live_id)
                 changed = True
         return changed
+
+    async def _close(self, live_id: str) -> None:
+        """Close a tournament table decided without it (a forfeit, a withdrawal): closed
+        in the database too, so that a restart does not bring it back."""
+        live = self.lobby.tables.get(live_id)
+        if live is None:
+            return
+        await live.write(self.lobby.store.store.set_table, live_id, status="closed")
+        await live.close()
+        self.lobby.tables.pop(live_id, None)
+        await self.lobby.registry.closed(live_id)
 
     async def _deals(self, table_id: str) -> list[dict[str, Any]]:
         """The finished deals of a tournament table's first match, in order."""
@@ -428,6 +441,8 @@ class Director:
             except StoreUnavailable:
                 self.entries[tid] = Entry.from_json(tid, before)  # nothing changed
                 raise
+            if action == "withdraw" and me in e.seats:
+                await self._close(e.seats[me]["table"])  # (its match is a walkover now)
         return self.view(e, account)
 
     async def wait(self, tid: str, after: int, seconds: float = 25.0) -> None:
