@@ -87,6 +87,15 @@ def test_a_person_joins_plays_and_sees_the_standings(server: str, browser: Any, 
     if REMAKE_SHOTS or not path.exists():
         page.wait_for_timeout(300)  # animations settle
         page.screenshot(path=str(path), full_page=True)
+    # Her match was rated as any table's (her seat taken from her address, her account
+    # linked): she is on this season's leaderboard, in the page's language.
+    page.goto(f"{server}/#/top/current")
+    page.wait_for_selector(f'#leaderboard tr:has-text("{name}")')
+    row = page.locator(f'#leaderboard tr:has-text("{name}")').inner_text().split()
+    assert row[3] == "1", row  # №, name, rating, games in the season, change
+    assert not foreign_words(page, lang), foreign_words(page, lang)
+    page.goto(f"{server}/#/tour/{tid}")
+    page.wait_for_selector(".round a.replay")
     page.click(".round a.replay >> nth=0")
     page.wait_for_selector(".replay-view, #replay", timeout=10_000)
     assert not errors, errors

@@ -98,7 +98,8 @@ async def act(request: Request) -> Response:
     try:
         await _body(request)
         d = _director(request)
-        return _json(await d.act(request.path_params["tid"], action, await _account(request)))
+        tid, account = request.path_params["tid"], await _account(request)
+        return _json(await d.act(tid, action, account, peer_key(request.scope)))
     except LobbyError as e:
         return _refused(e)
     except StoreUnavailable as e:

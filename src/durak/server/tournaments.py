@@ -79,6 +79,10 @@ class Entry:
     tables: dict[str, str] = field(default_factory=dict)
     seats: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: dict[str, list[int]] = field(default_factory=dict)
+    # Each person's address as it joined (its limits key): the tables the director opens
+    # take their seats from it, so the rating rules see one address a person, as at any
+    # table (two seats from one address: unrated), and its table caps count them.
+    addresses: dict[str, str] = field(default_factory=dict)
     version: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -93,6 +97,7 @@ class Entry:
             "tables": self.tables,
             "seats": self.seats,
             "games": self.games,
+            "addresses": self.addresses,
             "version": self.version,
         }
 
@@ -110,6 +115,7 @@ class Entry:
             dict(d["tables"]),
             dict(d["seats"]),
             {k: list(v) for k, v in d.get("games", {}).items()},
+            dict(d.get("addresses", {})),
             int(d["version"]),
         )
 
@@ -326,9 +332,12 @@ class Director:
         body: dict[str, Any] = {"rules": e.rules, "deals": e.event.settings.deals, "seats": specs}
         if people:
             body["name"] = e.names[table.seats[people[0]]]
+        first = table.seats[people[0]] if people else None
         try:
             made = await self.lobby.create(
-                body, None, e.accounts.get(table.seats[people[0]]) if people else None
+                body,
+                e.addresses.get(first) if first else None,
+                e.accounts.get(first) if first else None,
             )
         except LobbyError as err:
             log.warning("tournament %s: table %s not opened yet: %s", e.id, key, err)
@@ -343,9 +352,18 @@ class Director:
             }
         for s in people[1:]:
             entrant = table.seats[s]
-            got = await self.lobby.join(
-                tid, {"seat": s, "name": e.names[entrant]}, e.accounts[entrant]
-            )
+            try:
+                got = await self.lobby.join(
+                    tid,
+                    {"seat": s, "name": e.names[entrant]},
+                    e.accounts[entrant],
+                    e.addresses.get(entrant),
+                )
+            except LobbyError as err:  # (a seat left free would wait forever: again later)
+                log.warning("tournament %s: table %s not seated yet: %s", e.id, key, err)
+                del e.tables[key]
+                await self._close(tid)
+                return False
             e.seats[entrant] = {"table": tid, "seat": s, "token": got["token"]}
         return True
 
@@ -408,7 +426,9 @@ class Director:
             raise LobbyError(f"no tournament {tid[:32]!r}", 404)
         return Entry.from_json(tid, row["data"])
 
-    async def act(self, tid: str, action: str, account: Account | None) -> dict[str, Any]:
+    async def act(
+        self, tid: str, action: str, account: Account | None, address: str | None = None
+    ) -> dict[str, Any]:
         """``join``, ``leave``, ``withdraw`` (the signed-in account) or ``start`` (its
         creator) on event ``tid``; 409 when not possible now, nothing changed."""
         if account is None:
@@ -424,6 +444,8 @@ class Director:
                 if action == "join":
                     e.event.join(me)
                     e.names[me], e.accounts[me] = account.name, account.id
+                    if address is not None:
+                        e.addresses[me] = address
                 elif action == "leave":
                     e.event.leave(me)
                 elif action == "withdraw":

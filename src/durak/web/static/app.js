@@ -27,7 +27,7 @@ export function route() {
   app.innerHTML = "";
   const views = {
     t: () => tableView(app, id, route, secret || null), r: () => replayView(app, Number(id), route),
-    howto: () => howtoView(app, id, route), top: () => leaderboardView(app, route),
+    howto: () => howtoView(app, id, route), top: () => leaderboardView(app, route, id),
     me: () => accountView(app, route), p: () => historyView(app, Number(id), route),
     tours: () => tournamentsView(app, route), tour: () => tournamentView(app, id, route),
   };
