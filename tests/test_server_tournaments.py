@@ -279,3 +279,31 @@ def test_a_person_who_withdraws_forfeits_the_match_in_play(client: TestClient) -
         all(me["entrant"] not in [s["entrant"] for s in x["seats"]] for x in r["tables"])
         for r in t["rounds"][1:]
     )
+
+
+def test_an_arena_of_bots_seats_the_free_until_its_window_closes(tmp_path: Path) -> None:
+    """Arena: whoever is free is seated at once (nobody at two tables at once); when
+    the (manual) clock passes the window no table opens, and it finishes once the last
+    one ends; the standings are the arena's tie-break order of the results."""
+    clock = ManualClock()
+    with TestClient(app(f"sqlite:///{tmp_path / 'a.db'}", clock=clock)) as c:
+        h = register(c, "boss")
+        body = {"format": "arena", "minutes": 5, "bots": [1, 2, "greedy", "random", 1]}
+        r = c.post("/api/tournaments", json={**body, "start": True}, headers=h)
+        assert r.status_code == 201, r.text
+        t = r.json()
+        while not any(x["result"] for rnd in t["rounds"] for x in rnd["tables"]):
+            t = c.get(f"/api/tournaments/{t['id']}?after={t['version']}").json()
+        clock.advance(5 * 60)  # the window closes
+        t = run_to_end(c, t["id"])
+        seated = len(t["rounds"])
+        assert t["state"] == "finished" and seated >= 2
+        assert c.get(f"/api/tournaments/{t['id']}").json()["rounds"] == t["rounds"]
+        for rnd in t["rounds"]:
+            people = [s["entrant"] for x in rnd["tables"] for s in x["seats"]]
+            assert len(people) == len(set(people)), "one entrant at two tables"
+        _, results = served_rounds(t)
+        entrants = [e["id"] for e in t["entrants"]]
+        final = standings("arena", entrants, [x for rs in results for x in rs], [])
+        assert [s["entrant"] for s in t["standings"]] == [s.entrant for s in final]
+        assert t["tiebreaks"] == ["points", "deal_points", "fewer_played", "seed"]

@@ -48,13 +48,15 @@ log = logging.getLogger("durak.server")
 class TournamentLimits:
     """Who may create a tournament and how big (docs/web.md, «Tournaments»): accounts
     only; ``max_entrants``, ``max_bots`` of them bots; ``max_rounds``, ``max_deals`` a
-    match; ``per_account`` open or running events an account, ``live`` on the server;
+    match, ``max_minutes`` an arena's window; ``per_account`` open or running events an
+    account, ``live`` on the server;
     ``grace``: seconds a person may be away from a tournament table before forfeiting
     it; ``poll``: seconds between the director's rounds when nothing wakes it."""
 
     max_entrants: int = 32
     max_bots: int = 16
     max_rounds: int = 15
+    max_minutes: int = 180
     max_deals: int = 5
     per_account: int = 2
     live: int = 20
@@ -125,15 +127,17 @@ def settings_of(body: dict[str, Any], rules: Rules, lim: TournamentLimits) -> Se
     fmt = body.get("format", "swiss")
     rounds, deals = body.get("rounds", 3), body.get("deals", 1)
     size = body.get("max_entrants", lim.max_entrants)
+    minutes = body.get("minutes", 30)
     for key, v, hi in (
         ("rounds", rounds, lim.max_rounds),
         ("deals", deals, lim.max_deals),
         ("max_entrants", size, lim.max_entrants),
+        ("minutes", minutes, lim.max_minutes),
     ):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
             raise LobbyError(f"{key}: a whole number 1..{hi}")
-    if fmt not in ("swiss", "round_robin", "groups"):
-        raise LobbyError("format: swiss, round_robin or groups")
+    if fmt not in ("swiss", "round_robin", "groups", "arena"):
+        raise LobbyError("format: swiss, round_robin, groups or arena")
     if fmt != "groups" and rules.players != 2:
         raise LobbyError(f"rules: {fmt} plays at tables of 2 (groups: 3 to 6)")
     try:
@@ -144,6 +148,7 @@ def settings_of(body: dict[str, Any], rules: Rules, lim: TournamentLimits) -> Se
             teams=rules.teams != "none",
             deals=deals,
             max_entrants=max(2, size),
+            minutes=float(minutes),
         )
     except DurakError as e:
         raise LobbyError(str(e)) from None

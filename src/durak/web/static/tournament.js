@@ -15,7 +15,7 @@ export function entrantName(id, name) {
   return h("span", { class: "name bot" }, `${botLabel(m[2])} #${m[1]}`);
 }
 
-const FORMATS = ["swiss", "round_robin", "groups"];
+const FORMATS = ["swiss", "round_robin", "groups", "arena"];
 const TABLES = ["podkidnoy", "perevodnoy", "podkidnoy(players=3)", "podkidnoy(players=4)",
   "podkidnoy(players=4,teams=2x2)", "perevodnoy(players=4)"];
 
@@ -31,6 +31,7 @@ function createForm(rerender) {
     TABLES.map((r) => h("option", { value: r }, rulesName(r))));
   const rounds = h("input", { id: "tour-rounds", type: "number", min: 1, max: 15, value: 3 });
   const deals = h("input", { id: "tour-deals", type: "number", min: 1, max: 5, value: 1 });
+  const minutes = h("input", { id: "tour-minutes", type: "number", min: 1, max: 180, value: 30 });
   const bots = h("input", { id: "tour-bots", value: "1 2 3", inputmode: "numeric",
     title: t("tour.bots_help") });
   const error = h("div", { class: "error", id: "tour-error", role: "alert" });
@@ -38,7 +39,8 @@ function createForm(rerender) {
     error.textContent = "";
     const levels = bots.value.split(/[\s,]+/).filter(Boolean).map(Number);
     const body = { name: name.value.trim() || undefined, format: format.value, rules: rules.value,
-      rounds: Number(rounds.value), deals: Number(deals.value), bots: levels };
+      rounds: Number(rounds.value), deals: Number(deals.value), minutes: Number(minutes.value),
+      bots: levels };
     try {
       const r = await api("/api/tournaments", body, authHeaders());
       location.hash = `#/tour/${r.id}`;
@@ -47,7 +49,8 @@ function createForm(rerender) {
   return h("section", { class: "panel", id: "tour-form" }, h("h2", {}, t("tour.new")),
     field("tour-name", t("tour.name"), name), field("tour-format", t("tour.format"), format),
     field("tour-rules", t("lobby.preset"), rules), field("tour-rounds", t("tour.rounds"), rounds),
-    field("tour-deals", t("lobby.deals"), deals), field("tour-bots", t("tour.bots"), bots),
+    field("tour-deals", t("lobby.deals"), deals), field("tour-minutes", t("tour.minutes"), minutes),
+    field("tour-bots", t("tour.bots"), bots),
     h("p", { class: "muted" }, t("tour.bots_help")), h("div", { class: "buttons" }, go), error);
 }
 
