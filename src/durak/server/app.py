@@ -126,9 +126,15 @@ def create_app(  # noqa: PLR0913
         )
         app.state.lobby = lobby
         await cluster.start(lobby, functools.partial(handle_frame, lobby, app.state.guard, cluster))
-        app.state.director = Director(lobby, tournaments)
-        # (in a cluster the director is not yet a leased role: no worker directs)
-        await app.state.director.start(direct=isinstance(cluster, Local))
+        # Directing tournaments is a leased role, held by one worker at a time.
+        app.state.director = Director(
+            lobby,
+            tournaments,
+            worker=getattr(cluster, "worker", None),
+            shared=not isinstance(cluster, Local),
+            lease=2 * lease,
+        )
+        await app.state.director.start()
         try:
             yield
         finally:

@@ -150,6 +150,11 @@ tournaments_t = Table(
     Column("data", Text, nullable=False),  # the event and the director's notes, JSON
     Column("created_at", DateTime, nullable=False),
     Column("updated_at", DateTime, nullable=False),
+    # Raised by each change; a write names the version it read (optimistic: none lost).
+    Column("version", Integer, nullable=True),
+    # The worker directing it, while ``lease_until`` (the lobby clock's time) is ahead.
+    Column("director", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),
 )
 
 LIVE = ("waiting", "playing", "finished")  # a table's statuses while it is open

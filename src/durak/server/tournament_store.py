@@ -21,10 +21,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy import insert as sql_insert
 
-from .store import Full, Store, now, tournaments_t
+from .store import Full, Store, now, tables_t, tournaments_t
 
 LIVE = ("open", "running")
 
@@ -53,18 +53,52 @@ def insert(
         if creator is not None and int(c.execute(mine).scalar_one()) >= caps.per_account:
             raise Full(f"at most {caps.per_account} open or running tournaments an account", 429)
         at = now()
-        row = {"id": tid, "creator": creator, "state": state, "data": json.dumps(data)}
+        row = {
+            "id": tid,
+            "creator": creator,
+            "state": state,
+            "data": json.dumps(data),
+            "version": 0,
+        }
         c.execute(sql_insert(tournaments_t).values(**row, created_at=at, updated_at=at))
 
 
-def save(store: Store, tid: str, state: str, data: dict[str, Any]) -> None:
-    """A tournament's new state."""
+def save(store: Store, tid: str, state: str, data: dict[str, Any], read: int) -> bool:
+    """A tournament's new state, only if it is still at version ``read`` (what the writer
+    read; the new one is ``read + 1``, also in ``data``): False, and nothing written,
+    when another writer changed it since."""
+    with store.engine.begin() as c:
+        res = c.execute(
+            update(tournaments_t)
+            .where(tournaments_t.c.id == tid, func.coalesce(tournaments_t.c.version, 0) == read)
+            .values(state=state, data=json.dumps(data), version=read + 1, updated_at=now())
+        )
+        return bool(res.rowcount == 1)
+
+
+def claim(store: Store, worker: str, at: float, lease: float) -> list[str]:
+    """The running tournaments ``worker`` directs from now on: those it directs already
+    (their leases renewed to ``at + lease``), and those nobody does or whose director's
+    lease ran out (a worker that died). One statement: two workers never both win one."""
+    t = tournaments_t.c
     with store.engine.begin() as c:
         c.execute(
             update(tournaments_t)
-            .where(tournaments_t.c.id == tid)
-            .values(state=state, data=json.dumps(data), updated_at=now())
+            .where(
+                t.state == "running",
+                or_(t.director.is_(None), t.director == worker, t.lease_until < at),
+            )
+            .values(director=worker, lease_until=at + lease)
         )
+        q = select(t.id).where(t.state == "running", t.director == worker)
+        return [str(r[0]) for r in c.execute(q.order_by(t.created_at))]
+
+
+def table_status(store: Store, table_id: str) -> str | None:
+    """A lobby table's status as stored (``closed`` once it left the lobby), or None."""
+    with store.engine.connect() as c:
+        q = select(tables_t.c.status).where(tables_t.c.id == table_id)
+        return c.execute(q).scalar_one_or_none()
 
 
 def load(store: Store, tid: str) -> dict[str, Any] | None:

@@ -19,6 +19,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +88,7 @@ class Entry:
     # table (two seats from one address: unrated), and its table caps count them.
     addresses: dict[str, str] = field(default_factory=dict)
     version: int = 0
+    director: str | None = None  # the worker directing it, as last read (not stored)
 
     def to_json(self) -> dict[str, Any]:
         """What is stored."""
@@ -104,11 +107,12 @@ class Entry:
         }
 
     @staticmethod
-    def from_json(tid: str, d: dict[str, Any]) -> Entry:
-        """The entry :meth:`to_json` stored."""
+    def from_json(tid: str, d: dict[str, Any], clock: Callable[[], float] = time.time) -> Entry:
+        """The entry :meth:`to_json` stored; its event reads ``clock`` (the lobby's
+        ``time``: an arena's window is measured on it)."""
         return Entry(
             tid,
-            Tournament.from_json(d["event"]),
+            Tournament.from_json(d["event"], clock),
             d["creator"],
             d["name"],
             d["rules"],
@@ -192,12 +196,35 @@ def score_table(table: Table, deals: list[dict[str, Any]], game: str | None) -> 
     return score(table, outcomes, game)
 
 
-class Director:
-    """Every tournament of one server (see the module's doc)."""
+class Conflict(StoreUnavailable):
+    """Another writer (a request on another worker) changed the tournament since it was
+    read: nothing was written."""
 
-    def __init__(self, lobby: Lobby, limits: TournamentLimits | None = None) -> None:
+
+class Director:
+    """Every tournament of one server (see the module's doc). Directing is a leased role
+    (``tournament_store.claim``): each running tournament is directed by one worker at a
+    time, the one whose lease in the database is current; a worker that dies stops
+    renewing its leases and another takes its tournaments over from what is stored.
+    Every write names the version it read, so none is lost between workers.
+    ``shared``: requests may arrive at other workers too (a cluster): they are served
+    from the database rather than from memory."""
+
+    def __init__(  # noqa: PLR0913
+        self,
+        lobby: Lobby,
+        limits: TournamentLimits | None = None,
+        worker: str | None = None,
+        shared: bool = False,
+        lease: float = 6.0,
+    ) -> None:
         self.lobby = lobby
         self.limits = limits or TournamentLimits()
+        self.worker = worker or f"w.{secrets.token_hex(3)}"
+        self.shared = shared
+        # Renewed every pass (at least every ``poll`` seconds): three passes of slack.
+        self.lease = max(lease, 3 * self.limits.poll)
+        self._held: set[str] = set()
         self.entries: dict[str, Entry] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.changed = asyncio.Condition()
@@ -205,27 +232,53 @@ class Director:
         self._task: asyncio.Task[None] | None = None
 
     # -- running -----------------------------------------------------------------------
-    async def start(self, direct: bool = True) -> None:
-        """Bring back the open and running events from the database, and start directing
-        them (``direct``; off in a cluster, where the director is not yet a leased role:
-        there only one server process may run tournaments)."""
-        store = self.lobby.store
-        for tid in await store.run(tstore.live_ids, store.store):
-            row = await store.run(tstore.load, store.store, tid)
-            if row is not None:
-                self.entries[tid] = Entry.from_json(tid, row["data"])
-        if direct:
-            self._task = asyncio.create_task(self._loop())
+    async def start(self) -> None:
+        """Bring back the open and running events from the database (one process: held
+        in memory), and start directing."""
+        if not self.shared:
+            store = self.lobby.store
+            for tid in await store.run(tstore.live_ids, store.store):
+                self.entries[tid] = await self._load(tid)
+        self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
-        """Stop directing (what is stored stays)."""
+        """Stop directing (what is stored stays; the leases run out)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
 
+    async def _load(self, tid: str) -> Entry:
+        store = self.lobby.store
+        row = await store.run(tstore.load, store.store, tid) if len(tid) <= 32 else None
+        if row is None:
+            raise LobbyError(f"no tournament {tid[:32]!r}", 404)
+        e = Entry.from_json(tid, row["data"], self.lobby.clock.time)
+        e.director = row.get("director")
+        return e
+
+    async def _claim(self) -> None:
+        """Renew this worker's leases and take the tournaments nobody directs: those
+        newly held are read from the database; those held no more are let go."""
+        store = self.lobby.store
+        held = await store.run(
+            tstore.claim, store.store, self.worker, self.lobby.clock.time(), self.lease
+        )
+        for tid in held:
+            if tid not in self._held or tid not in self.entries:
+                async with self._lock(tid):
+                    self.entries[tid] = await self._load(tid)
+        for tid, e in list(self.entries.items()):
+            if e.event.state == "running" and tid not in held:
+                del self.entries[tid]  # (directed by another worker now)
+        self._held = set(held)
+
     async def _loop(self) -> None:
         while True:
+            try:
+                await self._claim()
+            except (StoreUnavailable, LobbyError) as e:
+                log.warning("tournaments: claiming: %s (tried again)", e)
             for tid in list(self.entries):
                 try:
                     await self.step(tid)
@@ -245,9 +298,17 @@ class Director:
         return self.locks.setdefault(tid, asyncio.Lock())
 
     async def _save(self, e: Entry) -> None:
-        e.version += 1
+        read = e.version
+        e.version = read + 1
         store = self.lobby.store
-        await store.run(tstore.save, store.store, e.id, e.event.state, e.to_json())
+        try:
+            ok = await store.run(tstore.save, store.store, e.id, e.event.state, e.to_json(), read)
+        except StoreUnavailable:
+            e.version = read
+            raise
+        if not ok:
+            e.version = read
+            raise Conflict(f"tournament {e.id} changed meanwhile")
         if e.event.state == "finished":
             self.entries.pop(e.id, None)
         async with self.changed:
@@ -268,7 +329,11 @@ class Director:
                     break
                 changed = True
             if changed or str(e.event.state) == "finished":
-                await self._save(e)
+                try:
+                    await self._save(e)
+                except Conflict:  # a request elsewhere came first: again from what it left
+                    self.entries[tid] = await self._load(tid)
+                    return False
             return changed
 
     async def _tables(self, e: Entry) -> bool:
@@ -281,6 +346,11 @@ class Director:
                 changed |= await self._seat(e, key, table)
                 continue
             live = self.lobby.tables.get(live_id)
+            if live is None:  # (swept, or held by another worker of a cluster)
+                store = self.lobby.store
+                status = await store.run(tstore.table_status, store.store, live_id)
+                if status not in (None, "finished", "closed"):
+                    continue  # in play elsewhere: its end is read from the database
             if live is None or live.status == "finished":
                 deals = await self._deals(live_id)
                 e.games[key] = [d["deal_id"] for d in deals]
@@ -421,15 +491,9 @@ class Director:
             raise LobbyError(str(err), 409) from None
 
     async def entry(self, tid: str) -> Entry:
-        """The event ``tid``: held here, else as stored (a finished one); 404 if none."""
+        """The event ``tid``: held here, else as stored; 404 if none."""
         e = self.entries.get(tid)
-        if e is not None:
-            return e
-        store = self.lobby.store
-        row = await store.run(tstore.load, store.store, tid) if len(tid) <= 32 else None
-        if row is None:
-            raise LobbyError(f"no tournament {tid[:32]!r}", 404)
-        return Entry.from_json(tid, row["data"])
+        return e if e is not None else await self._load(tid)
 
     async def act(
         self, tid: str, action: str, account: Account | None, address: str | None = None
@@ -438,43 +502,66 @@ class Director:
         creator) on event ``tid``; 409 when not possible now, nothing changed."""
         if account is None:
             raise LobbyError("sign in first", 401)
-        e = self.entries.get(tid)
-        if e is None:
-            await self.entry(tid)  # 404 for none
-            raise LobbyError("the tournament is over", 409)
         me = f"a{account.id}"
         async with self._lock(tid):
+            held = self.entries.get(tid)
+            e = held if held is not None else await self._load(tid)
+            if e.event.state == "finished":
+                raise LobbyError("the tournament is over", 409)
             before = e.to_json()
-            try:
-                if action == "join":
-                    e.event.join(me)
-                    e.names[me], e.accounts[me] = account.name, account.id
-                    if address is not None:
-                        e.addresses[me] = address
-                elif action == "leave":
-                    e.event.leave(me)
-                elif action == "withdraw":
-                    e.event.withdraw(me)
-                elif account.id != e.creator:
-                    raise LobbyError("only its creator starts a tournament", 403)
-                else:
-                    self._start(e)
-            except DurakError as err:
-                if isinstance(err, LobbyError):
-                    raise
-                raise LobbyError(str(err), 409) from None
+            self._apply(e, action, account, address)
             try:
                 await self._save(e)
+            except Conflict:
+                if held is not None:
+                    self.entries[tid] = await self._load(tid)
+                raise LobbyError("the tournament changed meanwhile; try again", 409) from None
             except StoreUnavailable:
-                self.entries[tid] = Entry.from_json(tid, before)  # nothing changed
+                if held is not None:
+                    # nothing changed
+                    self.entries[tid] = Entry.from_json(tid, before, self.lobby.clock.time)
                 raise
-            if action == "withdraw" and me in e.seats:
-                await self._close(e.seats[me]["table"])  # (its match is a walkover now)
+            if held is None and not self.shared and str(e.event.state) != "finished":
+                self.entries[tid] = e
+        if action == "withdraw" and me in e.seats:
+            await self._close(e.seats[me]["table"])  # (its match is a walkover now)
         return self.view(e, account)
+
+    def _apply(self, e: Entry, action: str, account: Account, address: str | None) -> None:
+        """A request's change to ``e``, or a LobbyError (409: not now; 403: not yours)."""
+        me = f"a{account.id}"
+        try:
+            if action == "join":
+                e.event.join(me)
+                e.names[me], e.accounts[me] = account.name, account.id
+                if address is not None:
+                    e.addresses[me] = address
+            elif action == "leave":
+                e.event.leave(me)
+            elif action == "withdraw":
+                e.event.withdraw(me)
+            elif account.id != e.creator:
+                raise LobbyError("only its creator starts a tournament", 403)
+            else:
+                self._start(e)
+        except DurakError as err:
+            if isinstance(err, LobbyError):
+                raise
+            raise LobbyError(str(err), 409) from None
 
     async def wait(self, tid: str, after: int, seconds: float = 25.0) -> None:
         """Return once event ``tid``'s version is past ``after`` (or ``seconds`` passed):
-        the page's long poll."""
+        the page's long poll. One process: woken by the change; a cluster's worker, where
+        the change may be made by another, reads the database every half second."""
+        if self.shared:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            while loop.time() < end:
+                e = await self.entry(tid)
+                if e.version > after or e.event.state == "finished":
+                    return
+                await asyncio.sleep(0.5)
+            return
 
         async def past() -> None:
             async with self.changed:
@@ -544,6 +631,8 @@ class Director:
             "settings": ev.settings.to_json(),
             "tiebreaks": list(TIEBREAKS[ev.settings.format]),
             "version": e.version,
+            # the worker directing it (a cluster's: docs/scale.md), as last read here
+            "director": self.worker if e.id in self._held else e.director,
             "entrants": [
                 {
                     "id": x,
