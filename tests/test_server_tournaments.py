@@ -20,8 +20,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from durak.server import create_app
+from durak.server import create_app, tournament_store
 from durak.server.clock import ManualClock
+from durak.server.store import Store
 from durak.server.tournaments import TournamentLimits
 from durak.tournaments import pairing
 from durak.tournaments.model import Result, Round, Table
@@ -169,6 +170,11 @@ def test_a_person_joins_is_seated_and_forfeits_when_absent(tmp_path: Path) -> No
         res = t["rounds"][0]["tables"][0]["result"]
         assert res["walkover"] and t["standings"][0]["entrant"].startswith("bot")
         assert t["you"]["seat"] is None
+    # A seat token is stored only while its table is in play (the tables keep hashes).
+    store = Store(f"sqlite:///{tmp_path / 'p.db'}")
+    row = tournament_store.load(store, tid)
+    store.close()
+    assert row is not None and row["data"]["seats"] == {} and row["data"]["tables"]
 
 
 def test_an_event_survives_a_restart(tmp_path: Path) -> None:

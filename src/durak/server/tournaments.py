@@ -353,8 +353,11 @@ class Director:
                     continue  # in play elsewhere: its end is read from the database
             if live is None or live.status == "finished":
                 deals = await self._deals(live_id)
+                if live is not None and live.forfeit is None and len(deals) < (live.deals or 1):
+                    continue  # (its last deal's end is still on its way to the database)
                 e.games[key] = [d["deal_id"] for d in deals]
                 e.event.record(n, i, score_table(table, deals, live_id))
+                self._forget_tokens(e, live_id)
                 changed = True
                 continue
             gone = {
@@ -364,9 +367,17 @@ class Director:
             }
             if gone:
                 e.event.forfeit(n, i, gone)
+                self._forget_tokens(e, live_id)
                 await self._close(live_id)
                 changed = True
         return changed
+
+    @staticmethod
+    def _forget_tokens(e: Entry, live_id: str) -> None:
+        """The seat tokens of a table decided: kept (stored) only while it is in play,
+        for its people to play with (the tables themselves keep only their hashes)."""
+        for entrant in [x for x, seat in e.seats.items() if seat["table"] == live_id]:
+            del e.seats[entrant]
 
     async def _close(self, live_id: str) -> None:
         """Close a tournament table decided without it (a forfeit, a withdrawal): closed
@@ -510,6 +521,9 @@ class Director:
                 raise LobbyError("the tournament is over", 409)
             before = e.to_json()
             self._apply(e, action, account, address)
+            closing = e.seats[me]["table"] if action == "withdraw" and me in e.seats else None
+            if closing is not None:  # (its match is a walkover now: the table goes)
+                self._forget_tokens(e, closing)
             try:
                 await self._save(e)
             except Conflict:
@@ -523,8 +537,8 @@ class Director:
                 raise
             if held is None and not self.shared and str(e.event.state) != "finished":
                 self.entries[tid] = e
-        if action == "withdraw" and me in e.seats:
-            await self._close(e.seats[me]["table"])  # (its match is a walkover now)
+        if closing is not None:
+            await self._close(closing)
         return self.view(e, account)
 
     def _apply(self, e: Entry, action: str, account: Account, address: str | None) -> None:
