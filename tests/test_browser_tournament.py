@@ -67,6 +67,8 @@ def play_round(page: Any, server: str, tid: str, number: int) -> None:
     page.wait_for_selector("#tour-play", timeout=60_000)  # the long poll brings the seat
     page.click("#tour-play")
     page.wait_for_selector("#hand .card")
+    lang = page.evaluate("() => document.documentElement.lang")
+    assert not foreign_words(page, lang), foreign_words(page, lang)  # the table too
     play_to_the_end(page, seconds=150)
 
 

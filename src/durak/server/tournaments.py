@@ -411,7 +411,8 @@ class Director:
                 specs.append({"kind": "human"})
             else:
                 level = entrant.split(":", 1)[1].replace("level:", "")
-                seat: dict[str, Any] = {"kind": "bot", "name": e.names[entrant][:32]}
+                # (no name: the table's default bot names, which the page translates)
+                seat: dict[str, Any] = {"kind": "bot"}
                 seat.update({"level": int(level)} if level.isdigit() else {"bot": level})
                 specs.append(seat)
         people = [s for s, x in enumerate(table.seats) if x in e.accounts]
