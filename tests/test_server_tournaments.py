@@ -316,3 +316,19 @@ def test_an_arena_of_bots_seats_the_free_until_its_window_closes(tmp_path: Path)
         final = standings("arena", entrants, [x for rs in results for x in rs], [])
         assert [s["entrant"] for s in t["standings"]] == [s.entrant for s in final]
         assert t["tiebreaks"] == ["points", "deal_points", "fewer_played", "seed"]
+
+
+def test_a_team_group_event_seats_sides_by_the_snake(client: TestClient) -> None:
+    """Groups in teams (2x2): each table's sides are ranks 1 4 and 2 3 of its group, a
+    side scores 1 a deal it did not lose for each member, and the rounds follow the rules."""
+    bots = [1, 2, "greedy", "random"] * 2
+    t = run_bots(
+        client, format="groups", rounds=2, rules="podkidnoy(players=4,teams=2x2)", bots=bots
+    )
+    check_every_round(t, 0.0)
+    for rnd in t["rounds"]:
+        for x in rnd["tables"]:
+            assert x["teams"]
+            pts = x["result"]["points"]
+            assert pts[0] == pts[2] and pts[1] == pts[3]  # partners: seats 0 2 and 1 3
+            assert pts[0] + pts[1] == 1.0  # one deal: one side won it (or 1/2 each)

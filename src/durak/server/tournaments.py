@@ -610,70 +610,74 @@ class Director:
         return out
 
     def view(self, e: Entry, account: Account | None = None) -> dict[str, Any]:
-        """The event as ``GET /api/tournaments/{id}`` shows it; a signed-in entrant also
-        gets its own seat (table, seat and token) at its table in play."""
-        ev = e.event
-        name = e.names.get
+        """The event as shown (:func:`view_json`)."""
+        return view_json(e, account, self.worker if e.id in self._held else e.director)
 
-        def table_json(n: int, i: int, t: Table) -> dict[str, Any]:
-            key = f"{n}:{i}"
-            r = ev.results.get((n, i))
-            return {
-                "seats": [{"entrant": x, "name": name(x, x)} for x in t.seats],
-                "teams": t.teams,
-                "table": e.tables.get(key),
-                "result": None
-                if r is None
-                else {
-                    "points": r.points,
-                    "deal_points": r.deal_points,
-                    "duraks": r.duraks,
-                    "walkover": r.walkover,
-                },
-                "games": [f"/api/games/{g}" for g in e.games.get(key, [])],
-            }
 
-        me = f"a{account.id}" if account is not None else None
-        mine = e.seats.get(me) if me is not None else None
-        live = mine is not None and any(
-            e.tables.get(f"{n}:{i}") == mine["table"] for n, i in ev.pending()
-        )
+def view_json(e: Entry, account: Account | None, director: str | None) -> dict[str, Any]:
+    """The event as ``GET /api/tournaments/{id}`` shows it, ``director`` the worker
+    directing it; a signed-in entrant also gets its own seat (table, seat and token) at
+    its table in play."""
+    ev = e.event
+    name = e.names.get
+
+    def table_json(n: int, i: int, t: Table) -> dict[str, Any]:
+        key = f"{n}:{i}"
+        r = ev.results.get((n, i))
         return {
-            "id": e.id,
-            "name": e.name,
-            "state": ev.state,
-            "rules": e.rules,
-            "settings": ev.settings.to_json(),
-            "tiebreaks": list(TIEBREAKS[ev.settings.format]),
-            "version": e.version,
-            # the worker directing it (a cluster's: docs/scale.md), as last read here
-            "director": self.worker if e.id in self._held else e.director,
-            "entrants": [
-                {
-                    "id": x,
-                    "name": name(x, x),
-                    "person": x in e.accounts,
-                    "withdrawn": x in ev.withdrawn,
-                }
-                for x in ev.entrants
-            ],
-            "rounds": [
-                {
-                    "number": r.number,
-                    "byes": [{"entrant": b, "name": name(b, b)} for b in r.byes],
-                    "tables": [table_json(r.number, i, t) for i, t in enumerate(r.tables)],
-                }
-                for r in ev.rounds
-            ],
-            "standings": [
-                {**s.to_json(), "name": name(s.entrant, s.entrant)} for s in ev.standings()
-            ],
-            "you": None
-            if me is None
+            "seats": [{"entrant": x, "name": name(x, x)} for x in t.seats],
+            "teams": t.teams,
+            "table": e.tables.get(key),
+            "result": None
+            if r is None
             else {
-                "entrant": me,
-                "in": me in ev.entrants,
-                "creator": account is not None and account.id == e.creator,
-                "seat": mine if live else None,
+                "points": r.points,
+                "deal_points": r.deal_points,
+                "duraks": r.duraks,
+                "walkover": r.walkover,
             },
+            "games": [f"/api/games/{g}" for g in e.games.get(key, [])],
         }
+
+    me = f"a{account.id}" if account is not None else None
+    mine = e.seats.get(me) if me is not None else None
+    live = mine is not None and any(
+        e.tables.get(f"{n}:{i}") == mine["table"] for n, i in ev.pending()
+    )
+    return {
+        "id": e.id,
+        "name": e.name,
+        "state": ev.state,
+        "rules": e.rules,
+        "settings": ev.settings.to_json(),
+        "tiebreaks": list(TIEBREAKS[ev.settings.format]),
+        "version": e.version,
+        # the worker directing it (a cluster's: docs/scale.md), as last read here
+        "director": director,
+        "entrants": [
+            {
+                "id": x,
+                "name": name(x, x),
+                "person": x in e.accounts,
+                "withdrawn": x in ev.withdrawn,
+            }
+            for x in ev.entrants
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "byes": [{"entrant": b, "name": name(b, b)} for b in r.byes],
+                "tables": [table_json(r.number, i, t) for i, t in enumerate(r.tables)],
+            }
+            for r in ev.rounds
+        ],
+        "standings": [{**s.to_json(), "name": name(s.entrant, s.entrant)} for s in ev.standings()],
+        "you": None
+        if me is None
+        else {
+            "entrant": me,
+            "in": me in ev.entrants,
+            "creator": account is not None and account.id == e.creator,
+            "seat": mine if live else None,
+        },
+    }
