@@ -7,6 +7,7 @@ worker with every confirmed action kept, and the limits hold over all the worker
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
@@ -431,7 +432,13 @@ def cluster(pg_url: str, redis_url: str) -> Iterator[list[Worker]]:
     import redis
 
     redis.Redis.from_url(redis_url).flushall()
-    workers = [Worker(name, pg_url, redis_url) for name in "abc"]
+    with running([Worker(name, pg_url, redis_url) for name in "abc"]) as workers:
+        yield workers
+
+
+@contextlib.contextmanager
+def running(workers: list[Worker]) -> Iterator[list[Worker]]:
+    """``workers`` started and ready; stopped at the end, all told at once."""
     for w in workers:
         w.start()
     try:

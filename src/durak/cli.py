@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("durak.replay", "print or step through a game or match record"),
     "bench": ("durak.bench", "measure the engine's speed with random play"),
     "arena": ("durak.arena", "play bots against each other and rate them"),
+    "tournament": ("durak.tournaments.cli", "a bots-only Swiss, round robin or group event"),
     "hint": ("durak.bots.hint", "rank every legal action of a position"),
     "review": ("durak.review_report", "judge every move of a game or match record"),
 }

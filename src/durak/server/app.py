@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import CHOICES, PRESETS, Rules
-from . import assist, pages, people, protocol, seatbots
+from . import assist, pages, people, protocol, seatbots, tournament_routes
 from .clock import Clock
 from .cluster import (
     Cluster,
@@ -43,6 +43,7 @@ from .protocol import PROTOCOL_VERSION, Act, Claim, Hello, Ping, ProtocolError
 from .settings import Timings
 from .store import Store
 from .table import Connection, hash_token
+from .tournaments import Director, TournamentLimits
 
 log = logging.getLogger("durak.server")
 
@@ -75,6 +76,7 @@ def create_app(  # noqa: PLR0913
     worker: str | None = None,
     stopped: Callable[[list[str]], None] | None = None,
     clock: Clock | None = None,
+    tournaments: TournamentLimits | None = None,
 ) -> ASGIApp:
     """The server. ``timings``: its waits, pauses, leases and bounds
     (``settings.Timings``, its defaults when None); ``limits``: rates and caps
@@ -83,7 +85,8 @@ def create_app(  # noqa: PLR0913
     ``redis_url``: join the workers of a cluster there (docs/scale.md), as ``worker``
     (an id; a random one by default); without it this process holds every table.
     ``stopped``: called once the server stopped, with what it could not store (empty:
-    everything was). ``clock``: the time the tables read (a test's ``ManualClock``)."""
+    everything was). ``clock``: the time the tables read (a test's ``ManualClock``).
+    ``tournaments``: the tournaments' limits (``durak.server.tournaments``)."""
     lim = limits or Limits()
     times = timings or Timings()
 
@@ -93,9 +96,19 @@ def create_app(  # noqa: PLR0913
         lobby = Lobby(store, times, lim, clock, bot_threads, sharing=cluster)
         app.state.lobby = lobby
         await cluster.start(lobby)
+        # Directing tournaments is a leased role, held by one worker at a time.
+        app.state.director = Director(
+            lobby,
+            tournaments,
+            worker=getattr(cluster, "worker", None),
+            shared=not isinstance(cluster, Local),
+            lease=2 * times.lease,
+        )
+        await app.state.director.start()
         try:
             yield
         finally:
+            await app.state.director.stop()
             unstored = await cluster.stop()
             app.state.logins.close()
             if stopped is not None:
@@ -130,6 +143,7 @@ def _routes() -> list[Any]:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *pages.ROUTES,
         *people.ROUTES,
+        *tournament_routes.ROUTES,
     ]
 
 

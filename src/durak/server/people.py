@@ -12,7 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import accounts, protocol, ratings
+from ..errors import ArgumentError
+from . import accounts, protocol, ratings, seasons
 from .accounts import AccountError
 from .limits import BodyTooLarge, peer_key
 from .lobby import LobbyError, TableOp
@@ -168,8 +169,15 @@ async def player(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
+    """All time; with ``?season=YYYY-Qn`` (or ``current``) that season (server/seasons.py)."""
     s = _store(request)
-    return JSONResponse({"players": await s.run(ratings.leaderboard, s.store)})
+    season = request.query_params.get("season")
+    if season is None:
+        return JSONResponse({"players": await s.run(ratings.leaderboard, s.store)})
+    try:
+        return JSONResponse(await s.run(seasons.leaderboard, s.store, season[:16]))
+    except ArgumentError as e:
+        return _refused(AccountError("malformed", str(e), "season", 400))
 
 
 async def seat_account(request: Request) -> Response:

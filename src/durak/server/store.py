@@ -143,6 +143,22 @@ actions_t = Table(
     Column("moved_by", String(16), nullable=True),
 )
 
+# Tournaments (server/tournament_store.py): one row each, the event as JSON.
+tournaments_t = Table(
+    "durak_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("creator", Integer, nullable=True, index=True),  # the account (None: the operator)
+    Column("state", String(16), nullable=False),  # open, running, finished
+    Column("data", Text, nullable=False),  # the event and the director's notes, JSON
+    Column("created_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+    # Raised by each change; a write names the version it read (optimistic: none lost).
+    Column("version", Integer, nullable=True),
+    # The worker directing it, while ``lease_until`` (the lobby clock's time) is ahead.
+    Column("director", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),
+)
 
 LIVE = ("waiting", "playing", "finished")  # a table's statuses while it is open
 BUSY = ("waiting", "playing")  # those a creator's caps count

@@ -10,6 +10,7 @@ import { botLabel, resultWords, seatName } from "./names.js";
 import { accountView, historyView, leaderboardView, linkSeat, loginBox } from "./people.js";
 import { replayView } from "./replay.js";
 import { tableView } from "./table.js";
+import { tournamentsView, tournamentView } from "./tournament.js";
 import { $, account, ApiError, api, authHeaders, h, heldSeat, holdSeat, myName,
   pageHeader, serverRefused, when } from "./ui.js";
 
@@ -26,13 +27,14 @@ export function route() {
   app.innerHTML = "";
   const views = {
     t: () => tableView(app, id, route, secret || null), r: () => replayView(app, Number(id), route),
-    howto: () => howtoView(app, id, route), top: () => leaderboardView(app, route),
+    howto: () => howtoView(app, id, route), top: () => leaderboardView(app, route, id),
     me: () => accountView(app, route), p: () => historyView(app, Number(id), route),
+    tours: () => tournamentsView(app, route), tour: () => tournamentView(app, id, route),
   };
-  current = (views[kind] && (kind === "howto" || kind === "top" || kind === "me" || id))
-    ? views[kind]() : lobbyView();
+  const bare = ["howto", "top", "me", "tours"];  // (the views without an id)
+  current = (views[kind] && (bare.includes(kind) || id)) ? views[kind]() : lobbyView();
   document.body.dataset.view = { t: "table", r: "replay", howto: "howto", top: "top", me: "me",
-    p: "history" }[kind] || "lobby";
+    p: "history", tours: "tours", tour: "tour" }[kind] || "lobby";
 }
 
 window.addEventListener("hashchange", route);

@@ -54,20 +54,44 @@ function playerName(p) {
   return p.kind === "bot" ? t("bot.level_n", { n: String(p.name).replace(/^level:/, "") }) : p.name;
 }
 
-export function leaderboardView(app, rerender) {
+// A season is a calendar quarter (UTC), as the server counts it (server/seasons.py).
+function seasonOf(d) { return `${d.getUTCFullYear()}-Q${Math.floor(d.getUTCMonth() / 3) + 1}`; }
+
+function seasonName(season) {
+  const [year, q] = season.split("-Q");
+  return t("people.season_name", { year, q });
+}
+
+function seasonPicker(season) {
+  const now = new Date();
+  const last = seasonOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 3, 1)));
+  const choices = [["", t("people.all_time")], [seasonOf(now), t("people.this_season")],
+    [last, t("people.last_season")]];
+  return h("select", { id: "season", "aria-label": t("people.season"),
+    onchange: (e) => { location.hash = e.target.value ? `#/top/${e.target.value}` : "#/top"; } },
+  choices.map(([v, label]) => h("option", { value: v, selected: v === (season || "") },
+    v ? `${label} (${seasonName(v)})` : label)));
+}
+
+// The leaderboard: all time, or one season (`#/top/2026-Q4`): ratings and games in it.
+export function leaderboardView(app, rerender, seasonWanted) {
+  const season = seasonWanted === "current" ? seasonOf(new Date()) : seasonWanted;
   const box = h("div", { class: "panel", id: "leaderboard" }, h("h2", {}, t("people.leaderboard")),
-    h("p", { class: "muted" }, t("people.leaderboard_about")));
+    seasonPicker(season),
+    h("p", { class: "muted" }, t(season ? "people.season_about" : "people.leaderboard_about")));
   app.append(pageHeader(rerender), h("main", { class: "page" }, box));
-  api("/api/leaderboard").then((d) => {
+  api(season ? `/api/leaderboard?season=${encodeURIComponent(season)}` : "/api/leaderboard").then((d) => {
     if (!d.players.length) { box.append(h("p", { class: "muted" }, t("people.no_players"))); return; }
     box.append(h("table", { class: "board" },
       h("thead", {}, h("tr", {}, h("th", {}, "№"), h("th", {}, t("people.name")),
-        h("th", {}, t("people.rating")), h("th", {}, t("people.games")))),
+        h("th", {}, t("people.rating")), h("th", {}, t("people.games")),
+        season ? h("th", {}, t("people.change")) : null)),
       h("tbody", {}, d.players.map((p, i) => h("tr", { dataset: { player: p.id, kind: p.kind } },
         h("td", {}, i + 1),
         h("td", {}, p.kind === "bot" ? playerName(p)
           : h("a", { href: `#/p/${p.id}`, translate: "no" }, p.name)),
-        h("td", { class: "rating" }, p.rating), h("td", {}, p.games))))));
+        h("td", { class: "rating" }, p.rating), h("td", {}, p.games),
+        season ? h("td", {}, p.change > 0 ? `+${p.change}` : String(p.change)) : null)))));
   }).catch(() => box.append(h("p", { class: "error" }, t("table.error"))));
   return { stop: () => {} };
 }

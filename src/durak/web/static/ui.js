@@ -93,6 +93,7 @@ const PATHS = {
   chat: "M4 5h16v11H9l-5 4z",
   help: "M9 9a3 3 0 1 1 4 2.8c-.7.3-1 .9-1 1.7V14M12 17.5v.5",
   top: "M5 20V11M12 20V4M19 20v-6",
+  trophy: "M8 21h8M12 17v4M7 4h10v5a5 5 0 0 1-10 0zM7 6H4a3 3 0 0 0 3 4M17 6h3a3 3 0 0 1-3 4",
 };
 const FILLED = new Set(["first", "prev", "next", "last", "play", "pause"]);
 
@@ -150,6 +151,8 @@ export function pageHeader(rerender, ...extra) {
       h("a", { href: "#/howto", id: "howto-link", title: t("lobby.howto") }, icon("help"), h("span", { class: "label" }, t("lobby.howto"))),
       h("a", { href: "#/top", id: "top-link", title: t("people.leaderboard") }, icon("top"),
         h("span", { class: "label" }, t("people.leaderboard"))),
+      h("a", { href: "#/tours", id: "tours-link", title: t("tour.link") }, icon("trophy"),
+        h("span", { class: "label" }, t("tour.link"))),
       h("a", { href: "#/me", id: "me-link", title: account() ? t("people.signed_in_as", { name: account().name }) : null },
         icon("user"), h("span", { class: "label", translate: "no" }, account() ? account().name : t("people.sign_in")))),
     ...extra, langToggle(rerender));
