@@ -1,20 +1,25 @@
 """Is the review right? Its accuracy against the bots' strength, its blunders played out.
 
-    python benchmarks/review/run.py games     # the ladder's round robin (arena run files)
-    python benchmarks/review/run.py accuracy  # review them; accuracy per bot vs rating
-    python benchmarks/review/run.py blunders  # moves tagged blunder played out by level 6
+    python benchmarks/review/run.py games                    # the ladder's round robin
+    python benchmarks/review/run.py review --shard 1/2 &     # review every game, in two
+    python benchmarks/review/run.py review --shard 2/2       #   processes (they continue)
+    python benchmarks/review/run.py blunders --shard 1/2 &   # play the blunders out
+    python benchmarks/review/run.py blunders --shard 2/2
+    python benchmarks/review/run.py summary                  # the two tables
 
 1. **games**: every pair of the ladder's bots (random, greedy, heuristic, level 4, expert,
    level 5, level 6) plays ``--deals`` deals of 2-player podkidnoy, each from both seats
    (``durak.arena.run_match``, run files in ``--out``: a stopped run continues).
-2. **accuracy**: every game is reviewed (``durak.review``, default judge) from both seats;
-   each bot's mean accuracy over its games beside its Bradley-Terry rating from the same
-   games; the Spearman rank correlation of the two (the goal: ≥ 0.9).
-3. **blunders**: for every move the review tags ``blunder``, the position (the game
-   replayed to that ply) is played out ``--playouts`` times by level 6 in every seat
-   after the move played and, with the same seeds, after the move the review found best;
-   the mean difference in the mover's durak rate, with its 95% interval (the goal: ≥ 15
-   points).
+2. **review**: every game is reviewed (``durak.review``, the default judge, seeded by the
+   game's key) from both seats; rows in ``--out``/reviewed-I.jsonl (a stopped run goes on).
+   **accuracy** (in ``summary``): each bot's mean accuracy over its games beside its
+   Bradley-Terry rating from every game of the round robin; the Spearman rank correlation
+   of the two (the goal: ≥ 0.9).
+3. **blunders**: for the first ``--limit`` moves the review tags ``blunder``, the game is
+   replayed to that ply and played out ``--playouts`` times by level 6 in both seats after
+   the move played and, with the same seeds, after the move the review found best; the
+   mean difference in the mover's durak rate, with its 95% interval (the goal: ≥ 15
+   points), in ``summary``.
 
 The numbers go to stdout; ``benchmarks/review/results.txt`` keeps the measured run.
 """
@@ -28,6 +33,7 @@ import math
 import os
 import sys
 import time
+import zlib
 from typing import Any
 
 from durak import Rules
@@ -53,16 +59,16 @@ def games(out: str, deals: int, seed: int) -> None:
         print(f"{a} vs {b}: {time.process_time() - t0:.0f} s of CPU", file=sys.stderr)
 
 
-def records(out: str, per_pair: int = 0) -> list[dict[str, Any]]:
-    """The finished games of every pair's run file; ``per_pair``: only each pair's first
-    that many deals (both of their games), 0 every one."""
-    recs: list[dict[str, Any]] = []
+def records(out: str, per_pair: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    """The finished games of every pair's run file, each with its key (``a-b/deal/i``);
+    ``per_pair``: only each pair's first that many deals (both of their games), 0 all."""
+    recs: list[tuple[str, dict[str, Any]]] = []
     for a, b in itertools.combinations(LADDER, 2):
         path = _path(out, a, b)
         if os.path.exists(path):
             done = runlog.read_path(path).complete_deals()
             deals = sorted(done)[:per_pair] if per_pair else sorted(done)
-            recs += [r for d in deals for r in done[d]]
+            recs += [(f"{a}-{b}/{d}/{i}", r) for d in deals for i, r in enumerate(done[d])]
     return recs
 
 
@@ -81,66 +87,105 @@ def spearman(x: list[float], y: list[float]) -> float:
     return 1 - 6 * sum((a - b) ** 2 for a, b in zip(rx, ry, strict=True)) / (n * (n * n - 1))
 
 
-def accuracy(out: str, worlds: int, depth: int, dump: str, per_pair: int) -> None:
-    # the ratings from every game; the review of each pair's first ``per_pair`` deals
+def review_share(out: str, worlds: int, depth: int, per_pair: int, shard: str) -> None:
+    """Review this shard's games (``I/N``: every N-th from the I-th) not reviewed yet,
+    each judged with a seed of its own key; appended to ``reviewed-I.jsonl``."""
+    i, n = (int(x) for x in shard.split("/"))
+    path = os.path.join(out, f"reviewed-{i}.jsonl")
+    done = {row["key"] for row in _reviewed(out)}
+    todo = [(k, r) for j, (k, r) in enumerate(records(out, per_pair)) if j % n == i - 1]
+    todo = [(k, r) for k, r in todo if k not in done]
+    t0 = time.process_time()
+    with open(path, "a", encoding="utf-8") as f:
+        for j, (key, rec) in enumerate(todo):
+            g = replay_game(RULES, rec)
+            review = review_game(
+                g, Judge(worlds=worlds, depth=depth, seed=zlib.crc32(key.encode()))
+            )
+            row = {
+                "key": key,
+                "seats": rec["seats"],
+                "accuracy": {sr.seat: sr.accuracy for sr in review.seats if sr.moves},
+                "moves": [m.__dict__ for m in review.moves],
+                "cpu": time.process_time() - t0,
+            }
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            if j % 20 == 0:
+                print(f"{j}/{len(todo)} games reviewed, {time.process_time() - t0:.0f} s of CPU",
+                      file=sys.stderr)  # fmt: skip
+
+
+def _reviewed(out: str) -> list[dict[str, Any]]:
+    return _rows(out, "reviewed-")
+
+
+def _rows(out: str, prefix: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for name in sorted(os.listdir(out)):
+        if name.startswith(prefix) and name.endswith(".jsonl"):
+            with open(os.path.join(out, name), encoding="utf-8") as f:
+                rows += [json.loads(line) for line in f if line.strip()]
+    return rows
+
+
+def accuracy(out: str, per_pair: int) -> None:
+    """Each bot's mean accuracy over its reviewed games beside its Bradley-Terry rating
+    from every game of the round robin, and their rank correlation."""
     wins: dict[tuple[str, str], float] = {}
-    for rec in records(out):
+    for _, rec in records(out):
         seats, durak = rec["seats"], rec["durak"]
         for s in (0, 1):
             me, other = seats[s], seats[1 - s]
             wins[(me, other)] = wins.get((me, other), 0.0) + (
                 0.5 if durak is None else float(durak != s)
             )
-    recs = records(out, per_pair)
+    keys = {k for k, _ in records(out, per_pair)}
+    rows = [r for r in _reviewed(out) if r["key"] in keys]
     acc: dict[str, list[float]] = {b: [] for b in LADDER}
-    judged = []
-    t0 = time.process_time()
-    for k, rec in enumerate(recs):
-        seats = rec["seats"]
-        g = replay_game(RULES, rec)
-        review = review_game(g, Judge(worlds=worlds, depth=depth, seed=k))
-        for sr in review.seats:
-            if sr.moves:
-                acc[seats[sr.seat]].append(sr.accuracy)
-        for m in review.moves:
-            judged.append({"record": k, "bot": seats[m.seat], **m.__dict__})
-        if k % 20 == 0:
-            print(f"{k}/{len(recs)} games reviewed, {time.process_time() - t0:.0f} s of CPU",
-                  file=sys.stderr)  # fmt: skip
-    cpu = time.process_time() - t0
+    for row in rows:
+        for seat, a in row["accuracy"].items():
+            acc[row["seats"][int(seat)]].append(a)
     ratings = bradley_terry(list(LADDER), wins, anchor="random")
-    each = cpu / max(1, len(recs))
-    print(f"{len(recs)} games reviewed in {cpu:.0f} s of CPU ({each:.1f} s a game)")
-    print(f"{'bot':<10} {'rating':>7} {'accuracy':>9} {'games':>6}")
+    print(f"{len(rows)} of {len(keys)} games reviewed")
+    print(f"{'bot':<10} {'rating':>7} {'accuracy':>9} {'[95%]':>13} {'games':>6}")
     xs, ys = [], []
     for b in LADDER:
-        mean = sum(acc[b]) / len(acc[b]) if acc[b] else float("nan")
-        print(f"{b:<10} {ratings[b]:7.0f} {mean:9.1f} {len(acc[b]):6d}")
+        v = acc[b]
+        mean = sum(v) / len(v) if v else float("nan")
+        sd = math.sqrt(sum((x - mean) ** 2 for x in v) / max(1, len(v) - 1)) if v else 0.0
+        half = 1.96 * sd / math.sqrt(max(1, len(v)))
+        print(f"{b:<10} {ratings[b]:7.0f} {mean:9.1f} [{mean - half:5.1f}, {mean + half:5.1f}] "
+              f"{len(v):6d}")  # fmt: skip
         xs.append(ratings[b])
         ys.append(mean)
     print(f"Spearman rank correlation of accuracy and rating: {spearman(xs, ys):.3f}")
-    with open(dump, "w", encoding="utf-8") as f:
-        json.dump(judged, f)
 
 
-def blunders(out: str, dump: str, playouts: int, limit: int, per_pair: int) -> None:
-    recs = records(out, per_pair)
-    with open(dump, encoding="utf-8") as f:
-        judged = [m for m in json.load(f) if m["tag"] == "blunder"][:limit]
-    diffs = []
+def blunders(out: str, playouts: int, limit: int, per_pair: int, shard: str) -> None:
+    """The moves tagged blunder (the first ``limit`` by key), this shard's share, each
+    played out by level 6 in both seats after the move and after the best one, with the
+    same seeds; a row each in ``playouts-I.jsonl``."""
+    recs = dict(records(out, per_pair))
+    i, n = (int(x) for x in shard.split("/"))
+    path = os.path.join(out, f"playouts-{i}.jsonl")
+    done = {(r["key"], r["ply"]) for r in _rows(out, "playouts-")}
     t0 = time.process_time()
-    for n, m in enumerate(judged):
-        g = replay_game(RULES, recs[m["record"]])
-        pos = g.fresh()
-        for a in g.history[: m["ply"]]:
-            pos.apply(a)
+    for m in _blunders(out, recs, limit)[i - 1 :: n]:
+        if (m["key"], m["ply"]) in done:
+            continue
+        g = replay_game(RULES, recs[m["key"]])
         rates = []
         for move in (m["action"], m["best"]):
             lost = 0.0
             for p in range(playouts):
-                h = pos.clone()
-                h.apply(Action.parse(move))
-                bots = [make("level6", seed=1000 * n + 10 * p + s) for s in (0, 1)]
+                seed = zlib.crc32(f"{m['key']}/{m['ply']}/{p}".encode())
+                bots = [make("level6", seed=seed + s) for s in (0, 1)]
+                h = g.fresh()
+                for a in [*g.history[: m["ply"]], Action.parse(move)]:
+                    for s in (0, 1):  # (what each seat saw of the deal so far)
+                        bots[s].observe(h.observation(s))
+                    h.apply(a)
                 while not h.is_over:
                     s = h.to_act
                     assert s is not None
@@ -149,38 +194,71 @@ def blunders(out: str, dump: str, playouts: int, limit: int, per_pair: int) -> N
                 assert o is not None
                 lost += 0.5 if o.durak is None else float(o.durak == m["seat"])
             rates.append(100 * lost / playouts)
-        diffs.append(rates[0] - rates[1])
-        print(f"blunder {n + 1}/{len(judged)}: review +{m['loss']:.1f}, played out "
+        row = {"key": m["key"], "ply": m["ply"], "loss": m["loss"], "played": rates[0],
+               "best": rates[1], "playouts": playouts}  # fmt: skip
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+        print(f"blunder {m['key']} ply {m['ply']}: review +{m['loss']:.1f}, played out "
               f"{rates[0]:.0f}% vs {rates[1]:.0f}% ({time.process_time() - t0:.0f} s)",
               file=sys.stderr)  # fmt: skip
+
+
+def _blunders(out: str, recs: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    tagged = [
+        {"key": r["key"], **m}
+        for r in _rows(out, "reviewed-")
+        if r["key"] in recs
+        for m in r["moves"]
+        if m["tag"] == "blunder"
+    ]
+    return sorted(tagged, key=lambda m: (m["key"], m["ply"]))[:limit]
+
+
+def played_out(out: str, limit: int, per_pair: int) -> None:
+    """The blunders' playouts: the played move's durak rate over the best's, with its 95%
+    interval."""
+    recs = dict(records(out, per_pair))
+    want = {(m["key"], m["ply"]) for m in _blunders(out, recs, limit)}
+    rows = [r for r in _rows(out, "playouts-") if (r["key"], r["ply"]) in want]
+    if not rows:
+        print("no blunder played out yet")
+        return
+    diffs = [r["played"] - r["best"] for r in rows]
     mean = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
     half = 1.96 * sd / math.sqrt(len(diffs))
-    print(f"{len(diffs)} blunders, {playouts} playouts each by level 6 from both moves: the "
-          f"played move's durak rate exceeds the best's by {mean:.1f} points "
-          f"[{mean - half:.1f}, {mean + half:.1f}]")  # fmt: skip
+    loss = sum(r["loss"] for r in rows) / len(rows)
+    print(f"{len(rows)} of {len(want)} blunders played out, {rows[0]['playouts']} playouts each "
+          f"by level 6 from both moves: the played move's durak rate exceeds the best's by "
+          f"{mean:.1f} points [{mean - half:.1f}, {mean + half:.1f}] (the review said "
+          f"{loss:.1f})")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("command", choices=("games", "accuracy", "blunders"))
+    ap.add_argument("command", choices=("games", "review", "accuracy", "blunders", "summary"))
     ap.add_argument("--out", default="scratch/review")
     ap.add_argument("--deals", type=int, default=10, help="deals a pair (each from both seats)")
     ap.add_argument("--seed", type=int, default=47)
     ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--depth", type=int, default=4)
-    ap.add_argument("--playouts", type=int, default=20)
+    ap.add_argument("--playouts", type=int, default=10)
     ap.add_argument("--limit", type=int, default=40, help="blunders played out at most")
     ap.add_argument("--per-pair", type=int, default=0,
-                    help="accuracy: review each pair's first N deals (0: all)")  # fmt: skip
+                    help="review each pair's first N deals (0: all)")  # fmt: skip
+    ap.add_argument("--shard", default="1/1", help="I/N: this process's share (review, blunders)")
     args = ap.parse_args(argv)
-    dump = os.path.join(args.out, "judged.json")
     if args.command == "games":
         games(args.out, args.deals, args.seed)
+    elif args.command == "review":
+        review_share(args.out, args.worlds, args.depth, args.per_pair, args.shard)
     elif args.command == "accuracy":
-        accuracy(args.out, args.worlds, args.depth, dump, args.per_pair)
+        accuracy(args.out, args.per_pair)
+    elif args.command == "blunders":
+        blunders(args.out, args.playouts, args.limit, args.per_pair, args.shard)
     else:
-        blunders(args.out, dump, args.playouts, args.limit, args.per_pair)
+        accuracy(args.out, args.per_pair)
+        played_out(args.out, args.limit, args.per_pair)
     return 0
 
 

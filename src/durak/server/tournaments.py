@@ -287,10 +287,14 @@ class Director:
                 except Exception:
                     log.exception("tournament %s: a step failed", tid)
             moved = asyncio.ensure_future(self.lobby.events.next("moved"))
-            sleep = asyncio.ensure_future(self.lobby.clock.sleep(self.limits.poll))
             woken = asyncio.ensure_future(self._wake.wait())
-            await asyncio.wait((moved, sleep, woken), return_when=asyncio.FIRST_COMPLETED)
-            for f in (moved, sleep, woken):
+            waits = [moved, woken]
+            # Timed passes only when there is something to time: a tournament held, or
+            # other workers' to take over (one process with none arms no clock).
+            if self.shared or self.entries:
+                waits.append(asyncio.ensure_future(self.lobby.clock.sleep(self.limits.poll)))
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for f in waits:
                 f.cancel()
             self._wake.clear()
 
