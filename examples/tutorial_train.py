@@ -4,7 +4,7 @@
 # A percent-format script: each `# %%` is a notebook cell (Jupyter, VS Code and
 # `jupytext --to ipynb` read it as one), and it runs as a plain script too:
 #
-#     .venv/bin/python examples/tutorial_train.py                      # about 10 min of one core
+#     .venv/bin/python examples/tutorial_train.py                      # about 6 min of one core
 #     .venv/bin/python examples/tutorial_train.py --cpu-seconds 30     # a short run, about 1 min
 #
 # It needs the `rl` extra and torch (docs/envs.md, "Install"). What it does:
@@ -36,7 +36,7 @@ from durak.learn.evaluate import pairing
 
 # The budget: CPU seconds of training (a notebook keeps the default), games a pairing.
 parser = argparse.ArgumentParser(description="train a Deep Monte-Carlo agent from nothing")
-parser.add_argument("--cpu-seconds", type=float, default=600.0, help="training budget")
+parser.add_argument("--cpu-seconds", type=float, default=300.0, help="training budget")
 parser.add_argument("--games", type=int, default=200, help="evaluation games a pairing")
 parser.add_argument("--envs", type=int, default=64, help="self-play deals at a time")
 parser.add_argument("--seed", type=int, default=0)
