@@ -70,7 +70,8 @@ ZOO: dict[str, Model] = {
             "--cpu-minutes 400 --eval-every 50000 --eval-deals 100 (then --export)",
             "benchmarks/rl/dmc_curve.csv",
             "Deep Monte-Carlo self-play, 1,000,000 deals of 2-player podkidnoy (95 min of "
-            "one core); what `learned` plays at the tables it reads",
+            "one core; the checkpoint went on to 1,900,000 deals, not shipped: no better "
+            "measured); what `learned` plays at the tables it reads",
         ),
         Model(
             "table",
