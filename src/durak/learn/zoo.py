@@ -110,8 +110,9 @@ FAMILIES: dict[str, str] = {
 }
 
 
-def bot(model: str, seed: int | None = None) -> Bot:
-    """The bot of zoo model ``model`` (``make("zoo:NAME")``): its network, greedy in ``Q``."""
+def bot(model: str = "table", seed: int | None = None) -> Bot:
+    """The bot of zoo model ``model`` (``make("zoo:NAME")``; ``make("zoo")`` is the
+    every-table network): its network, greedy in ``Q``."""
     from ..bots.learned import LearnedBot
 
     if model not in ZOO:
