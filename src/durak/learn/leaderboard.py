@@ -75,7 +75,7 @@ class Task:
         return Rules.parse(self.rules)
 
 
-# v1: 60 games a cell (deals x sides), so that the whole table costs about 12 CPU
+# v1: 60 games a cell (deals x sides), so that the whole table costs about 10 CPU
 # minutes; the seeds are the protocol's, never reused.
 TASKS: tuple[Task, ...] = (
     Task("2p-podkidnoy", "podkidnoy", 52_000_000, 30),

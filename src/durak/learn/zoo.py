@@ -18,7 +18,7 @@ leaderboard rows (:mod:`durak.learn.leaderboard`, protocol v1) are read from the
 table::
 
     .venv/bin/python -m durak.learn.leaderboard table --out benchmarks/rl/leaderboard.md \\
-        --json src/durak/learn/leaderboard.json   # about an hour of one core
+        --json src/durak/learn/leaderboard.json   # about 10 min of one core
 
 ``python -m durak.learn.zoo`` lists the models, their families and their rows.
 """
