@@ -58,6 +58,7 @@ REGISTRY: dict[str, str] = {
     "expert": "durak.bots.expert:ExpertBot",
     "learned": "durak.bots.learned:LearnedBot",
     "policy": "durak.bots.learned:LearnedBot",
+    "zoo": "durak.learn.zoo:bot",  # zoo:NAME, a published network (python -m durak.learn.zoo)
     # шулерский (cheating=open): a cheater and a catcher, each over the heuristic
     "cheater": "durak.bots.cheater:CheaterBot",
     "catcher": "durak.bots.catcher:CatcherBot",
@@ -123,6 +124,8 @@ def parse(spec: str) -> tuple[str, dict[str, Any]]:
         return f"level{rest.strip()}", {}
     if name == "policy" and rest.strip() and "=" not in rest:
         return "policy", {"path": rest.strip()}  # policy:PATH, a saved network
+    if name == "zoo" and rest.strip() and "=" not in rest:
+        return "zoo", {"model": rest.strip()}  # zoo:NAME, a network of durak.learn.zoo
     opts: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, val = item.partition("=")

@@ -5,7 +5,7 @@ A network scores each legal action from one seat's :class:`~durak.observation.Ob
 ``make("learned")`` carries two (``bots/data``, loaded without a download):
 
 - **the self-play network** (``learned.npz``), DouZero's Deep Monte-Carlo ``Q(s, a)``
-  trained by ``benchmarks/rl/dmc.py`` (torch, CPU) in 2-player podkidnoy, every seat the
+  trained by :mod:`durak.learn.dmc2` (torch, CPU) in 2-player podkidnoy, every seat the
   learner, on the environments' own vector (:mod:`durak.bots.viewnet`). It plays the
   2-player tables whose vector and action numbers are those it was trained on
   (:meth:`QNet.reads`); it is the stronger (benchmarks/rl/README.md has the ladder).

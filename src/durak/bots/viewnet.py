@@ -7,7 +7,7 @@ the trump suit is slot 0: a position looks the same whatever the trump (the trum
 columns become constant). An action is its kind one-hot (:data:`ACTION_KINDS`), the card
 plane of the card(s) it lays, the card plane of the table card it beats and the number of
 cards laid / 4, its suits turned as the state's: 80 floats for 36 cards.
-``benchmarks/rl/dmc.py`` trains ``Q(s, a)`` on these; :class:`durak.bots.learned.LearnedBot`
+:mod:`durak.learn.dmc2` trains ``Q(s, a)`` on these; :class:`durak.bots.learned.LearnedBot`
 plays it.
 
 >>> from durak import Game, Rules

@@ -1,14 +1,14 @@
-"""The Deep Monte-Carlo baseline (issue 34.3, benchmarks/rl/dmc.py): a tiny training run
-saves a checkpoint that ``evaluate.py``'s ``dmc:PATH`` plays to the end with legal moves,
-whose numpy network scores as the torch one, and that ``--export`` turns into the ``.npz``
-``make("policy:PATH")`` plays move for move as the checkpoint (its features are tested in
-tests/test_learned.py)."""
+"""The Deep Monte-Carlo baseline (issue 34.3, :mod:`durak.learn.dmc2`): a tiny training
+run saves a checkpoint that :mod:`durak.learn.evaluate`'s ``dmc:PATH`` plays to the end
+with legal moves, whose numpy network scores as the torch one, and that ``--export``
+turns into the ``.npz`` ``make("policy:PATH")`` plays move for move as the checkpoint
+(its features are tested in tests/test_learned.py)."""
 
 from __future__ import annotations
 
-import importlib
+import subprocess
+import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -17,20 +17,15 @@ import torch
 from durak import Game
 from durak.bots import make
 from durak.envs.episode import learning_rules
+from durak.errors import ArgumentError
+from durak.learn import dmc2 as dmc
+from durak.learn import evaluate
+from durak.rules import Rules
 
-RL = Path(__file__).resolve().parent.parent / "benchmarks" / "rl"
 RULES = learning_rules("podkidnoy")
 
 
-@pytest.fixture
-def dmc(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(RL))  # evaluate.py imports dmc by name, as a script does
-    return importlib.import_module("dmc")
-
-
-def test_a_tiny_run_saves_a_q_that_plays_legal_moves_on_the_ladder(
-    dmc: ModuleType, tmp_path: Path
-) -> None:
+def test_a_tiny_run_saves_a_q_that_plays_legal_moves_on_the_ladder(tmp_path: Path) -> None:
     save, curve = tmp_path / "dmc.pt", tmp_path / "curve.csv"
     args = ["--envs", "6", "--opponents", "self,greedy", "--deals", "12", "--batch", "16"]
     dmc.main([*args, "--eval-deals", "1", "--save", str(save), "--curve", str(curve)])
@@ -40,6 +35,7 @@ def test_a_tiny_run_saves_a_q_that_plays_legal_moves_on_the_ladder(
     # the numpy network scores as the torch network it was saved from
     policy = dmc.load(str(save))
     f = policy.features
+    assert f is not None
     net = dmc.QNet(f.size, f.width)
     net.load_state_dict(st["net"])
     g = Game(RULES, seed=4)
@@ -64,9 +60,35 @@ def test_a_tiny_run_saves_a_q_that_plays_legal_moves_on_the_ladder(
         assert exported.choose(g.observation(seat)) is a
         g.apply(a)
     # evaluate.py's dmc:PATH plays whole deals from both seats with legal moves only
-    evaluate = importlib.import_module("evaluate")
     assert 0.0 <= evaluate.deal_score(RULES, f"dmc:{save}", "greedy", 7) <= 1.0
     # a resumed run goes on from the checkpoint's counters
     dmc.main([*args[:2], "--deals", "18", "--eval-every", "100", "--eval-deals", "1",
               "--save", str(save), "--resume"])  # fmt: skip
     assert torch.load(save, weights_only=True)["deals"] >= 18
+
+
+def test_the_trainer_api_trains_and_its_bot_plays_the_ladder(tmp_path: Path) -> None:
+    """:class:`Trainer` as the tutorial uses it: a run to a deal count, its bot scored by
+    :func:`durak.learn.evaluate.pairing`, its checkpoint resumed with the counters."""
+    t = dmc.Trainer(envs=4, batch=16, seed=3)
+    t.run(deals=8)
+    assert t.st["deals"] >= 8 and t.st["updates"] > 0
+    cell = evaluate.pairing(t.bot, "random", games=4)
+    assert cell.games == 4 and 0.0 <= cell.low <= cell.mean <= cell.high <= 1.0
+    t.save(str(tmp_path / "t.pt"))
+    again = dmc.Trainer(envs=4, batch=16, seed=3, resume=str(tmp_path / "t.pt"))
+    assert again.st["deals"] == t.st["deals"]
+    with pytest.raises(ArgumentError, match="no checkpoint"):
+        dmc.load(str(tmp_path / "none.pt"))
+    with pytest.raises(ArgumentError, match="2-player"):
+        evaluate.pairing("greedy", "greedy", 2, Rules(players=3))
+
+
+def test_the_evaluator_imports_no_trainer_and_no_torch() -> None:
+    """No import circle: the evaluator needs torch only for a ``dmc:``/``ppo:`` spec."""
+    code = (
+        "import sys, durak.learn.evaluate, durak.learn.scoring; "
+        "print('torch' in sys.modules, 'durak.learn.dmc2' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
