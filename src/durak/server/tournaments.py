@@ -288,7 +288,7 @@ class Director:
                     log.exception("tournament %s: a step failed", tid)
             moved = asyncio.ensure_future(self.lobby.events.next("moved"))
             woken = asyncio.ensure_future(self._wake.wait())
-            waits = [moved, woken]
+            waits: list[asyncio.Future[Any]] = [moved, woken]
             # Timed passes only when there is something to time: a tournament held, or
             # other workers' to take over (one process with none arms no clock).
             if self.shared or self.entries:
