@@ -15,7 +15,8 @@
    **accuracy** (in ``summary``): each bot's mean accuracy over its games beside its
    Bradley-Terry rating from every game of the round robin; the Spearman rank correlation
    of the two (the goal: ≥ 0.9).
-3. **blunders**: for the first ``--limit`` moves the review tags ``blunder``, the game is
+3. **blunders**: for ``--limit`` of the moves the review tags ``blunder`` (evenly spread
+   over them in the order of their keys), the game is
    replayed to that ply and played out ``--playouts`` times by level 6 in both seats after
    the move played and, with the same seeds, after the move the review found best; the
    mean difference in the mover's durak rate, with its 95% interval (the goal: ≥ 15
@@ -163,7 +164,7 @@ def accuracy(out: str, per_pair: int) -> None:
 
 
 def blunders(out: str, playouts: int, limit: int, per_pair: int, shard: str) -> None:
-    """The moves tagged blunder (the first ``limit`` by key), this shard's share, each
+    """``limit`` of the moves tagged blunder (spread evenly), this shard's share, each
     played out by level 6 in both seats after the move and after the best one, with the
     same seeds; a row each in ``playouts-I.jsonl``."""
     recs = dict(records(out, per_pair))
@@ -211,7 +212,10 @@ def _blunders(out: str, recs: dict[str, Any], limit: int) -> list[dict[str, Any]
         for m in r["moves"]
         if m["tag"] == "blunder"
     ]
-    return sorted(tagged, key=lambda m: (m["key"], m["ply"]))[:limit]
+    tagged.sort(key=lambda m: (m["key"], m["ply"]))
+    # evenly spread over every pair's games: ``limit`` of them, by key
+    step = max(1.0, len(tagged) / limit)
+    return [tagged[int(k * step)] for k in range(min(limit, len(tagged)))]
 
 
 def played_out(out: str, limit: int, per_pair: int) -> None:
