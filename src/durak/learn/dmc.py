@@ -27,13 +27,11 @@ it, counters and CPU time included. ``--export PATH`` writes ``--save``'s networ
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 import torch
@@ -52,6 +50,8 @@ from ..bots.tablenet import (
 from ..game import Game, Outcome
 from ..rules import Rules
 from ..seats import Seats
+from . import deepmc
+from .deepmc import Sample, log_row, save
 from .tables import draw
 
 HIDDEN = (256, 256, 128)
@@ -104,9 +104,6 @@ def outcomes(rules: Rules, outcome: Outcome) -> list[float]:
         lose = rules.team_of(outcome.durak)
         return [-1.0 if rules.team_of(s) == lose else 1.0 for s in range(n)]
     return [-1.0 if s == outcome.durak else 1.0 for s in range(n)]
-
-
-Sample = tuple[np.ndarray, np.ndarray, np.ndarray]  # states, actions' rows, outcomes
 
 
 class SelfPlay:
@@ -182,57 +179,15 @@ class SelfPlay:
         return out
 
 
-def save(path: str, state: dict[str, Any]) -> None:
-    """Whole or not at all (a run stopped while writing keeps the last checkpoint)."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    torch.save(state, path + ".tmp")
-    os.replace(path + ".tmp", path)
-
-
 COUNTERS = ("deals", "samples", "updates", "cpu", "cut", "decisions")
 
 
-class Learner:
-    """The network, its optimiser and the run's counters; :meth:`fit` steps on every full
-    batch of the samples it is given, each sample once, in a shuffled order."""
+class Learner(deepmc.Learner[QNet]):
+    """The every-table network's learner (:class:`durak.learn.deepmc.Learner`): many
+    deals' samples mixed in a batch."""
 
     def __init__(self, lr: float, batch: int, seed: int) -> None:
-        self.net = QNet()
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
-        self.batch, self.rng = batch, np.random.default_rng(seed)
-        self.pool: list[Sample] = []
-        self.pooled = 0
-        self.losses: list[float] = []
-        self.st: dict[str, float] = dict.fromkeys(COUNTERS, 0)
-
-    def fit(self, samples: list[Sample]) -> None:
-        self.pool += samples
-        self.pooled += sum(len(x[2]) for x in samples)
-        if self.pooled < 16 * self.batch:  # many deals' samples at a time, mixed
-            return
-        s, a, g = (torch.from_numpy(np.concatenate([x[k] for x in self.pool])) for k in range(3))
-        order = torch.from_numpy(self.rng.permutation(len(g)))
-        for k in range(0, len(g) - self.batch + 1, self.batch):
-            idx = order[k : k + self.batch]
-            q = self.net(s[idx], a[idx], torch.arange(len(idx)))
-            loss = nn.functional.mse_loss(q, g[idx])
-            self.opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)  # DouZero's max_grad_norm
-            self.opt.step()
-            self.losses.append(float(loss.detach()))
-            self.st["updates"] += 1
-        self.st["samples"] += len(g)
-        self.pool, self.pooled = [], 0
-
-    def state(self) -> dict[str, Any]:
-        return {"net": self.net.state_dict(), "opt": self.opt.state_dict(), **self.st}
-
-    def restore(self, path: str) -> None:
-        old = torch.load(path, map_location="cpu", weights_only=True)
-        self.net.load_state_dict(old["net"])
-        self.opt.load_state_dict(old["opt"])
-        self.st.update({k: float(old.get(k, 0)) for k in COUNTERS})
+        super().__init__(QNet(), lr, batch, seed, COUNTERS, mix=16)
 
 
 def greedy_player(net: TableNet) -> Callable[[Game], Action]:
@@ -306,27 +261,17 @@ def report(args: argparse.Namespace, learner: Learner) -> None:
     three = durak_rate(net, Rules.preset("podkidnoy", players=3), "heuristic", args.eval_deals)
     two = 1.0 - durak_rate(net, Rules.preset("podkidnoy"), "heuristic", args.eval_deals)
     st["cpu"] += time.process_time() - t0
-    loss = sum(learner.losses) / len(learner.losses) if learner.losses else float("nan")
-    learner.losses = []
     row = {
         "deals": f"{st['deals']:.0f}",
         "decisions": f"{st['decisions']:.0f}",
         "updates": f"{st['updates']:.0f}",
         "cpu_s": f"{st['cpu']:.0f}",
-        "loss": f"{loss:.4f}",
+        "loss": f"{learner.mean_loss():.4f}",
         "durak3_vs_heuristic": f"{three:.4f}",
         "score2_vs_heuristic": f"{two:.4f}",
         "load": f"{os.getloadavg()[0]:.1f}",
     }
-    print(" ".join(f"{k} {v}" for k, v in row.items()), flush=True)
-    if args.curve:
-        os.makedirs(os.path.dirname(args.curve) or ".", exist_ok=True)
-        new = not os.path.exists(args.curve)
-        with open(args.curve, "a", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(row))
-            if new:
-                w.writeheader()
-            w.writerow(row)
+    log_row(row, args.curve)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -57,10 +57,8 @@ is one)::
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -80,7 +78,9 @@ from ..envs.vector import DurakVectorEnv
 from ..errors import ArgumentError
 from ..game import Game
 from ..rules import Rules
-from .dmc import save, weights  # (one export and one atomic save for both trainers)
+from . import deepmc
+from .deepmc import Sample, log_row, save
+from .dmc import weights  # (one export for both trainers)
 from .scoring import game_score
 
 HIDDEN = (256, 256, 128)
@@ -158,9 +158,6 @@ def score(net: NumpyQNet, opponent: str, deals: int) -> float:
             other = make(opponent, seed=d * 2 + seat)
             total += game_score(Game(rules, seed=CURVE_SEED + d), seat, me_play, other)
     return total / (2 * deals)
-
-
-Sample = tuple[np.ndarray, np.ndarray, np.ndarray]  # states, actions' features, returns
 
 
 class Explorer:
@@ -304,47 +301,12 @@ class Actors:
 COUNTERS = ("deals", "samples", "updates", "cpu", "cut")
 
 
-class Learner:
-    """The network, its optimiser and the run's counters; :meth:`fit` takes samples and
-    steps on every full batch of them, each sample once, in a shuffled order."""
+class Learner(deepmc.Learner[QNet]):
+    """The 2-player network's learner (:class:`durak.learn.deepmc.Learner`): a few
+    batches' worth of samples mixed at a time."""
 
     def __init__(self, f: ViewFeatures, lr: float, batch: int, seed: int) -> None:
-        self.net = QNet(f.size, f.width)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
-        self.batch, self.rng = batch, np.random.default_rng(seed)
-        self.pool: list[Sample] = []
-        self.pooled = 0
-        self.losses: list[float] = []
-        self.st: dict[str, float] = dict.fromkeys(COUNTERS, 0)
-
-    def fit(self, samples: list[Sample]) -> None:
-        self.pool += samples
-        self.pooled += sum(len(x[2]) for x in samples)
-        if self.pooled < 8 * self.batch:  # a few batches' worth at a time, mixed
-            return
-        s, a, g = (torch.from_numpy(np.concatenate([x[k] for x in self.pool])) for k in range(3))
-        order = torch.from_numpy(self.rng.permutation(len(g)))
-        for k in range(0, len(g) - self.batch + 1, self.batch):
-            idx = order[k : k + self.batch]
-            loss = nn.functional.mse_loss(self.net(s[idx], a[idx], torch.arange(len(idx))), g[idx])
-            self.opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)  # DouZero's max_grad_norm
-            self.opt.step()
-            self.losses.append(float(loss.detach()))
-            self.st["updates"] += 1
-        self.st["samples"] += len(g)
-        self.pool, self.pooled = [], 0
-
-    def state(self, rules: Rules) -> dict[str, Any]:
-        return {"net": self.net.state_dict(), "opt": self.opt.state_dict(), "rules": str(rules),
-                **self.st}  # fmt: skip
-
-    def restore(self, path: str) -> None:
-        old = torch.load(path, map_location="cpu", weights_only=True)
-        self.net.load_state_dict(old["net"])
-        self.opt.load_state_dict(old["opt"])
-        self.st.update({k: float(old[k]) for k in COUNTERS})
+        super().__init__(QNet(f.size, f.width), lr, batch, seed, COUNTERS, mix=8)
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -471,7 +433,7 @@ class Trainer:
 
     def save(self, path: str) -> None:
         """The checkpoint (network, optimiser, counters) to ``path``, atomically."""
-        save(path, self.learner.state(self.rules))
+        save(path, {**self.learner.state(), "rules": str(self.rules)})
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -506,28 +468,14 @@ def report(args: argparse.Namespace, trainer: Trainer) -> None:
     st, policy, t0 = learner.st, trainer.policy(), time.process_time()
     scores = {o: score(policy, o, args.eval_deals) for o in ("greedy", "heuristic")}
     st["cpu"] += time.process_time() - t0
-    loss = sum(learner.losses) / len(learner.losses) if learner.losses else float("nan")
-    learner.losses = []
     row = {
         "deals": f"{st['deals']:.0f}",
         "samples": f"{st['samples']:.0f}",
         "updates": f"{st['updates']:.0f}",
         "cpu_s": f"{st['cpu']:.0f}",
-        "loss": f"{loss:.4f}",
+        "loss": f"{learner.mean_loss():.4f}",
         "greedy": f"{scores['greedy']:.4f}",
         "heuristic": f"{scores['heuristic']:.4f}",
         "load": f"{os.getloadavg()[0]:.1f}",
     }
-    print(" ".join(f"{k} {v}" for k, v in row.items()), flush=True)
-    if args.curve:
-        os.makedirs(os.path.dirname(args.curve) or ".", exist_ok=True)
-        new = not os.path.exists(args.curve)
-        with open(args.curve, "a", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(row))
-            if new:
-                w.writeheader()
-            w.writerow(row)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+    log_row(row, args.curve)
