@@ -159,22 +159,33 @@ def test_an_idle_player_can_be_voted_off(tmp_path: Path) -> None:
         assert r.status_code == 200
 
 
-def test_hints_make_a_deal_unrated(client: TestClient) -> None:
-    me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
+def signed_in_against_a_bot(client: TestClient) -> tuple[Msg, Msg]:
+    """A new account's session, and the table it made against a level-1 bot."""
+    me: Msg = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
     r = client.post(
         "/api/tables",
         json={"seats": [HUMAN, BOT], "name": "Вера", "rules": "podkidnoy(deck=24)"},
         headers={"Authorization": f"Bearer {me['token']}"},
     )
-    t = r.json()
+    return me, r.json()
+
+
+def play_out(ws: Any, m: Msg) -> Msg:
+    """Play the first legal action at every turn of ours until the deal's result."""
+    while m["result"] is None:
+        if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
+            ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
+        m = next_of(ws, "state")
+    return m
+
+
+def test_hints_make_a_deal_unrated(client: TestClient) -> None:
+    me, t = signed_in_against_a_bot(client)
     with client.websocket_connect("/ws") as ws:
         m = my_turn(ws, hello(ws, t["table"], t["token"]))
         ws.send_json({"type": "hint"})
         next_of(ws, "hint")
-        while m["result"] is None:
-            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
-                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
-            m = next_of(ws, "state")
+        play_out(ws, m)
     hist = client.get("/api/me", headers={"Authorization": f"Bearer {me['token']}"}).json()
     assert [g["rated"] for g in hist["games"]] == [False]
     assert hist["account"]["games"] == 0
@@ -190,13 +201,7 @@ def test_a_review_of_my_own_moves_so_far_during_a_deal(client: TestClient) -> No
     # seat but theirs is summed. Under a hint's rule (against bots alone) it makes the
     # deal unrated, so the loser of a rated deal cannot unrate it by asking; a spectator
     # and a table of two people are refused.
-    me = client.post("/api/accounts", json={"name": "Вера", "password": "secret-9"}).json()
-    r = client.post(
-        "/api/tables",
-        json={"seats": [HUMAN, BOT], "name": "Вера", "rules": "podkidnoy(deck=24)"},
-        headers={"Authorization": f"Bearer {me['token']}"},
-    )
-    t = r.json()
+    me, t = signed_in_against_a_bot(client)
     with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as spy:
         m = my_turn(ws, hello(ws, t["table"], t["token"]))
         for _ in range(2):
@@ -216,10 +221,7 @@ def test_a_review_of_my_own_moves_so_far_during_a_deal(client: TestClient) -> No
         hello(spy, t["table"], None)
         spy.send_json({"type": "review"})
         assert next_of(spy, "error")["code"] == "not_seated"
-        while m["result"] is None:
-            if m["obs"]["legal"] and m["obs"]["to_act"] == m["seat"]:
-                ws.send_json({"type": "act", "state": m["state"], "action": m["obs"]["legal"][0]})
-            m = next_of(ws, "state")
+        play_out(ws, m)
     hist = client.get("/api/me", headers={"Authorization": f"Bearer {me['token']}"}).json()
     assert [g["rated"] for g in hist["games"]] == [False]
     t2 = table(client, [HUMAN, HUMAN])
