@@ -306,7 +306,8 @@ def review_game(
             review.moves.append(_judge_move(judge, obs, samplers[mover], action, deal, ply))
         g.apply(action)
     review.in_play = not game.is_over
-    review.deals += 0 if review.in_play else 1
+    if not review.in_play:
+        review.deals += 1
     _add_seats(review, game, seats, deal)
     return review
 
