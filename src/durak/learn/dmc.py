@@ -32,10 +32,10 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import torch
-from torch import nn
 
 from ..actions import Action
 from ..bots import make
@@ -51,43 +51,18 @@ from ..game import Game, Outcome
 from ..rules import Rules
 from ..seats import Seats
 from . import deepmc
-from .deepmc import Sample, log_row, save
+from .deepmc import QNet, Sample, arguments, exported, log_point, save, weights
 from .tables import draw
 
-HIDDEN = (256, 256, 128)
 CURVE_SEED = 91_000_000  # the curve's fixed deals
 
 
-class QNet(nn.Module):
-    """``Q(s, a)``: state → ``h`` plus action → ``h``, ReLU, then the rest of the layers."""
-
-    def __init__(self, hidden: Sequence[int] = HIDDEN) -> None:
-        super().__init__()
-        self.s = nn.Linear(STATE_SIZE, hidden[0])
-        self.a = nn.Linear(ACTION_WIDTH, hidden[0], bias=False)
-        layers: list[nn.Module] = []
-        for w_in, w_out in zip(hidden, hidden[1:], strict=False):
-            layers += [nn.ReLU(), nn.Linear(w_in, w_out)]
-        layers += [nn.ReLU(), nn.Linear(hidden[-1], 1)]
-        self.rest = nn.Sequential(*layers)
-
-    def forward(self, s: torch.Tensor, a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
-        """Q of actions ``a`` (m, width) in states ``s[row]`` (``s`` is (n, size))."""
-        q: torch.Tensor = self.rest(self.s(s)[row] + self.a(a))[:, 0]
-        return q
+Trace = tuple[list[np.ndarray], list[np.ndarray]]  # a seat's states and actions' rows
 
 
-def weights(net: QNet) -> dict[str, np.ndarray]:
-    """``net`` as the arrays :class:`durak.bots.tablenet.TableNet` reads."""
-    sd = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
-    out = {"w1": np.concatenate([sd["s.weight"].T, sd["a.weight"].T]), "b1": sd["s.bias"]}
-    rest = sorted(
-        {k.rsplit(".", 1)[0] for k in sd if k.startswith("rest.")},
-        key=lambda k: int(k.split(".")[1]),
-    )
-    for i, k in enumerate(rest, start=2):
-        out[f"w{i}"], out[f"b{i}"] = sd[f"{k}.weight"].T.copy(), sd[f"{k}.bias"]
-    return out
+def qnet() -> QNet:
+    """The every-table network, untrained: its features' widths, the shared layers."""
+    return QNet(STATE_SIZE, ACTION_WIDTH)
 
 
 def outcomes(rules: Rules, outcome: Outcome) -> list[float]:
@@ -106,20 +81,21 @@ def outcomes(rules: Rules, outcome: Outcome) -> list[float]:
     return [-1.0 if s == outcome.durak else 1.0 for s in range(n)]
 
 
-class SelfPlay:
+class SelfPlay(deepmc.Deals):
     """``n`` deals of the table mix, every seat the learner (epsilon-greedy, one forward
     pass for all the deals' seats to act); a finished deal's decisions become samples."""
 
     def __init__(self, n: int, seed: int, eps: float) -> None:
+        super().__init__()
         self.f, self.n, self.eps = TableFeatures(), n, eps
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.games = [self._deal() for _ in range(n)]
         self.trumps = [trumps_of(g) for g in self.games]
-        self.trace: list[list[tuple[list[np.ndarray], list[np.ndarray]]]] = [
+        self.trace: list[list[Trace]] = [
             [([], []) for _ in range(g.rules.players)] for g in self.games
         ]
-        self.deals = self.cut = self.decisions = 0
+        self.decisions = 0
 
     def _deal(self) -> Game:
         return Game(draw(self.rng), seed=self.rng.getrandbits(48))
@@ -162,21 +138,18 @@ class SelfPlay:
             self.decisions += 1
             if not g.is_over:
                 continue
-            outcome = g.outcome
-            assert outcome is not None
-            if outcome.truncated:
-                self.cut += 1  # cut off by the action limit: no outcome to learn
-            else:
-                self.deals += 1
-                for k_seat, g_k in enumerate(outcomes(g.rules, outcome)):
-                    states, acts = self.trace[i][k_seat]
-                    if states:
-                        ret = np.full(len(states), g_k, np.float32)
-                        out.append((np.stack(states), np.stack(acts), ret))
+            out += self.samples(g, outcomes, partial(_sample, self.trace[i]))
             self.games[i] = self._deal()
             self.trumps[i] = trumps_of(self.games[i])
             self.trace[i] = [([], []) for _ in range(self.games[i].rules.players)]
         return out
+
+
+def _sample(trace: list[Trace], seat: int, g_k: float) -> Sample | None:
+    """``seat``'s decisions of a finished deal with its return ``g_k`` (None: it made none)."""
+    states, acts = trace[seat]
+    ret = np.full(len(states), g_k, np.float32)
+    return (np.stack(states), np.stack(acts), ret) if states else None
 
 
 COUNTERS = ("deals", "samples", "updates", "cpu", "cut", "decisions")
@@ -187,7 +160,7 @@ class Learner(deepmc.Learner[QNet]):
     deals' samples mixed in a batch."""
 
     def __init__(self, lr: float, batch: int, seed: int) -> None:
-        super().__init__(QNet(), lr, batch, seed, COUNTERS, mix=16)
+        super().__init__(qnet(), lr, batch, seed, COUNTERS, mix=16)
 
 
 def greedy_player(net: TableNet) -> Callable[[Game], Action]:
@@ -229,27 +202,13 @@ def durak_rate(net: TableNet, rules: Rules, opponent: str, deals: int) -> float:
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    p.add_argument("--envs", type=int, default=128, help="deals played at a time")
-    p.add_argument("--eps", type=float, default=0.02, help="exploration")
-    p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--cpu-minutes", type=float, default=60.0, help="CPU budget of this call")
-    p.add_argument("--wall-minutes", type=float, default=1e9, help="wall budget of this call")
-    p.add_argument("--eval-every", type=int, default=10_000, help="deals between curve points")
-    p.add_argument("--eval-deals", type=int, default=40)
-    p.add_argument("--save", default="scratch/table.pt")
-    p.add_argument("--curve", default=None, help="CSV of the scores on the fixed deals")
-    p.add_argument("--resume", action="store_true", help="go on from --save")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--export", default=None, help="write --save's network to this .npz and stop")
-    return p.parse_args(argv)
+    return arguments(__doc__, 0.02, 256, 60.0, 10_000, 40, "scratch/table.pt").parse_args(argv)
 
 
 def export(checkpoint: str, path: str) -> None:
     """Write a checkpoint's network as the ``.npz`` :class:`TableNet` loads."""
     st = torch.load(checkpoint, map_location="cpu", weights_only=True)
-    net = QNet()
+    net = qnet()
     net.load_state_dict(st["net"])
     np.savez_compressed(path, **weights(net))  # type: ignore[arg-type]
 
@@ -260,25 +219,14 @@ def report(args: argparse.Namespace, learner: Learner) -> None:
     net = TableNet(weights(learner.net))
     three = durak_rate(net, Rules.preset("podkidnoy", players=3), "heuristic", args.eval_deals)
     two = 1.0 - durak_rate(net, Rules.preset("podkidnoy"), "heuristic", args.eval_deals)
+    scores = {"durak3_vs_heuristic": three, "score2_vs_heuristic": two}
     st["cpu"] += time.process_time() - t0
-    row = {
-        "deals": f"{st['deals']:.0f}",
-        "decisions": f"{st['decisions']:.0f}",
-        "updates": f"{st['updates']:.0f}",
-        "cpu_s": f"{st['cpu']:.0f}",
-        "loss": f"{learner.mean_loss():.4f}",
-        "durak3_vs_heuristic": f"{three:.4f}",
-        "score2_vs_heuristic": f"{two:.4f}",
-        "load": f"{os.getloadavg()[0]:.1f}",
-    }
-    log_row(row, args.curve)
+    log_point(learner, ("deals", "decisions", "updates", "cpu"), scores, args.curve)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse(argv)
-    if args.export:
-        export(args.save, args.export)
-        print(f"{args.save} -> {args.export}", flush=True)
+    if exported(args, export):
         return
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)

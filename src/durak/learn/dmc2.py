@@ -61,11 +61,11 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from functools import partial
+from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 from ..actions import Action
 from ..bots import make
@@ -79,38 +79,15 @@ from ..errors import ArgumentError
 from ..game import Game
 from ..rules import Rules
 from . import deepmc
-from .deepmc import Sample, log_row, save
-from .dmc import weights  # (one export for both trainers)
+from .deepmc import QNet, Sample, arguments, exported, log_point, save, weights
 from .scoring import game_score
 
-HIDDEN = (256, 256, 128)
 CURVE_SEED = 90_000_000  # the curve's fixed deals (the ladder's are 2026 + d)
 
 
-class QNet(nn.Module):
-    """``Q(s, a)``: state → 256 plus action → 256, ReLU, then 256 → 128 → 1."""
-
-    def __init__(self, state: int, action: int, hidden: Sequence[int] = HIDDEN) -> None:
-        super().__init__()
-        self.hidden = list(hidden)
-        self.s = nn.Linear(state, hidden[0])
-        self.a = nn.Linear(action, hidden[0], bias=False)
-        layers: list[nn.Module] = []
-        for w_in, w_out in zip(hidden, hidden[1:], strict=False):
-            layers += [nn.ReLU(), nn.Linear(w_in, w_out)]
-        layers += [nn.ReLU(), nn.Linear(hidden[-1], 1)]
-        self.rest = nn.Sequential(*layers)
-
-    def forward(self, s: torch.Tensor, a: torch.Tensor, row: torch.Tensor) -> torch.Tensor:
-        """Q of actions ``a`` (m, width) in states ``s[row]`` (``s`` is (n, size))."""
-        q: torch.Tensor = self.rest(self.s(s)[row] + self.a(a))[:, 0]
-        return q
-
-
 def arrays(net: QNet) -> dict[str, Any]:
-    """``net``'s weights as the arrays ``w1, b1, ...`` the numpy networks read: the
-    every-table trainer's export, whose network has the same layers (other widths)."""
-    return weights(cast(Any, net))
+    """``net``'s weights as the arrays ``w1, b1, ...`` the numpy networks read."""
+    return dict(weights(net))
 
 
 def numpy_net(net: QNet, rules: Rules) -> NumpyQNet:
@@ -186,20 +163,20 @@ class Explorer:
         return out
 
 
-class SelfPlay:
+class SelfPlay(deepmc.Deals):
     """DouZero's self-play: ``n`` deals in which every seat is the learner (epsilon-greedy,
     one forward pass for all the deals' seats to act), every decision a sample."""
 
     def __init__(self, f: ViewFeatures, n: int, seed: int, eps: float) -> None:
+        super().__init__()
         self.f, self.n, self.choose = f, n, Explorer(f, eps, seed)
         self.seed = seed * 1_000_003
         self.games = [self._deal() for _ in range(n)]
         self.obs = np.zeros((n, f.size), np.float32)
         # per deal and seat: the turned states, action numbers and trump suits played
-        self.trace: list[list[tuple[list[np.ndarray], list[int], list[int]]]] = [
+        self.trace: list[list[Trace]] = [
             [([], [], []) for _ in range(f.rules.players)] for _ in range(n)
         ]
-        self.deals = self.cut = 0
 
     def _deal(self) -> Game:
         self.seed += 1
@@ -228,22 +205,20 @@ class SelfPlay:
             g.play(legal_moves(g)[legal[i].index(choice[i])])
             if not g.is_over:
                 continue
-            outcome = g.outcome
-            assert outcome is not None
-            if outcome.truncated:
-                self.cut += 1  # cut off by the action limit: no outcome to learn
-            else:
-                self.deals += 1
-                for k, g_k in enumerate(returns(f.rules, outcome)):
-                    states, acts, trumps = self.trace[i][k]
-                    if states:
-                        out.append(
-                            (np.stack(states), f.actions[trumps, acts],
-                             np.full(len(states), g_k, np.float32))
-                        )  # fmt: skip
+            out += self.samples(g, returns, partial(_sample, f, self.trace[i]))
             self.trace[i] = [([], [], []) for _ in range(f.rules.players)]
             self.games[i] = self._deal()
         return out
+
+
+Trace = tuple[list[np.ndarray], list[int], list[int]]  # turned states, actions, trump suits
+
+
+def _sample(f: ViewFeatures, trace: list[Trace], seat: int, g_k: float) -> Sample | None:
+    """``seat``'s decisions of a finished deal with its return ``g_k`` (None: it made none)."""
+    states, acts, trumps = trace[seat]
+    ret = np.full(len(states), g_k, np.float32)
+    return (np.stack(states), f.actions[trumps, acts], ret) if states else None
 
 
 class Actors:
@@ -310,23 +285,10 @@ class Learner(deepmc.Learner[QNet]):
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p = arguments(__doc__, 0.01, 128, 65.0, 20000, 100, "scratch/dmc.pt")
     p.add_argument("--rules", default="podkidnoy", help="a rule set, or several split evenly: a,b")
     p.add_argument("--opponents", default="self", help="self (every seat) and/or bot specs")
-    p.add_argument("--envs", type=int, default=128, help="deals played at a time")
-    p.add_argument("--eps", type=float, default=0.01, help="exploration (DouZero's 0.01)")
-    p.add_argument("--batch", type=int, default=128)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--cpu-minutes", type=float, default=65.0, help="CPU budget of the run")
-    p.add_argument("--wall-minutes", type=float, default=1e9, help="wall budget of this call")
     p.add_argument("--deals", type=int, default=10**9, help="stop after this many deals")
-    p.add_argument("--eval-every", type=int, default=20000, help="deals between curve points")
-    p.add_argument("--eval-deals", type=int, default=100)
-    p.add_argument("--save", default="scratch/dmc.pt")
-    p.add_argument("--curve", default=None, help="CSV of the scores on the fixed deals")
-    p.add_argument("--resume", action="store_true", help="go on from --save")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--export", default=None, help="write --save's network to this .npz and stop")
     return p.parse_args(argv)
 
 
@@ -439,9 +401,7 @@ class Trainer:
 def main(argv: Sequence[str] | None = None) -> None:
     """The command: train (or ``--export``) as the options say."""
     args = parse(argv)
-    if args.export:
-        export(args.save, args.export)
-        print(f"{args.save} -> {args.export}", flush=True)
+    if exported(args, export):
         return
     if not args.resume and args.curve and os.path.exists(args.curve):
         os.remove(args.curve)  # a new run, a new curve
@@ -468,14 +428,4 @@ def report(args: argparse.Namespace, trainer: Trainer) -> None:
     st, policy, t0 = learner.st, trainer.policy(), time.process_time()
     scores = {o: score(policy, o, args.eval_deals) for o in ("greedy", "heuristic")}
     st["cpu"] += time.process_time() - t0
-    row = {
-        "deals": f"{st['deals']:.0f}",
-        "samples": f"{st['samples']:.0f}",
-        "updates": f"{st['updates']:.0f}",
-        "cpu_s": f"{st['cpu']:.0f}",
-        "loss": f"{learner.mean_loss():.4f}",
-        "greedy": f"{scores['greedy']:.4f}",
-        "heuristic": f"{scores['heuristic']:.4f}",
-        "load": f"{os.getloadavg()[0]:.1f}",
-    }
-    log_row(row, args.curve)
+    log_point(learner, ("deals", "samples", "updates", "cpu"), scores, args.curve)
