@@ -11,11 +11,13 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .waiting import DEADLINE, until
 
 CHROMIUM = Path("/usr/bin/chromium")
 OPTED_OUT = os.environ.get("DURAK_NO_BROWSER") == "1"
@@ -65,10 +67,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory, name: str, **options: Any)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+    until(lambda: srv.started, "the server to start")
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
@@ -155,6 +154,26 @@ def play_to_the_end(page: Any, seconds: float = 90) -> int:
             moves += 1
         else:
             turn_or_end(page)
+    return moves
+
+
+def play_all(pages: Sequence[Any], each: Callable[[], object] | None = None) -> int:
+    """People at one table click their moves until every page shows the deal's result
+    (``each()`` called between two rounds of them); the number of moves made. Whose turn
+    comes next is not known here, so the pages are looked at again and again (:func:`until`)
+    until they all show the result."""
+    moves = 0
+
+    def ended() -> bool:
+        nonlocal moves
+        for page in pages:
+            if page.locator("#result").count() == 0 and move(page):
+                moves += 1
+        if each is not None:
+            each()
+        return all(p.locator("#result").count() for p in pages)
+
+    until(ended, "the deal to end", seconds=4 * DEADLINE)
     return moves
 
 

@@ -17,10 +17,11 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Generator, Iterator
 
 import pytest
+
+from .waiting import until
 
 
 def free_port() -> int:
@@ -109,18 +110,14 @@ def redis(own: bool = False) -> Generator[str, None, None]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        break
-            except OSError:
-                pass
+
+        def answers() -> bool:
             assert proc.poll() is None, "redis-server exited at start"
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+
+        until(answers, "redis-server to start")  # (an OSError: not yet)
         url = f"redis://127.0.0.1:{port}/0"
         _STARTED[url] = proc
         yield url

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,10 @@ with warnings.catch_warnings():
 
 import durak
 from durak.server import create_app
+from durak.server.clock import ManualClock
 from durak.server.settings import Timings
+
+from .waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 Msg = dict[str, Any]
@@ -127,9 +129,9 @@ def test_undo_takes_back_my_move_and_survives_a_restart(tmp_path: Path) -> None:
 
 
 def test_an_idle_player_can_be_voted_off(tmp_path: Path) -> None:
-    app = create_app(
-        f"sqlite:///{tmp_path / 'v.db'}", timings=Timings(bot_pace=0, deal_pause=0, grace=0.5)
-    )
+    clock = ManualClock()  # (the grace period ends when the test moves the clock)
+    timings = Timings(bot_pace=0, deal_pause=0, grace=0.5)
+    app = create_app(f"sqlite:///{tmp_path / 'v.db'}", timings=timings, clock=clock)
     with TestClient(app) as client:
         t = table(client, [HUMAN, HUMAN, BOT], options={"players": 3})
         j = client.post(f"/api/tables/{t['table']}/join", json={"name": "Борис"}).json()
@@ -143,11 +145,13 @@ def test_an_idle_player_can_be_voted_off(tmp_path: Path) -> None:
                 a.send_json({"type": "vote", "seat": 0})
                 assert next_of(a, "error")["code"] == "malformed"
             # Борис's connection just dropped: not idle within the grace period.
+            seats = f"/api/tables/{t['table']}"
+            until(lambda: not client.get(seats).json()["seats"][1]["online"], "the drop seen")
             a.send_json({"type": "vote", "seat": 1})
             assert next_of(a, "error")["code"] == "not_idle"
             # Away past the grace period: one vote (of one other person) is enough.
-            while not client.get(f"/api/tables/{t['table']}").json()["seats"][1]["away"]:
-                time.sleep(0.05)  # polling the table for the moment the grace ends
+            clock.advance(0.6)
+            assert client.get(seats).json()["seats"][1]["away"]
             a.send_json({"type": "vote", "seat": 1})
             v = next_of(a, "vote")
             assert (v["seat"], v["votes"], v["need"]) == (1, 1, 1)

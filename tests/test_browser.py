@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from .browser import (
     move,
     open_custom,
     picture,
+    play_all,
     server,
     state_of,
     turn_or_end,
@@ -104,14 +104,9 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_p
     assert header["height"] < 2 * button["height"] + 8, header
 
     shot = False
-    moves = 0
-    deadline = time.monotonic() + 110
-    while pa.locator("#result").count() == 0 or pb.locator("#result").count() == 0:
-        assert time.monotonic() < deadline, "the game did not end in time"
-        acted = False
-        for page in (pa, pb):
-            if page.locator("#result").count() == 0 and move(page):
-                acted, moves = True, moves + 1
+
+    def mid_game() -> None:
+        nonlocal shot
         if (
             not shot
             and pa.locator("#table-cards .card").count() >= 2
@@ -125,9 +120,8 @@ def test_two_people_and_a_bot_play_a_whole_game(server: str, browser: Any, tmp_p
             for page, lang in ((pa, "en"), (pb, "ru"), (pp, "ru")):
                 bad = foreign_words(page, lang)
                 assert not bad, (lang, bad)
-            continue
-        if not acted:
-            pa.wait_for_timeout(30)
+
+    moves = play_all((pa, pb), mid_game)
     assert moves >= 6
     assert shot and shot_path.exists() and phone_path.exists()
     for page in (pa, pb):

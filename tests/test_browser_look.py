@@ -28,6 +28,7 @@ from .browser import (
     move,
     open_custom,
     picture,
+    play_all,
     server,
     serving,
     state_of,
@@ -139,15 +140,6 @@ def test_play_now_has_no_clock_and_the_cheating_game_offers_its_bots(
     ctx.close()
 
 
-def play_both(pages: list[Any], seconds: float = 120) -> None:
-    """Two people at one table click their moves until the deal's result shows."""
-    deadline = time.monotonic() + seconds
-    while not all(p.locator("#result").count() for p in pages):
-        assert time.monotonic() < deadline, "the deal did not end in time"
-        if not any(move(p) for p in pages if not p.locator("#result").count()):
-            pages[0].wait_for_timeout(20)
-
-
 def test_the_end_of_a_deal_waits_for_next_deal_and_shows_who_is_ready(
     waiting_server: str, browser: Any, tmp_path: Path
 ) -> None:
@@ -166,7 +158,7 @@ def test_the_end_of_a_deal_waits_for_next_deal_and_shows_who_is_ready(
     boris.click("#join-btn")
     for p in (anna, boris):
         p.wait_for_selector("#hand .card")
-    play_both([anna, boris])
+    play_all([anna, boris])
     for p in (anna, boris):
         assert p.locator("#next-deal").is_enabled()
     assert i18n.t("en", "table.ready_none") in anna.inner_text("#ready-list")

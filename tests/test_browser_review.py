@@ -5,7 +5,6 @@ seat's durak chance, and each seat's accuracy, in English and Russian."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from durak import i18n
 
 from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, need_browser, server
+from .waiting import until
 
 __all__ = ["browser", "server"]  # (pytest fixtures)
 
@@ -35,10 +35,7 @@ def finished(server: str) -> Iterator[int]:
     need_browser()
     seats = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "greedy"}]
     api(server, "/api/tables", {"seats": seats, "name": "Vera"})
-    deadline = time.monotonic() + 120  # (a generous bound: the bots play at once)
-    while not (games := api(server, "/api/games?limit=5")["games"]):
-        assert time.monotonic() < deadline, "the bots' deal did not finish"
-        time.sleep(0.1)
+    games = until(lambda: api(server, "/api/games?limit=5")["games"], "the bots' deal to end")
     yield int(games[0]["id"])
 
 

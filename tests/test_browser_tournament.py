@@ -17,7 +17,7 @@ import pytest
 
 from durak import i18n
 
-from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, play_to_the_end, server
+from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, picture, play_to_the_end, server
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -128,8 +128,7 @@ def test_two_people_join_one_plays_one_withdraws_and_the_standings_show(
     assert not foreign_words(page, lang), foreign_words(page, lang)
     path = DOCS / f"screenshot-web-tournament-{lang}.png"
     if REMAKE_SHOTS or not path.exists():
-        page.wait_for_timeout(300)  # animations settle
-        page.screenshot(path=str(path), full_page=True)
+        picture(page, path, full=True)  # (its animations run to their end)
     # Her matches were rated as any table's (her seats taken from her address, her
     # account linked): she is on this season's leaderboard with both.
     page.goto(f"{server}/#/top/current")

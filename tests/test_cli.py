@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,8 @@ from durak.arena import Progress
 from durak.bots import make
 from durak.cli import COMMANDS, DefaultsHelp, build_parser, main
 from durak.match import Match
+
+from .waiting import until
 
 
 def sub_parser(name: str) -> argparse.ArgumentParser:
@@ -215,14 +216,12 @@ def answering(line: str) -> None:
 
     url = re.search(r"http://\S+", line)
     assert url is not None, line
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(url[0], timeout=2):
-                return
-        except OSError:
-            assert time.monotonic() < deadline, "the server did not answer"
-            time.sleep(0.05)
+
+    def answers() -> bool:
+        with urllib.request.urlopen(url[0], timeout=2):
+            return True
+
+    until(answers, "the server to answer")  # (an OSError: not yet)
 
 
 def test_a_second_server_on_one_database_refuses_and_ctrl_c_ends_quietly(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from durak.server.settings import Timings
 
 from .test_server import FAST, hello, play_out, sync, until_moved, when
 from .test_server_hardening import app_at, until
+from .waiting import until as until_true
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -761,12 +761,12 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
         port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
         import httpx
 
-        for _ in range(100):  # the address is bound before the app has started
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=5)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        # (the address is bound before the app has started)
+        until_true(
+            lambda: httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=5),
+            "the app to start",
+            ignoring=(httpx.TransportError,),
+        )
         yield "127.0.0.1", port
     finally:
         proc.terminate()

@@ -7,7 +7,6 @@ import asyncio
 import json
 import sqlite3
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +42,7 @@ from .test_server import (
     sync,
     when,
 )
+from .waiting import until as until_true
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -334,7 +334,9 @@ def test_5_a_repeated_hello_announces_nothing(client: TestClient) -> None:
 
 def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
     lim = Limits(messages_per_second=0.5, messages_burst=5)
-    with TestClient(app_at(tmp_path, lim)) as c:
+    clock = ManualClock()  # (the bucket fills again only when the test moves the clock)
+    app = app_at(tmp_path, lim, clock)
+    with TestClient(app) as c:
         with c.websocket_connect("/ws") as w:
             for i in range(5):
                 w.send_json({"type": "ping", "id": i})
@@ -343,7 +345,8 @@ def test_5_messages_are_rate_limited_per_connection(tmp_path: Path) -> None:
                 w.send_json({"type": "ping", "id": i})
             w.send_json({"type": "ping", "id": "x"})
             assert w.receive_json()["code"] == "rate_limited"
-            time.sleep(2.1)  # one token back
+            until_true(lambda: app.guard.dropped == 21, "the flood read to its end")
+            clock.advance(2.1)  # one token back
             w.send_json({"type": "ping", "id": "later"})
             assert w.receive_json() == {"type": "pong", "id": "later"}
         with c.websocket_connect("/ws") as w:  # a flood that goes on is cut off

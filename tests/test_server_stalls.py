@@ -45,6 +45,7 @@ from durak.server.table import Connection, hash_token  # noqa: E402
 from . import services  # noqa: E402
 from .services import free_port  # noqa: E402
 from .test_server import TestClient  # noqa: E402
+from .waiting import until, until_async  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -123,29 +124,41 @@ async def until_a_session_waits_on_a_lock(url: str) -> None:
             q = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
             return int(c.execute(text(q)).scalar_one())
 
-    deadline = time.monotonic() + 30
     try:
-        while not await asyncio.to_thread(waiting):
-            assert time.monotonic() < deadline, "the takeover never waited on the row"
-            await asyncio.sleep(0.02)
+        await until_async(lambda: asyncio.to_thread(waiting), "the takeover to wait on the row")
     finally:
         engine.dispose()
+
+
+async def never() -> None:
+    """A task that would never end."""
+    await asyncio.Event().wait()
 
 
 class Sink:
     """A connection in this process; what it is sent, decoded, in ``got``."""
 
+    FLUSH = '{"type": "_flushed"}'  # (a marker of the test's, never shown in ``got``)
+
     def __init__(self, address: str = ANNA) -> None:
         self.got: list[dict[str, Any]] = []
         self.conn = Connection(self._send, None, address)
         self.task = asyncio.ensure_future(self.conn.writer())
+        self._through = asyncio.Event()
 
     async def _send(self, text: str) -> None:
-        self.got.append(json.loads(text))
+        if text == self.FLUSH:
+            self._through.set()
+        else:
+            self.got.append(json.loads(text))
 
     async def flushed(self) -> list[dict[str, Any]]:
-        for _ in range(5):  # the writer's queue emptied
-            await asyncio.sleep(0)
+        """Everything pushed so far, once sent: a marker pushed after it came through
+        the writer (its outbox is first in, first out)."""
+        self._through.clear()
+        self.conn.push(self.FLUSH)
+        async with asyncio.timeout(60):
+            await self._through.wait()
         return self.got
 
 
@@ -216,9 +229,13 @@ def test_a_stalled_owners_row_is_freed_within_the_stall_bound_and_meanwhile_hell
                 assert not await guard.token_tries.available(sink.conn.address)  # counted
 
                 stalled.stall_bound(300)
-                deadline = time.monotonic() + 30
-                while (got := await cb.adopt_or_not(t_id)) != HERE:
-                    assert got == MOVING and time.monotonic() < deadline, got
+
+                async def taken_over() -> bool:
+                    got = await cb.adopt_or_not(t_id)
+                    assert got in (MOVING, HERE), got
+                    return got == HERE
+
+                await until_async(taken_over, "b to take the table over")
                 with pytest.raises(DBAPIError):  # PostgreSQL ended the stalled session
                     stalled.conn.execute(text("SELECT 1"))
             finally:
@@ -327,12 +344,12 @@ def test_a_table_let_go_arms_no_clock_and_tries_no_more_writes(pg_url: str, redi
             assert await clusters[1].adopt(t_id)
             async with asyncio.timeout(30):
                 await closed  # (its clock ran out: the stand-in's write was fenced off)
-                while ta.later:  # (the done callbacks of the tasks it waited for)
-                    await asyncio.sleep(0)
+            # (the done callbacks of the tasks it waited for)
+            await until_async(lambda: not ta.later, "the table's tasks done")
             assert t_id not in a.tables and (ta.task is None or ta.task.done())
             assert ta.let_go
             ta.schedule()
-            ta.spawn(asyncio.sleep(3600))
+            ta.spawn(never())
             assert ta.task is None and not ta.later and ta.deadline is None
             assert not ta.retrying
 
@@ -427,14 +444,15 @@ def serve(*args: str) -> tuple[subprocess.Popen[bytes], str]:
     cmd += ["--log-level", "warning", "--limit", "creates_burst=100", *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
+
+    def listening() -> bool:
         assert proc.poll() is None, "durak serve exited"
         with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/api/meta", timeout=2).status_code == 200:
-                return proc, url
-        assert time.monotonic() < deadline, "durak serve did not start"
-        time.sleep(0.1)  # polling for the server to listen
+            return httpx.get(f"{url}/api/meta", timeout=2).status_code == 200
+        return False
+
+    until(listening, "durak serve to listen")
+    return proc, url
 
 
 @pytest.mark.parametrize(

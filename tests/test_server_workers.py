@@ -42,8 +42,8 @@ from durak.server.messages import SERVER_DECODER  # noqa: E402
 from durak.server.settings import Timings
 from durak.server.store import Store  # noqa: E402
 
-from . import services  # noqa: E402
-from .browser import browser, move, open_custom, state_of  # noqa: E402
+from . import services, waiting  # noqa: E402
+from .browser import browser, move, open_custom, play_all, state_of  # noqa: E402
 from .services import free_port  # noqa: E402
 from .test_server import hello, next_of, play_out, sync, until_moved  # noqa: E402
 from .test_web_secrets import cards_in, hidden_from, true_games  # noqa: E402
@@ -88,18 +88,13 @@ class Worker:
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while True:
+        def answering() -> bool:
             if self.proc is None or self.proc.poll() is not None:
                 self.log.flush()
                 raise AssertionError(f"{self.name} exited: " + Path(self.log.name).read_text())
-            try:
-                if httpx.get(f"{self.url}/api/meta", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"worker {self.name} did not start"
-            time.sleep(0.1)
+            return httpx.get(f"{self.url}/api/meta", timeout=2).status_code == 200
+
+        waiting.until(answering, f"worker {self.name} to start", ignoring=(httpx.HTTPError,))
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -377,17 +372,13 @@ def test_durak_serve_workers_2_restarts_a_killed_worker_and_the_table_plays_on(
         }
         w = Worker("one", pg_url, url)  # the one address's client side
         w.port, w.url = port, f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:  # both workers up: each answers (the kernel picks which)
-            try:
-                with w.http() as c:
-                    ready = all(c.get("/api/meta").status_code == 200 for _ in range(6))
-                if ready and len(redis.Redis.from_url(url).smembers("durak:workers")) == 2:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "durak serve --workers 2 did not start"
-            time.sleep(0.1)
+
+        def both_up() -> bool:  # each answers (the kernel picks which)
+            with w.http() as c:
+                ready = all(c.get("/api/meta").status_code == 200 for _ in range(6))
+            return ready and len(redis.Redis.from_url(url).smembers("durak:workers")) == 2
+
+        waiting.until(both_up, "durak serve --workers 2 to start", ignoring=(httpx.HTTPError,))
         tid, tok0, tok1 = two_player_table(w, w)
         p0, p1 = w.ws(), w.ws()
         states = sync([p0, p1], [hello(p0, tid, tok0), hello(p1, tid, tok1)])
@@ -578,7 +569,7 @@ def test_kill_9_of_the_owner_mid_deal_five_times(cluster: list[Worker]) -> None:
             p1.close()
 
 
-def latest_pair(p0: Socket, p1: Socket, seconds: float = 15) -> list[Any]:
+def latest_pair(p0: Socket, p1: Socket, seconds: float = waiting.DEADLINE) -> list[Any]:
     """Both players' newest state once they agree (stray frames of a table that moved
     between workers may come in between)."""
     deadline = time.monotonic() + seconds
@@ -688,23 +679,14 @@ def test_two_browsers_on_two_workers_play_through_the_owners_death(
     b.kill()
     b.start()
     b.wait_ready()
-    deadline = time.monotonic() + 30
-    while pa.locator("#hand .card").count() == 0 or int(state_of(pa) or 0) < before:
-        assert time.monotonic() < deadline, "Anna's page did not come back"
-        pa.wait_for_timeout(100)
+    waiting.until(
+        lambda: pa.locator("#hand .card").count() > 0 and int(state_of(pa) or 0) >= before,
+        "Anna's page to come back",
+    )
     pa.wait_for_function("() => !document.querySelector('.conn.lost')", timeout=20_000)
     shot = tmp_path / "workers.png"
     pa.screenshot(path=str(shot))
-    moves = 0
-    deadline = time.monotonic() + 90
-    while pa.locator("#result").count() == 0 or pb.locator("#result").count() == 0:
-        assert time.monotonic() < deadline, "the deal did not end in time"
-        acted = False
-        for page in (pa, pb):
-            if page.locator("#result").count() == 0 and move(page):
-                acted, moves = True, moves + 1
-        if not acted:
-            pa.wait_for_timeout(30)
+    moves = play_all((pa, pb))
     assert moves > 0 and int(state_of(pa) or 0) > before
     assert not errors, errors
     anna.close()

@@ -471,11 +471,12 @@ async def _serve(  # noqa: C901
     conn = Connection(ws.send_text, ws.close, address=addr)
     writer = asyncio.create_task(conn.writer())
     mine = Bucket(lim.messages_per_second, lim.messages_burst, max_keys=1)
+    clock = lobby.clock  # (the connection's rate on the tables' time: a test moves it)
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + lim.hello_deadline
     greeted = False
     refused = 0  # messages over the rate in a row
-    told = -1.0  # when this connection was last told it is over the rate
+    told = float("-inf")  # when this connection was last told it is over the rate
     try:
         while not conn.closed:
             if greeted:
@@ -492,17 +493,19 @@ async def _serve(  # noqa: C901
             data = msg.get("text")
             if data is None:
                 data = msg.get("bytes") or b""
-            if not mine.take(0) or not await guard.messages.acquire(addr):
+            now = clock.monotonic()
+            if not mine.take(0, now) or not await guard.messages.acquire(addr):
                 # Over the rate the message is dropped unread: a flood costs the server
                 # as little as can be. The client is told at most once a second, and a
                 # connection that keeps on is closed.
                 refused += 1
+                guard.dropped += 1
                 if refused > 10 * lim.messages_burst:
                     conn.push(protocol.error("rate_limited", "too many messages; goodbye"))
                     conn.stop()
                     break
-                if loop.time() - told >= 1.0:
-                    told = loop.time()
+                if now - told >= 1.0:
+                    told = now
                     conn.push(protocol.error("rate_limited", "too many messages; slow down"))
                 continue
             refused = 0

@@ -269,6 +269,9 @@ class Guard:
             "messages", lim.address_messages_per_second, lim.address_messages_burst
         )
         self.sockets = Tally(lim.connections_per_address)
+        # WebSocket messages dropped over a rate since the start: how hard this server
+        # is flooded (and what a test waits for to know a flood was read to its end).
+        self.dropped = 0
 
     async def connect(self, address: str) -> bool:
         """Count a new WebSocket of ``address``; False when it has too many open."""
