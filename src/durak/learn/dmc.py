@@ -51,7 +51,8 @@ from ..game import Game, Outcome
 from ..rules import Rules
 from ..seats import Seats
 from . import deepmc
-from .deepmc import QNet, Sample, arguments, exported, log_point, save, weights
+from .deepmc import QNet as QNet  # re-exported: the torch network this trainer fits
+from .deepmc import Sample, arguments, exported, log_point, save, weights
 from .tables import draw
 
 CURVE_SEED = 91_000_000  # the curve's fixed deals

@@ -79,7 +79,8 @@ from ..errors import ArgumentError
 from ..game import Game
 from ..rules import Rules
 from . import deepmc
-from .deepmc import QNet, Sample, arguments, exported, log_point, save, weights
+from .deepmc import QNet as QNet  # re-exported: the torch network this trainer fits
+from .deepmc import Sample, arguments, exported, log_point, save, weights
 from .scoring import game_score
 
 CURVE_SEED = 90_000_000  # the curve's fixed deals (the ladder's are 2026 + d)
