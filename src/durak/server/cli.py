@@ -267,11 +267,13 @@ def serve_worker(
     server = QuietServer(config)
 
     def on_sigint(signum: int, frame: Any) -> None:
-        # uvicorn stops on the first Ctrl-C and, once stopped, raises the signal again
-        # for the handler it found: that one is this, and keeps it quiet (a second
-        # Ctrl-C would otherwise end the event loop mid-shutdown with a traceback).
-        if not server.should_exit:
-            raise KeyboardInterrupt
+        # Before uvicorn takes the signals itself (its serve() begins), a Ctrl-C asks the
+        # server to stop once it has started: a KeyboardInterrupt raised there would land
+        # anywhere in the event loop, and a startup it cancels can leave the server
+        # running. Once stopped, uvicorn raises the signal again for the handler it found
+        # (this one), which then keeps it quiet (a second Ctrl-C would otherwise end the
+        # event loop mid-shutdown with a traceback).
+        server.should_exit = True
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
