@@ -87,7 +87,7 @@ test: $(STAMP) $(ENGINE) browser postgres redis
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
 	@$(STEP) "make test 3/5: mypy --strict (about 1 min the first time, seconds after)" -- $(BIN)/mypy
 	@echo "==> make test 4/5: the whole suite (6-9 min on 2 cores; the percentage is on the right)"
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 	@echo "==> make test 5/5: the engine's rules cases once more on its pure-Python modules (about 1 min)"
 	DURAK_PURE=1 $(BIN)/python -m pytest -q tests/test_conformance.py tests/test_invariants.py \
 		$(patsubst %,src/durak/%.py,$(subst .,/,$(ENGINE_MODULES)))
