@@ -216,6 +216,25 @@ def test_arrays_handed_out_are_never_written_again() -> None:
     assert len(ids) < 30
 
 
+def test_arrays_let_go_of_are_written_again_in_place() -> None:
+    """A caller that lets go of each step's arrays gets the same pair back every step
+    (the step writes half the memory it would alternating two pairs); one that keeps
+    the last step's observation (the usual ``obs, ... = envs.step(...)``) gets another
+    pair, and what it keeps stays as it was."""
+    envs = DurakVectorEnv(4)
+    envs.reset(seed=5)
+    ids = set()
+    for _ in range(10):
+        envs.step(envs.sample_legal())
+        ids.add(id(envs.action_masks().base))
+    assert len(ids) == 1
+    obs, *_ = envs.step(envs.sample_legal())
+    before = obs["observation"].copy()
+    nxt, *_ = envs.step(envs.sample_legal())
+    assert nxt["observation"] is not obs["observation"]
+    np.testing.assert_array_equal(obs["observation"], before)
+
+
 def test_sharded_env_is_its_shards_side_by_side() -> None:
     """Issue 52.3: the deals split over worker processes are the one-process env's deals
     of each shard (seeded ``seed * shards + k``), row for row, step after step; the

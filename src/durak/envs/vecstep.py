@@ -177,7 +177,9 @@ class VecStepper:
         self._cheating = rules.cheating != "off"
         self._slot = deck_slot(rules)
         self._encoding = encoding(rules)
-        self._numbers: dict[Action, int] = {}
+        # (the numbers as the objects the dict holds, never unboxed: a legal list shares
+        # them, so listing one allocates no int, and sampling copies references)
+        self._numbers: dict[Action, Any] = {}
         self._write_fn = write
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
@@ -207,8 +209,10 @@ class VecStepper:
         """A uniformly random legal action number for each environment (random masked
         play without building the mask's index list on the Python side), drawn from
         ``rng`` (default: the deals' own generator)."""
-        out = [0] * self.n
-        self.sample_into(out, rng)
+        rand = self._rand if rng is None else rng.random
+        out: list[Any] = []
+        for legal in self._any_legal():
+            out.append(legal[int(rand() * len(legal))])
         return out
 
     def sample_into(self, out: Any, rng: random.Random | None = None) -> None:
@@ -216,10 +220,15 @@ class VecStepper:
         integers: an ``array``, a numpy array's memoryview), drawn alike."""
         # (random() is C; randrange is Python and costs more than the engine's move)
         rand = self._rand if rng is None else rng.random
-        legals = self.legal
+        legals = self._any_legal()
         for i in range(self.n):
             legal = legals[i]
             out[i] = legal[int(rand() * len(legal))]
+
+    def _any_legal(self) -> list[list[Any]]:
+        """:attr:`legal` as lists of objects (read without unboxing)."""
+        legals: list[list[Any]] = self.legal
+        return legals
 
     def step(self, actions: list[int]) -> None:
         """Play ``actions[i]`` for the learner of environment ``i``, then its opponents;
@@ -330,13 +339,14 @@ class VecStepper:
         """Environment ``i``'s observation and mask (the learner is to act) into the
         shared buffers."""
         g = self.games[i]
+        legal: list[Any]
         if self._cheating:
             legal = legal_indices(g, self._slot)
         else:
             # (legal_indices inline: the engine's own list, numbers remembered by action)
             numbers = self._numbers
             moves = g.moves()
-            legal = [0] * len(moves)
+            legal = [None] * len(moves)
             for j in range(len(moves)):
                 a = moves[j]
                 n = numbers.get(a)

@@ -159,8 +159,13 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         cost more than the step's own work)."""
         core, n = self._core, self.num_envs
         pool = self._pool
-        for entry in pool:
-            if not self._copy or (_unseen(entry, 0) and _unseen(entry, 1)):
+        # The newest first, counting the env's own reference to the pair it handed out
+        # last: a caller that lets go of each step's arrays gets the same pair written
+        # again, half the memory the step writes (it stays in the caches).
+        last = id(getattr(self, "_obs", None))  # (an id: no reference held here)
+        for entry in reversed(pool):
+            own = 1 if id(entry[0]) == last else 0
+            if not self._copy or (_unseen(entry, 0, own) and _unseen(entry, 1, own)):
                 core.obs, core.masks = entry[2], entry[3]
                 return entry[0], entry[1]
         obs = np.zeros((n, core.obs_size), np.float32)
@@ -292,10 +297,13 @@ def final_observations(
     info["final_obs"], info["_final_obs"] = out, done.copy()
 
 
-def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int) -> bool:
-    """Whether nobody but the pool holds array ``entry[k]``: its references are the pool's
-    tuple, the memoryview's export and getrefcount's argument; a caller's variable, dict,
-    view or tensor over it adds one, a weak reference is counted apart."""
+def _unseen(
+    entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int, own: int = 0
+) -> bool:
+    """Whether nobody but the pool (and ``own`` references of the env's) holds array
+    ``entry[k]``: its references are the pool's tuple, the memoryview's export and
+    getrefcount's argument; a caller's variable, dict, view or tensor over it adds one,
+    a weak reference is counted apart."""
     a = entry[k]
     # (a's own reference here: one more)
-    return sys.getrefcount(a) == 4 and not weakref.getweakrefcount(a)
+    return sys.getrefcount(a) == 4 + own and not weakref.getweakrefcount(a)
