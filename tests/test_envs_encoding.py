@@ -223,6 +223,37 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
     assert all((a == b).all() for a, b in zip(again(*args), view(*args), strict=True))
 
 
+def test_c_writer_writes_the_rows_the_arrays_hold() -> None:
+    """``write_fields`` (the vector env's: the state's fields one by one into a row of
+    its buffers) writes the reference floats and the legal numbers' mask into exactly
+    its row, clearing what the row held; bad input raises a clear error."""
+    from durak.envs.bits import legal_indices
+    from durak.envs.encoding import array_writer
+
+    rules = learning_rules("perevodnoy(players=3)")
+    write = array_writer(rules)
+    if write is None:
+        pytest.skip("no C helper in the pure-Python build")
+    enc, rng = Encoder(rules), random.Random(5)
+    obs = np.full((3, enc.size), 7.0, np.float32)
+    masks = np.ones((3, 1608), np.int8)
+    g = Game(rules, seed=4)
+    while g.to_act is not None:
+        legal = legal_indices(g)
+        for seat in range(3):
+            row = (seat + 1) % 3
+            write(obs, masks, row, seat, legal if seat == g.to_act else [], *g.state())
+            assert obs[row].tobytes() == reference(enc, g, seat).tobytes()
+            assert masks[row].nonzero()[0].tolist() == (sorted(legal) if seat == g.to_act else [])
+        g.play(g.moves()[rng.randrange(len(legal))])
+    with pytest.raises(TypeError, match="takes 25 arguments"):
+        write(obs, masks, 0, 0, [], *g.state()[:-1])
+    with pytest.raises(ValueError, match="no row 3"):
+        write(obs, masks, 3, 0, [], *g.state())
+    with pytest.raises(ValueError, match="out of 0..1607"):
+        write(obs, masks, 0, 0, [1608], *g.state())
+
+
 def test_c_arrays_handed_out_never_change() -> None:
     """The C helper writes an array it made before again only when nobody else can see
     it (no other reference, no weak one, shape, type and flags as made): every array a

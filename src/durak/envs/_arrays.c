@@ -447,18 +447,11 @@ PyDoc_STRVAR(write_doc,
 "numbers (empty for a seat not to act). Nothing is allocated: the vectorised\n"
 "environment's step writes every row of its shared arrays so.");
 
-static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "write() takes 6 arguments");
-        return NULL;
-    }
+/* write()'s work: ``args`` its obs, masks, row and seat, ``s`` the N_STATE fields of
+ * Game.state() in their order, ``legal`` the legal numbers */
+static PyObject *write_state(Viewer *self, PyObject *const *args, PyObject *const *s,
+                             PyObject *legal) {
     const int n = self->players;
-    PyObject *state = args[4];
-    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N_STATE) {
-        PyErr_Format(PyExc_TypeError, "write(): state is Game.state(), a tuple of %d", N_STATE);
-        return NULL;
-    }
-    PyObject *const *s = &PyTuple_GET_ITEM(state, 0);
     Fields f;
     long row, under;
     if (int_of(args[2], "row", &row) < 0 || int_of(args[3], "seat", &f.seat) < 0) return NULL;
@@ -494,7 +487,7 @@ static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t na
     f.outs = s[S_OUT];
     f.tally = s[S_TALLY];
     f.forced = s[S_FORCED];
-    f.legal = args[5];
+    f.legal = legal;
     if (check_fields(self, &f, s[S_ATT]) < 0) return NULL;
 
     Py_buffer ob, mb;
@@ -514,6 +507,32 @@ static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
+static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "write() takes 6 arguments");
+        return NULL;
+    }
+    PyObject *state = args[4];
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write(): state is Game.state(), a tuple of %d", N_STATE);
+        return NULL;
+    }
+    return write_state(self, args, &PyTuple_GET_ITEM(state, 0), args[5]);
+}
+
+PyDoc_STRVAR(write_fields_doc,
+"write_fields(obs, masks, row, seat, legal, *state) -> None\n\n"
+"write(obs, masks, row, seat, state, legal) with Game.state()'s fields passed one by\n"
+"one (the vectorised environment's compiled step does so without making the tuple).");
+
+static PyObject *Viewer_write_fields(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 + N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write_fields() takes %d arguments", 5 + N_STATE);
+        return NULL;
+    }
+    return write_state(self, args, args + 5, args[4]);
+}
+
 static PyMemberDef Viewer_members[] = {
     {"size", T_PYSSIZET, offsetof(Viewer, size), READONLY, "the vector's length"},
     {"actions", T_PYSSIZET, offsetof(Viewer, actions), READONLY, "the mask's length"},
@@ -523,6 +542,8 @@ static PyMemberDef Viewer_members[] = {
 static PyMethodDef Viewer_methods[] = {
     {"view", (PyCFunction)(void (*)(void))Viewer_view, METH_FASTCALL, view_doc},
     {"write", (PyCFunction)(void (*)(void))Viewer_write, METH_FASTCALL, write_doc},
+    {"write_fields", (PyCFunction)(void (*)(void))Viewer_write_fields, METH_FASTCALL,
+     write_fields_doc},
     {"__reduce__", (PyCFunction)Viewer_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

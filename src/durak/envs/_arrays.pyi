@@ -20,3 +20,6 @@ class Viewer:
     def write(
         self, obs: Any, masks: Any, row: int, seat: int, state: tuple[Any, ...], legal: list[int]
     ) -> None: ...
+    def write_fields(
+        self, obs: Any, masks: Any, row: int, seat: int, legal: list[int], *state: Any
+    ) -> None: ...

@@ -86,10 +86,11 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
 
 
 def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
-    """The C helper's ``write(obs, masks, row, seat, Game.state(), legal)``, which encodes
-    a seat's view straight into row ``row`` of two preallocated buffers (the vectorised
-    environment's, :class:`durak.envs.vecstep.VecStepper`), or None where
-    :func:`array_view` is None.
+    """The C helper's ``write_fields(obs, masks, row, seat, legal, *Game.state())``,
+    which encodes a seat's view straight into row ``row`` of two preallocated buffers
+    (the vectorised environment's, :class:`durak.envs.vecstep.VecStepper`), or None
+    where :func:`array_view` is None. (The state's fields one by one: the compiled
+    step passes them so without making the tuple.)
 
     >>> from durak import Game
     >>> from durak.envs.episode import learning_rules
@@ -99,11 +100,11 @@ def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
     >>> g = Game(rules, seed=1)
     >>> obs, masks = np.zeros((2, enc.size), np.float32), np.zeros((2, 1608), np.int8)
     >>> if write is not None:
-    ...     write(obs, masks, 1, g.to_act, g.state(), legal_indices(g))
+    ...     write(obs, masks, 1, g.to_act, legal_indices(g), *g.state())
     ...     assert (obs[1] == enc.encode(g, g.to_act)).all() and masks[1].sum() == len(g.moves())
     """
     viewer = _viewer(rules, privileged)
-    return None if viewer is None else viewer.write
+    return None if viewer is None else viewer.write_fields
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

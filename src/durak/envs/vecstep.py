@@ -49,7 +49,8 @@ ILLEGAL_REWARD: Final = -1.0
 # An opponent outside compiled code: (the game, its seat) -> its move, one of the
 # position's legal moves (``bits.legal_moves``; moves, not numbers: nothing to look up).
 Opponent = Callable[[Game, int], Action]
-# durak.envs._arrays.Viewer(...).write: (obs, masks or None, row, seat, Game.state(), legal)
+# durak.envs._arrays.Viewer(...).write_fields: (obs, masks or None, row, seat, legal,
+# *Game.state())
 Writer = Callable[..., Any]
 
 
@@ -346,8 +347,9 @@ class VecStepper:
             # (legal_indices inline: the engine's own list, numbers remembered by action)
             numbers = self._numbers
             moves = g.moves()
-            legal = [None] * len(moves)
-            for j in range(len(moves)):
+            m = len(moves)
+            legal = [None] * m
+            for j in range(m):
                 a = moves[j]
                 n = numbers.get(a)
                 if n is None:
@@ -361,7 +363,12 @@ class VecStepper:
         seat = self.seats[i]
         write = self._write_fn
         if write is not None:
-            write(obs, masks, i, seat, g.state(), legal)
+            # (the state's fields passed one by one: compiled, ``s`` is no tuple object,
+            # so none is made and freed a view)
+            s = g.state()
+            write(obs, masks, i, seat, legal, s[0], s[1], s[2], s[3], s[4], s[5], s[6],
+                  s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16],
+                  s[17], s[18], s[19])  # fmt: skip
             return
         size = self.obs_size * 4
         obs[i * size : (i + 1) * size] = self.planes.encode(g, seat)
