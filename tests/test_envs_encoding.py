@@ -254,6 +254,41 @@ def test_c_writer_writes_the_rows_the_arrays_hold() -> None:
         write(obs, masks, 0, 0, [1608], *g.state())
 
 
+def test_c_numbered_writer_numbers_as_the_encoding() -> None:
+    """``write_moves`` (the vector env's learner view) numbers the engine's legal moves
+    exactly as :func:`durak.envs.bits.legal_indices` does, in their order, writes the
+    row as ``write_fields`` would, survives a pickle with its numbering, and refuses a
+    number out of range or a call before ``numbering``."""
+    import pickle
+
+    from durak.envs.bits import legal_indices
+    from durak.envs.encoding import _viewer, array_numbered_writer
+
+    rules = learning_rules("perevodnoy(players=3)")
+    write_moves = array_numbered_writer(rules)
+    viewer = _viewer(rules, False)
+    if write_moves is None or viewer is None:
+        pytest.skip("no C helper in the pure-Python build")
+    again = pickle.loads(pickle.dumps(write_moves))
+    obs, masks = np.zeros((2, Encoder(rules).size), np.float32), np.zeros((2, 1608), np.int8)
+    rng = random.Random(2)
+    for seed in range(3):
+        g = Game(rules, seed=seed)
+        while g.to_act is not None:
+            seat = g.to_act
+            for write in (write_moves, again):
+                assert write(obs, masks, 1, seat, g.moves(), *g.state()) == legal_indices(g)
+            viewer.write_fields(obs, masks, 0, seat, legal_indices(g), *g.state())
+            assert (obs[0] == obs[1]).all() and (masks[0] == masks[1]).all()
+            g.play(g.moves()[rng.randrange(len(g.moves()))])
+    g = Game(rules, seed=1)
+    with pytest.raises(TypeError, match="before numbering"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), *g.state())
+    viewer.numbering(lambda a: 1608)
+    with pytest.raises(ValueError, match="index_of gave 1608"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), *g.state())
+
+
 def test_c_arrays_handed_out_never_change() -> None:
     """The C helper writes an array it made before again only when nobody else can see
     it (no other reference, no weak one, shape, type and flags as made): every array a

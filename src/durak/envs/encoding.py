@@ -36,7 +36,14 @@ from .bits import mask_bytes
 from .stepper import ArrayView
 from .vecstep import Writer
 
-__all__ = ["BASE_PLANES", "Encoder", "array_view", "array_writer", "mask_of"]
+__all__ = [
+    "BASE_PLANES",
+    "Encoder",
+    "array_numbered_writer",
+    "array_view",
+    "array_writer",
+    "mask_of",
+]
 
 
 @cache
@@ -105,6 +112,30 @@ def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
     """
     viewer = _viewer(rules, privileged)
     return None if viewer is None else viewer.write_fields
+
+
+def array_numbered_writer(rules: Rules, privileged: bool = False) -> Writer | None:
+    """The C helper's ``write_moves(obs, masks, row, seat, moves, *Game.state())``: as
+    :func:`array_writer`'s, for the seat to act, numbering its legal moves (the engine's
+    list, ``Game.moves()``) itself, each action's number (:mod:`durak.actions`
+    encoding) remembered by identity; it returns their numbers. None where
+    :func:`array_view` is None.
+
+    >>> from durak import Game
+    >>> from durak.envs.episode import learning_rules
+    >>> from durak.envs.bits import legal_indices
+    >>> rules = learning_rules("podkidnoy")
+    >>> write, g = array_numbered_writer(rules), Game(rules, seed=1)
+    >>> obs, masks = np.zeros((2, 315), np.float32), np.zeros((2, 1608), np.int8)
+    >>> if write is not None:
+    ...     assert write(obs, masks, 1, g.to_act, g.moves(), *g.state()) == legal_indices(g)
+    """
+    viewer = _viewer(rules, privileged)
+    if viewer is None:
+        return None
+    viewer.numbering(encoding(rules).index_of)
+    write: Writer = viewer.write_moves
+    return write
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

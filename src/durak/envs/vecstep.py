@@ -182,6 +182,7 @@ class VecStepper:
         # them, so listing one allocates no int, and sampling copies references)
         self._numbers: dict[Action, Any] = {}
         self._write_fn = write
+        self._write_moves: Writer | None = None
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
 
@@ -189,6 +190,13 @@ class VecStepper:
     def moves(self) -> int:
         """Engine actions played (learners' and opponents'), all environments together."""
         return self._learner_moves + self.ops.played
+
+    def number_in(self, write_moves: Writer) -> None:
+        """Write the learner's views with ``write_moves``, the C helper's writer that
+        numbers the legal moves too (:func:`durak.envs.encoding.array_numbered_writer`;
+        not in the cheating game, whose moves the engine's list does not hold)."""
+        if not self._cheating:
+            self._write_moves = write_moves
 
     def set_opponents(self, opponents: Sequence[Opponent | None]) -> None:
         """Play against ``opponents`` from the next move on (the deals go on)."""
@@ -341,6 +349,10 @@ class VecStepper:
         shared buffers."""
         g = self.games[i]
         legal: list[Any]
+        write_moves = self._write_moves
+        if write_moves is not None:
+            self.legal[i] = self._fields_to(write_moves, i, self.obs, self.masks, g.moves())
+            return
         if self._cheating:
             legal = legal_indices(g, self._slot)
         else:
@@ -358,18 +370,22 @@ class VecStepper:
         self.legal[i] = legal
         self._write(i, self.obs, self.masks, legal)
 
+    def _fields_to(self, fn: Writer, i: int, obs: Any, masks: Any, arg: Any) -> Any:
+        """``fn(obs, masks, i, seat, arg, *state)``: the C helper's writers, given the
+        state's fields one by one (compiled, ``s`` is no tuple object, so none is made
+        and freed a view)."""
+        s = self.games[i].state()
+        return fn(obs, masks, i, self.seats[i], arg, s[0], s[1], s[2], s[3], s[4], s[5],
+                  s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16],
+                  s[17], s[18], s[19])  # fmt: skip
+
     def _write(self, i: int, obs: Any, masks: Any, legal: list[int]) -> None:
-        g = self.games[i]
-        seat = self.seats[i]
         write = self._write_fn
         if write is not None:
-            # (the state's fields passed one by one: compiled, ``s`` is no tuple object,
-            # so none is made and freed a view)
-            s = g.state()
-            write(obs, masks, i, seat, legal, s[0], s[1], s[2], s[3], s[4], s[5], s[6],
-                  s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16],
-                  s[17], s[18], s[19])  # fmt: skip
+            self._fields_to(write, i, obs, masks, legal)
             return
+        g = self.games[i]
+        seat = self.seats[i]
         size = self.obs_size * 4
         obs[i * size : (i + 1) * size] = self.planes.encode(g, seat)
         if masks is not None:

@@ -64,7 +64,7 @@ from ..bots import Bot, make
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game import Game
 from ..rules import Rules
-from .encoding import Encoder, array_writer
+from .encoding import Encoder, array_numbered_writer, array_writer
 from .episode import learning_rules
 from .gymnasium import OpponentSpec, Policy, bot_opponent, policy_opponent
 from .history import History
@@ -99,12 +99,11 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if not self._specs:
             raise ArgumentError("opponents: name at least one")
         self._write = array_writer(self.rules, privileged)
+        self._write_moves = array_numbered_writer(self.rules, privileged)
         self._copy = copy
         self._history = History(self.rules, history) if history else None
         self._k = history
-        self._core = VecStepper(
-            self.rules, num_envs, self._opponents(0), 0, privileged, self._write, history
-        )
+        self._core = self._stepper(self._opponents(0), 0)
         size, n_act = self._core.obs_size, self._core.num_actions
         parts: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
@@ -117,6 +116,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._wrap()
+
+    def _stepper(self, ops: list[Opponent | None], seed: int) -> VecStepper:
+        core = VecStepper(
+            self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
+        )
+        if self._write_moves is not None:
+            core.number_in(self._write_moves)
+        return core
 
     def _opponents(self, seed: int) -> list[Opponent | None]:
         out: list[Opponent | None] = []
@@ -201,9 +208,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             seed = int(seed[0]) if seed else None
         if seed is not None:
             ops = self._opponents(seed)
-            self._core = VecStepper(
-                self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
-            )
+            self._core = self._stepper(ops, seed)
             self._wrap()
         self._obs, self._mask = self._outputs()
         self._core.reset()
