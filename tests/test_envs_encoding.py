@@ -276,16 +276,23 @@ def test_c_numbered_writer_numbers_as_the_encoding() -> None:
         g = Game(rules, seed=seed)
         while g.to_act is not None:
             seat = g.to_act
+            into = [0] * rng.randrange(12)  # (refilled in place, shorter or longer)
             for write in (write_moves, again):
-                assert write(obs, masks, 1, seat, g.moves(), *g.state()) == legal_indices(g)
+                got = write(obs, masks, 1, seat, g.moves(), into, *g.state())
+                assert got is into and into == legal_indices(g)
+                assert write(obs, masks, 1, seat, g.moves(), None, *g.state()) == into
             viewer.write_fields(obs, masks, 0, seat, legal_indices(g), *g.state())
             assert (obs[0] == obs[1]).all() and (masks[0] == masks[1]).all()
             g.play(g.moves()[rng.randrange(len(g.moves()))])
     g = Game(rules, seed=1)
     with pytest.raises(TypeError, match="before numbering"):
-        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), *g.state())
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), None, *g.state())
     viewer.numbering(lambda a: 1608)
+    into = [5]
     with pytest.raises(ValueError, match="index_of gave 1608"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), into, *g.state())
+    assert into == [5]  # (nothing changed)
+    with pytest.raises(TypeError, match="takes 26 arguments"):
         viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), *g.state())
 
 

@@ -620,39 +620,77 @@ static PyObject *number_of(Viewer *self, PyObject *a) {
     return num;
 }
 
+/* A list of the m numbers ``nums`` (their references stolen, on failure too): ``into``
+ * refilled in place, or a new list if ``into`` is None. Within its allocation the list
+ * is refilled without resizing (a list of a row's moves shrinks and grows every step). */
+static PyObject *fill_list(PyObject *into, PyObject **nums, Py_ssize_t m) {
+    Py_ssize_t j = 0;
+    if (into == Py_None) {
+        PyObject *l = PyList_New(m);
+        if (l != NULL) {
+            for (; j < m; j++) PyList_SET_ITEM(l, j, nums[j]);
+            return l;
+        }
+    } else {
+        PyListObject *l = (PyListObject *)into;
+        Py_ssize_t have = Py_SIZE(l);
+        for (; j < m && j < have; j++) Py_SETREF(l->ob_item[j], nums[j]);
+        if (m <= l->allocated) {
+            for (; j < m; j++) l->ob_item[j] = nums[j];
+            Py_SET_SIZE(l, m);
+            for (Py_ssize_t k = m; k < have; k++) Py_DECREF(l->ob_item[k]);
+            return Py_NewRef(into);
+        }
+        for (; j < m && PyList_Append(into, nums[j]) == 0; j++) Py_DECREF(nums[j]);
+        if (j == m) return Py_NewRef(into);
+    }
+    for (; j < m; j++) Py_DECREF(nums[j]);
+    return NULL;
+}
+
 PyDoc_STRVAR(write_moves_doc,
-"write_moves(obs, masks, row, seat, moves, *state) -> list\n\n"
+"write_moves(obs, masks, row, seat, moves, into, *state) -> list\n\n"
 "write_fields() for the seat to act, its legal moves given as the engine's list of\n"
-"actions (Game.moves()): numbered as numbering() said, and the list of their numbers\n"
-"returned, in the moves' order.");
+"actions (Game.moves()), numbered as numbering() said. Returns their numbers in the\n"
+"moves' order: ``into`` (a list) refilled in place, or a new list if it is None.");
+
+#define MAX_MOVES 256
 
 static PyObject *Viewer_write_moves(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (fields_given(nargs, "write_moves") < 0) return NULL;
+    if (nargs != 6 + N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write_moves() takes %d arguments", 6 + N_STATE);
+        return NULL;
+    }
     if (self->index_of == NULL) {
         PyErr_SetString(PyExc_TypeError, "write_moves() before numbering()");
         return NULL;
     }
-    PyObject *moves = args[4];
-    if (!PyList_Check(moves)) {
-        PyErr_SetString(PyExc_TypeError, "write_moves(): moves is a list of actions");
+    PyObject *moves = args[4], *into = args[5];
+    if (!PyList_Check(moves) || (into != Py_None && !PyList_CheckExact(into))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "write_moves(): moves is a list of actions, into a list or None");
         return NULL;
     }
-    Py_ssize_t m = PyList_GET_SIZE(moves);
-    PyObject *legal = PyList_New(m);
-    if (legal == NULL) return NULL;
-    for (Py_ssize_t j = 0; j < m; j++) {
-        PyObject *num = number_of(self, PyList_GET_ITEM(moves, j));
-        if (num == NULL || PyList_GET_SIZE(moves) != m) {  /* (index_of changed the list) */
-            if (num != NULL) {
-                Py_DECREF(num);
-                PyErr_SetString(PyExc_RuntimeError, "write_moves(): moves changed");
-            }
-            Py_DECREF(legal);
-            return NULL;
+    /* the numbers first (index_of may run Python code), then into the list at once */
+    Py_ssize_t m = PyList_GET_SIZE(moves), got = 0;
+    PyObject *stack[MAX_MOVES], **nums = m <= MAX_MOVES ? stack : PyMem_New(PyObject *, m);
+    if (nums == NULL) return PyErr_NoMemory();
+    while (got < m) {
+        if (PyList_GET_SIZE(moves) != m) {
+            PyErr_SetString(PyExc_RuntimeError, "write_moves(): moves changed");
+            break;
         }
-        PyList_SET_ITEM(legal, j, num);
+        if ((nums[got] = number_of(self, PyList_GET_ITEM(moves, got))) == NULL) break;
+        got++;
     }
-    PyObject *done = write_state(self, args, args + 5, legal);
+    PyObject *legal = NULL;
+    if (got == m)
+        legal = fill_list(into, nums, m);
+    else
+        for (Py_ssize_t j = 0; j < got; j++) Py_DECREF(nums[j]);
+    if (nums != stack) PyMem_Free(nums);
+    if (legal == NULL) return NULL;
+    PyObject *done = write_state(self, args, args + 6, legal);
     if (done == NULL) {
         Py_DECREF(legal);
         return NULL;

@@ -25,5 +25,12 @@ class Viewer:
     ) -> None: ...
     def numbering(self, index_of: Any) -> None: ...
     def write_moves(
-        self, obs: Any, masks: Any, row: int, seat: int, moves: list[Any], *state: Any
+        self,
+        obs: Any,
+        masks: Any,
+        row: int,
+        seat: int,
+        moves: list[Any],
+        into: list[int] | None,
+        *state: Any,
     ) -> list[int]: ...

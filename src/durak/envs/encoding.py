@@ -115,10 +115,11 @@ def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
 
 
 def array_numbered_writer(rules: Rules, privileged: bool = False) -> Writer | None:
-    """The C helper's ``write_moves(obs, masks, row, seat, moves, *Game.state())``: as
-    :func:`array_writer`'s, for the seat to act, numbering its legal moves (the engine's
-    list, ``Game.moves()``) itself, each action's number (:mod:`durak.actions`
-    encoding) remembered by identity; it returns their numbers. None where
+    """The C helper's ``write_moves(obs, masks, row, seat, moves, into,
+    *Game.state())``: as :func:`array_writer`'s, for the seat to act, numbering its
+    legal moves (the engine's list, ``Game.moves()``) itself, each action's number
+    (:mod:`durak.actions` encoding) remembered by identity; it returns their numbers,
+    refilling the list ``into`` (or in a new list if it is None). None where
     :func:`array_view` is None.
 
     >>> from durak import Game
@@ -128,7 +129,9 @@ def array_numbered_writer(rules: Rules, privileged: bool = False) -> Writer | No
     >>> write, g = array_numbered_writer(rules), Game(rules, seed=1)
     >>> obs, masks = np.zeros((2, 315), np.float32), np.zeros((2, 1608), np.int8)
     >>> if write is not None:
-    ...     assert write(obs, masks, 1, g.to_act, g.moves(), *g.state()) == legal_indices(g)
+    ...     into = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]
+    ...     assert write(obs, masks, 1, g.to_act, g.moves(), into, *g.state()) is into
+    ...     assert into == legal_indices(g)
     """
     viewer = _viewer(rules, privileged)
     if viewer is None:

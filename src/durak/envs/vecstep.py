@@ -163,7 +163,9 @@ class VecStepper:
         self.seats = [0] * n
         self.deal_seeds = [0] * n
         self.games: list[Game] = []
-        self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, legal_moves' order
+        # the learner's legal numbers, legal_moves' order (each row's list is refilled in
+        # place by the C helper's write_moves: copy one to keep it)
+        self.legal: list[list[int]] = [[] for _ in range(n)]
         # with history: each deal's seat of every move so far (its game's history's seats)
         self.logs: list[list[int]] | None = [[] for _ in range(n)] if history > 0 else None
         self.history_k = history
@@ -351,7 +353,12 @@ class VecStepper:
         legal: list[Any]
         write_moves = self._write_moves
         if write_moves is not None:
-            self.legal[i] = self._fields_to(write_moves, i, self.obs, self.masks, g.moves())
+            # (the state's fields one by one: compiled, ``s`` is no tuple object, so none
+            # is made and freed a view; the row's list of numbers refilled in place)
+            s = g.state()
+            self.legal[i] = write_moves(self.obs, self.masks, i, self.seats[i], g.moves(),
+                self.legal[i], s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9],
+                s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19])  # fmt: skip
             return
         if self._cheating:
             legal = legal_indices(g, self._slot)
@@ -370,22 +377,16 @@ class VecStepper:
         self.legal[i] = legal
         self._write(i, self.obs, self.masks, legal)
 
-    def _fields_to(self, fn: Writer, i: int, obs: Any, masks: Any, arg: Any) -> Any:
-        """``fn(obs, masks, i, seat, arg, *state)``: the C helper's writers, given the
-        state's fields one by one (compiled, ``s`` is no tuple object, so none is made
-        and freed a view)."""
-        s = self.games[i].state()
-        return fn(obs, masks, i, self.seats[i], arg, s[0], s[1], s[2], s[3], s[4], s[5],
-                  s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16],
-                  s[17], s[18], s[19])  # fmt: skip
-
     def _write(self, i: int, obs: Any, masks: Any, legal: list[int]) -> None:
-        write = self._write_fn
-        if write is not None:
-            self._fields_to(write, i, obs, masks, legal)
-            return
         g = self.games[i]
         seat = self.seats[i]
+        write = self._write_fn
+        if write is not None:
+            s = g.state()  # (as in _show)
+            write(obs, masks, i, seat, legal, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
+                  s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18],
+                  s[19])  # fmt: skip
+            return
         size = self.obs_size * 4
         obs[i * size : (i + 1) * size] = self.planes.encode(g, seat)
         if masks is not None:
