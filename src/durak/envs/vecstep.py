@@ -54,6 +54,13 @@ Opponent = Callable[[Game, int], Action]
 Writer = Callable[..., Any]
 
 
+def _below(r: float, n: int) -> int:
+    """``int(r * n)``: a number below ``n`` from a draw ``r`` of ``random()``, as Python
+    computes it (``n`` exactly a float), in native doubles: compiled, ``r * n`` with an
+    int would box both and multiply objects."""
+    return int(r * float(n))
+
+
 class Opponents:
     """The seats around a learner, played until the learner is to act: ``ops[k]`` plays
     the seat ``k + 1`` places after the learner's (repeated round the table), ``None``
@@ -97,7 +104,7 @@ class Opponents:
             # cheats and calls too)
             moves = legal_moves(g) if cheating else g.moves()
             if who is None:
-                a = moves[int(rand() * len(moves))]
+                a = moves[_below(rand(), len(moves))]
             else:
                 a = who(g, to_act)
                 for m in moves:
@@ -223,7 +230,7 @@ class VecStepper:
         rand = self._rand if rng is None else rng.random
         out: list[Any] = []
         for legal in self._any_legal():
-            out.append(legal[int(rand() * len(legal))])
+            out.append(legal[_below(rand(), len(legal))])
         return out
 
     def sample_into(self, out: Any, rng: random.Random | None = None) -> None:
@@ -234,7 +241,7 @@ class VecStepper:
         legals = self._any_legal()
         for i in range(self.n):
             legal = legals[i]
-            out[i] = legal[int(rand() * len(legal))]
+            out[i] = legal[_below(rand(), len(legal))]
 
     def _any_legal(self) -> list[list[Any]]:
         """:attr:`legal` as lists of objects (read without unboxing)."""
@@ -331,7 +338,7 @@ class VecStepper:
         rand = self._rand
         logs = self.logs
         while True:
-            seat = int(rand() * players)
+            seat = _below(rand(), players)
             seed = rng.getrandbits(63)
             g = Game(self.rules, seed=seed)
             self.seats[i] = seat
