@@ -165,6 +165,9 @@ class VecStepper:
         # ``array`` s or memoryviews, e.g. a shard's rows of shared memory)
         self.rewards: Any = array("f", bytes(4 * n))
         self.dones: Any = array("b", bytes(n))
+        # (which rows' dones is 1, read natively: an ``array`` or a memoryview is read
+        # through a generic item lookup, every learner step)
+        self._ended = [False] * n
         self.truncated: Any = array("b", bytes(n))
         self.seat_out: Any = array("q", bytes(8 * n))  # ``seats``, for numpy
         self.seats = [0] * n
@@ -220,6 +223,7 @@ class VecStepper:
             self.games.append(self._deal(i))
             self._show(i)
             self.dones[i] = 0
+            self._ended[i] = False
             self.truncated[i] = 0
             self.rewards[i] = 0.0
 
@@ -262,6 +266,7 @@ class VecStepper:
         legals = self.legal
         rewards = self.rewards
         dones = self.dones
+        ended = self._ended
         truncated = self.truncated
         logs = self.logs
         ops = self.ops
@@ -294,7 +299,8 @@ class VecStepper:
                 assert outcome is not None
                 self._end(i, returns(self.rules, outcome)[seat], 1 if outcome.truncated else 0)
                 continue
-            if dones[i]:
+            if ended[i]:
+                ended[i] = False
                 rewards[i] = 0.0
                 dones[i] = 0
                 truncated[i] = 0
@@ -326,6 +332,7 @@ class VecStepper:
             self.final_history[i] = rows
         self.rewards[i] = reward
         self.dones[i] = 1
+        self._ended[i] = True
         self.truncated[i] = cut
         self.deals += 1
         self.games[i] = self._deal(i)
