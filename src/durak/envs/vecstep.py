@@ -195,6 +195,10 @@ class VecStepper:
         self._numbers: dict[Action, Any] = {}
         self._write_fn = write
         self._write_moves: Writer | None = None
+        # each row's discard pile as last passed to the C writer, and its int object: the
+        # pile changes once a bout, and a mask above 256 is a new object when boxed
+        self._discards = [-1] * n
+        self._discard_objs: list[object] = [None] * n
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
 
@@ -370,8 +374,12 @@ class VecStepper:
             # (the state's fields one by one: compiled, ``s`` is no tuple object, so none
             # is made and freed a view; the row's list of numbers refilled in place)
             s = g.state()
+            discard: object = self._discard_objs[i]
+            if s[6] != self._discards[i]:
+                self._discards[i] = s[6]
+                discard = self._discard_objs[i] = s[6]
             self.legal[i] = write_moves(self.obs, self.masks, i, self.seats[i], g.moves(),
-                self.legal[i], s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9],
+                self.legal[i], s[0], s[1], s[2], s[3], s[4], s[5], discard, s[7], s[8], s[9],
                 s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19])  # fmt: skip
             return
         if self._cheating:

@@ -218,9 +218,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         self._obs, self._mask = self._outputs()
-        if type(actions) is not list or not all(type(a) is int for a in actions):
-            actions = np.asarray(actions).reshape(-1).tolist()
-        self._core.step(actions)
+        acts: list[int]
+        if type(actions) is np.ndarray and actions.ndim == 1:
+            acts = actions.tolist()  # (the usual case: an array of the actions)
+        elif type(actions) is list and all(type(a) is int for a in actions):
+            acts = actions
+        else:
+            acts = np.asarray(actions).reshape(-1).tolist()
+        self._core.step(acts)
         done, cut = self._dones, self._cut
         info: dict[str, Any] = {"seat": np.array(self._core.seat_out, np.int64)}
         if done.any():
