@@ -285,6 +285,10 @@ def test_c_numbered_writer_numbers_as_the_encoding() -> None:
             assert (obs[0] == obs[1]).all() and (masks[0] == masks[1]).all()
             g.play(g.moves()[rng.randrange(len(g.moves()))])
     g = Game(rules, seed=1)
+    k = 257 // len(g.moves()) + 1  # (more moves than the C helper's stack holds)
+    into = [0, 0]
+    assert write_moves(obs, masks, 0, g.to_act, g.moves() * k, into, *g.state()) is into
+    assert into == legal_indices(g) * k
     with pytest.raises(TypeError, match="before numbering"):
         viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), None, *g.state())
     viewer.numbering(lambda a: 1608)

@@ -183,7 +183,7 @@ static int Viewer_init(Viewer *self, PyObject *args, PyObject *kwds) {
 
 /* the numbers' table emptied and freed */
 static void drop_numbers(Viewer *self) {
-    if (self->keys != NULL) {
+    if (self->keys != NULL && self->nums != NULL) {
         for (Py_ssize_t i = 0; i < (Py_ssize_t)1 << self->bits; i++) {
             Py_XDECREF(self->keys[i]);
             Py_XDECREF(self->nums[i]);
@@ -580,13 +580,13 @@ static PyObject *Viewer_numbering(Viewer *self, PyObject *index_of) {
     drop_numbers(self);
     int bits = 4;
     while (((Py_ssize_t)1 << bits) < 2 * self->actions) bits++;
+    self->bits = bits;
     self->keys = PyMem_Calloc((size_t)1 << bits, sizeof(PyObject *));
     self->nums = PyMem_Calloc((size_t)1 << bits, sizeof(PyObject *));
     if (self->keys == NULL || self->nums == NULL) {
         drop_numbers(self);
         return PyErr_NoMemory();
     }
-    self->bits = bits;
     self->index_of = Py_NewRef(index_of);
     Py_RETURN_NONE;
 }
@@ -601,7 +601,14 @@ static PyObject *number_of(Viewer *self, PyObject *a) {
     }
     PyObject *num = PyObject_CallOneArg(self->index_of, a);
     if (num == NULL) return NULL;
-    /* (the free slot found again: index_of is Python code) */
+    /* (the free slot found again: index_of is Python code, which may even have called
+     * numbering() again) */
+    if (self->keys == NULL) {
+        Py_DECREF(num);
+        PyErr_SetString(PyExc_RuntimeError, "write_moves(): numbering() changed meanwhile");
+        return NULL;
+    }
+    mask = ((size_t)1 << self->bits) - 1;
     i = (size_t)(((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ULL >> (64 - self->bits));
     while (self->keys[i] != NULL && self->keys[i] != a) i = (i + 1) & mask;
     Py_ssize_t k = PyLong_Check(num) ? PyLong_AsSsize_t(num) : -1;
