@@ -223,6 +223,83 @@ def test_c_arrays_refuse_malformed_input_by_name() -> None:
     assert all((a == b).all() for a, b in zip(again(*args), view(*args), strict=True))
 
 
+def test_c_writer_writes_the_rows_the_arrays_hold() -> None:
+    """``write_fields`` (the vector env's: the state's fields one by one into a row of
+    its buffers) writes the reference floats and the legal numbers' mask into exactly
+    its row, clearing what the row held; bad input raises a clear error."""
+    from durak.envs.bits import legal_indices
+    from durak.envs.encoding import array_writer
+
+    rules = learning_rules("perevodnoy(players=3)")
+    write = array_writer(rules)
+    if write is None:
+        pytest.skip("no C helper in the pure-Python build")
+    enc, rng = Encoder(rules), random.Random(5)
+    obs = np.full((3, enc.size), 7.0, np.float32)
+    masks = np.ones((3, 1608), np.int8)
+    g = Game(rules, seed=4)
+    while g.to_act is not None:
+        legal = legal_indices(g)
+        for seat in range(3):
+            row = (seat + 1) % 3
+            write(obs, masks, row, seat, legal if seat == g.to_act else [], *g.state())
+            assert obs[row].tobytes() == reference(enc, g, seat).tobytes()
+            assert masks[row].nonzero()[0].tolist() == (sorted(legal) if seat == g.to_act else [])
+        g.play(g.moves()[rng.randrange(len(legal))])
+    with pytest.raises(TypeError, match="takes 25 arguments"):
+        write(obs, masks, 0, 0, [], *g.state()[:-1])
+    with pytest.raises(ValueError, match="no row 3"):
+        write(obs, masks, 3, 0, [], *g.state())
+    with pytest.raises(ValueError, match="out of 0..1607"):
+        write(obs, masks, 0, 0, [1608], *g.state())
+
+
+def test_c_numbered_writer_numbers_as_the_encoding() -> None:
+    """``write_moves`` (the vector env's learner view) numbers the engine's legal moves
+    exactly as :func:`durak.envs.bits.legal_indices` does, in their order, writes the
+    row as ``write_fields`` would, survives a pickle with its numbering, and refuses a
+    number out of range or a call before ``numbering``."""
+    import pickle
+
+    from durak.envs.bits import legal_indices
+    from durak.envs.encoding import _viewer, array_numbered_writer
+
+    rules = learning_rules("perevodnoy(players=3)")
+    write_moves = array_numbered_writer(rules)
+    viewer = _viewer(rules, False)
+    if write_moves is None or viewer is None:
+        pytest.skip("no C helper in the pure-Python build")
+    again = pickle.loads(pickle.dumps(write_moves))
+    obs, masks = np.zeros((2, Encoder(rules).size), np.float32), np.zeros((2, 1608), np.int8)
+    rng = random.Random(2)
+    for seed in range(3):
+        g = Game(rules, seed=seed)
+        while g.to_act is not None:
+            seat = g.to_act
+            into = [0] * rng.randrange(12)  # (refilled in place, shorter or longer)
+            for write in (write_moves, again):
+                got = write(obs, masks, 1, seat, g.moves(), into, *g.state())
+                assert got is into and into == legal_indices(g)
+                assert write(obs, masks, 1, seat, g.moves(), None, *g.state()) == into
+            viewer.write_fields(obs, masks, 0, seat, legal_indices(g), *g.state())
+            assert (obs[0] == obs[1]).all() and (masks[0] == masks[1]).all()
+            g.play(g.moves()[rng.randrange(len(g.moves()))])
+    g = Game(rules, seed=1)
+    k = 257 // len(g.moves()) + 1  # (more moves than the C helper's stack holds)
+    into = [0, 0]
+    assert write_moves(obs, masks, 0, g.to_act, g.moves() * k, into, *g.state()) is into
+    assert into == legal_indices(g) * k
+    with pytest.raises(TypeError, match="before numbering"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), None, *g.state())
+    viewer.numbering(lambda a: 1608)
+    into = [5]
+    with pytest.raises(ValueError, match="index_of gave 1608"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), into, *g.state())
+    assert into == [5]  # (nothing changed)
+    with pytest.raises(TypeError, match="takes 26 arguments"):
+        viewer.write_moves(obs, masks, 0, g.to_act, g.moves(), *g.state())
+
+
 def test_c_arrays_handed_out_never_change() -> None:
     """The C helper writes an array it made before again only when nobody else can see
     it (no other reference, no weak one, shape, type and flags as made): every array a

@@ -3,6 +3,8 @@ learner's view only, and opponents given as specs, bots or policies (issue 34)."
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -214,6 +216,31 @@ def test_arrays_handed_out_are_never_written_again() -> None:
     np.testing.assert_array_equal(target, weak_before)
     # arrays nobody kept were written again: a small pool, not a new pair each step
     assert len(ids) < 30
+
+
+@pytest.mark.parametrize("sharded", [False, True])
+def test_arrays_let_go_of_are_written_again_in_place(sharded: bool) -> None:
+    """A caller that lets go of each step's arrays gets the same pair back every step
+    (the step writes half the memory it would alternating two pairs); one that keeps
+    the last step's observation (the usual ``obs, ... = envs.step(...)``) gets another
+    pair, and what it keeps stays as it was. The sharded env's pool alike."""
+    from durak.envs.shards import ShardedVectorEnv
+
+    envs: Any = ShardedVectorEnv(6, "podkidnoy", shards=2) if sharded else DurakVectorEnv(4)
+    try:
+        envs.reset(seed=5)
+        ids = set()
+        for _ in range(10):
+            envs.step(envs.sample_legal())
+            ids.add(id(envs.action_masks().base))
+        assert len(ids) == 1
+        obs, *_ = envs.step(envs.sample_legal())
+        before = obs["observation"].copy()
+        nxt, *_ = envs.step(envs.sample_legal())
+        assert nxt["observation"] is not obs["observation"]
+        np.testing.assert_array_equal(obs["observation"], before)
+    finally:
+        envs.close()
 
 
 def test_sharded_env_is_its_shards_side_by_side() -> None:

@@ -36,6 +36,12 @@ typedef struct {
     int vec_flags, mask_flags, next_vec, next_mask;
     Py_ssize_t n_set[POOL];  /* numbers set in masks[i]; -1: more than MAX_SET */
     unsigned short set[POOL][MAX_SET];
+    /* write_moves(): index_of(action) -> its number, remembered by the action's address
+     * (actions are interned: one object each, never freed while the table holds it) in
+     * an open-addressed table of 2**bits slots, at most half full */
+    PyObject *index_of;
+    PyObject **keys, **nums;
+    int bits;
 } Viewer;
 
 static PyArray_Descr *float32_descr, *int8_descr;
@@ -175,7 +181,22 @@ static int Viewer_init(Viewer *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* the numbers' table emptied and freed */
+static void drop_numbers(Viewer *self) {
+    if (self->keys != NULL && self->nums != NULL) {
+        for (Py_ssize_t i = 0; i < (Py_ssize_t)1 << self->bits; i++) {
+            Py_XDECREF(self->keys[i]);
+            Py_XDECREF(self->nums[i]);
+        }
+    }
+    PyMem_Free(self->keys);
+    PyMem_Free(self->nums);
+    self->keys = self->nums = NULL;
+    Py_CLEAR(self->index_of);
+}
+
 static void Viewer_dealloc(Viewer *self) {
+    drop_numbers(self);
     Py_XDECREF(self->args);
     for (int i = 0; i < POOL; i++) {
         Py_XDECREF(self->vecs[i]);
@@ -184,9 +205,18 @@ static void Viewer_dealloc(Viewer *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static PyObject *Viewer_numbering(Viewer *self, PyObject *index_of);
+
 static PyObject *Viewer_reduce(Viewer *self, PyObject *unused) {
     (void)unused;
-    return Py_BuildValue("(OO)", Py_TYPE(self), self->args ? self->args : Py_None);
+    return Py_BuildValue("(OOO)", Py_TYPE(self), self->args ? self->args : Py_None,
+                         self->index_of ? self->index_of : Py_None);
+}
+
+/* the pickled state: numbering()'s index_of, or None */
+static PyObject *Viewer_setstate(Viewer *self, PyObject *index_of) {
+    if (index_of == Py_None) Py_RETURN_NONE;
+    return Viewer_numbering(self, index_of);
 }
 
 enum { A_SEAT, A_HANDS, A_KNOWN, A_ATT, A_UNBEATEN, A_TABLE, A_DISCARD, A_TRUMP, A_BOTTOM,
@@ -447,18 +477,11 @@ PyDoc_STRVAR(write_doc,
 "numbers (empty for a seat not to act). Nothing is allocated: the vectorised\n"
 "environment's step writes every row of its shared arrays so.");
 
-static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "write() takes 6 arguments");
-        return NULL;
-    }
+/* write()'s work: ``args`` its obs, masks, row and seat, ``s`` the N_STATE fields of
+ * Game.state() in their order, ``legal`` the legal numbers */
+static PyObject *write_state(Viewer *self, PyObject *const *args, PyObject *const *s,
+                             PyObject *legal) {
     const int n = self->players;
-    PyObject *state = args[4];
-    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N_STATE) {
-        PyErr_Format(PyExc_TypeError, "write(): state is Game.state(), a tuple of %d", N_STATE);
-        return NULL;
-    }
-    PyObject *const *s = &PyTuple_GET_ITEM(state, 0);
     Fields f;
     long row, under;
     if (int_of(args[2], "row", &row) < 0 || int_of(args[3], "seat", &f.seat) < 0) return NULL;
@@ -494,7 +517,7 @@ static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t na
     f.outs = s[S_OUT];
     f.tally = s[S_TALLY];
     f.forced = s[S_FORCED];
-    f.legal = args[5];
+    f.legal = legal;
     if (check_fields(self, &f, s[S_ATT]) < 0) return NULL;
 
     Py_buffer ob, mb;
@@ -514,6 +537,175 @@ static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
+static PyObject *Viewer_write(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "write() takes 6 arguments");
+        return NULL;
+    }
+    PyObject *state = args[4];
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write(): state is Game.state(), a tuple of %d", N_STATE);
+        return NULL;
+    }
+    return write_state(self, args, &PyTuple_GET_ITEM(state, 0), args[5]);
+}
+
+PyDoc_STRVAR(write_fields_doc,
+"write_fields(obs, masks, row, seat, legal, *state) -> None\n\n"
+"write(obs, masks, row, seat, state, legal) with Game.state()'s fields passed one by\n"
+"one (the vectorised environment's compiled step does so without making the tuple).");
+
+/* 0 if a writer of the state's fields got its 5 + N_STATE arguments, else -1 */
+static int fields_given(Py_ssize_t nargs, const char *name) {
+    if (nargs == 5 + N_STATE) return 0;
+    PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", name, 5 + N_STATE);
+    return -1;
+}
+
+static PyObject *Viewer_write_fields(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (fields_given(nargs, "write_fields") < 0) return NULL;
+    return write_state(self, args, args + 5, args[4]);
+}
+
+PyDoc_STRVAR(numbering_doc,
+"numbering(index_of) -> None\n\n"
+"write_moves() numbers the legal moves by index_of(action) (an int in 0..actions-1),\n"
+"each action asked once and remembered by identity (actions are interned).");
+
+static PyObject *Viewer_numbering(Viewer *self, PyObject *index_of) {
+    if (!PyCallable_Check(index_of)) {
+        PyErr_SetString(PyExc_TypeError, "numbering(): index_of is a callable");
+        return NULL;
+    }
+    drop_numbers(self);
+    int bits = 4;
+    while (((Py_ssize_t)1 << bits) < 2 * self->actions) bits++;
+    self->bits = bits;
+    self->keys = PyMem_Calloc((size_t)1 << bits, sizeof(PyObject *));
+    self->nums = PyMem_Calloc((size_t)1 << bits, sizeof(PyObject *));
+    if (self->keys == NULL || self->nums == NULL) {
+        drop_numbers(self);
+        return PyErr_NoMemory();
+    }
+    self->index_of = Py_NewRef(index_of);
+    Py_RETURN_NONE;
+}
+
+/* action a's number (a new reference), from the table or asked of index_of */
+static PyObject *number_of(Viewer *self, PyObject *a) {
+    size_t mask = ((size_t)1 << self->bits) - 1;
+    size_t i = (size_t)(((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ULL >> (64 - self->bits));
+    while (self->keys[i] != NULL) {
+        if (self->keys[i] == a) return Py_NewRef(self->nums[i]);
+        i = (i + 1) & mask;
+    }
+    PyObject *num = PyObject_CallOneArg(self->index_of, a);
+    if (num == NULL) return NULL;
+    /* (the free slot found again: index_of is Python code, which may even have called
+     * numbering() again) */
+    if (self->keys == NULL) {
+        Py_DECREF(num);
+        PyErr_SetString(PyExc_RuntimeError, "write_moves(): numbering() changed meanwhile");
+        return NULL;
+    }
+    mask = ((size_t)1 << self->bits) - 1;
+    i = (size_t)(((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ULL >> (64 - self->bits));
+    while (self->keys[i] != NULL && self->keys[i] != a) i = (i + 1) & mask;
+    Py_ssize_t k = PyLong_Check(num) ? PyLong_AsSsize_t(num) : -1;
+    if (k < 0 || k >= self->actions) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "write_moves(): index_of gave %R, not 0..%zd", num,
+                         self->actions - 1);
+        Py_DECREF(num);
+        return NULL;
+    }
+    /* (at most ``actions`` actions have a number: the table never fills past half) */
+    if (self->keys[i] == NULL) {
+        self->keys[i] = Py_NewRef(a);
+        self->nums[i] = Py_NewRef(num);
+    }
+    return num;
+}
+
+/* A list of the m numbers ``nums`` (their references stolen, on failure too): ``into``
+ * refilled in place, or a new list if ``into`` is None. Within its allocation the list
+ * is refilled without resizing (a list of a row's moves shrinks and grows every step). */
+static PyObject *fill_list(PyObject *into, PyObject **nums, Py_ssize_t m) {
+    Py_ssize_t j = 0;
+    if (into == Py_None) {
+        PyObject *l = PyList_New(m);
+        if (l != NULL) {
+            for (; j < m; j++) PyList_SET_ITEM(l, j, nums[j]);
+            return l;
+        }
+    } else {
+        PyListObject *l = (PyListObject *)into;
+        Py_ssize_t have = Py_SIZE(l);
+        for (; j < m && j < have; j++) Py_SETREF(l->ob_item[j], nums[j]);
+        if (m <= l->allocated) {
+            for (; j < m; j++) l->ob_item[j] = nums[j];
+            Py_SET_SIZE(l, m);
+            for (Py_ssize_t k = m; k < have; k++) Py_DECREF(l->ob_item[k]);
+            return Py_NewRef(into);
+        }
+        for (; j < m && PyList_Append(into, nums[j]) == 0; j++) Py_DECREF(nums[j]);
+        if (j == m) return Py_NewRef(into);
+    }
+    for (; j < m; j++) Py_DECREF(nums[j]);
+    return NULL;
+}
+
+PyDoc_STRVAR(write_moves_doc,
+"write_moves(obs, masks, row, seat, moves, into, *state) -> list\n\n"
+"write_fields() for the seat to act, its legal moves given as the engine's list of\n"
+"actions (Game.moves()), numbered as numbering() said. Returns their numbers in the\n"
+"moves' order: ``into`` (a list) refilled in place, or a new list if it is None.");
+
+#define MAX_MOVES 256
+
+static PyObject *Viewer_write_moves(Viewer *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 + N_STATE) {
+        PyErr_Format(PyExc_TypeError, "write_moves() takes %d arguments", 6 + N_STATE);
+        return NULL;
+    }
+    if (self->index_of == NULL) {
+        PyErr_SetString(PyExc_TypeError, "write_moves() before numbering()");
+        return NULL;
+    }
+    PyObject *moves = args[4], *into = args[5];
+    if (!PyList_Check(moves) || (into != Py_None && !PyList_CheckExact(into))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "write_moves(): moves is a list of actions, into a list or None");
+        return NULL;
+    }
+    /* the numbers first (index_of may run Python code), then into the list at once */
+    Py_ssize_t m = PyList_GET_SIZE(moves), got = 0;
+    PyObject *stack[MAX_MOVES], **nums = m <= MAX_MOVES ? stack : PyMem_New(PyObject *, m);
+    if (nums == NULL) return PyErr_NoMemory();
+    while (got < m) {
+        if (PyList_GET_SIZE(moves) != m) {
+            PyErr_SetString(PyExc_RuntimeError, "write_moves(): moves changed");
+            break;
+        }
+        if ((nums[got] = number_of(self, PyList_GET_ITEM(moves, got))) == NULL) break;
+        got++;
+    }
+    PyObject *legal = NULL;
+    if (got == m)
+        legal = fill_list(into, nums, m);
+    else
+        for (Py_ssize_t j = 0; j < got; j++) Py_DECREF(nums[j]);
+    if (nums != stack) PyMem_Free(nums);
+    if (legal == NULL) return NULL;
+    PyObject *done = write_state(self, args, args + 6, legal);
+    if (done == NULL) {
+        Py_DECREF(legal);
+        return NULL;
+    }
+    Py_DECREF(done);
+    return legal;
+}
+
 static PyMemberDef Viewer_members[] = {
     {"size", T_PYSSIZET, offsetof(Viewer, size), READONLY, "the vector's length"},
     {"actions", T_PYSSIZET, offsetof(Viewer, actions), READONLY, "the mask's length"},
@@ -523,6 +715,12 @@ static PyMemberDef Viewer_members[] = {
 static PyMethodDef Viewer_methods[] = {
     {"view", (PyCFunction)(void (*)(void))Viewer_view, METH_FASTCALL, view_doc},
     {"write", (PyCFunction)(void (*)(void))Viewer_write, METH_FASTCALL, write_doc},
+    {"write_fields", (PyCFunction)(void (*)(void))Viewer_write_fields, METH_FASTCALL,
+     write_fields_doc},
+    {"numbering", (PyCFunction)Viewer_numbering, METH_O, numbering_doc},
+    {"__setstate__", (PyCFunction)Viewer_setstate, METH_O, NULL},
+    {"write_moves", (PyCFunction)(void (*)(void))Viewer_write_moves, METH_FASTCALL,
+     write_moves_doc},
     {"__reduce__", (PyCFunction)Viewer_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

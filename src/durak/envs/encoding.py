@@ -36,7 +36,14 @@ from .bits import mask_bytes
 from .stepper import ArrayView
 from .vecstep import Writer
 
-__all__ = ["BASE_PLANES", "Encoder", "array_view", "array_writer", "mask_of"]
+__all__ = [
+    "BASE_PLANES",
+    "Encoder",
+    "array_numbered_writer",
+    "array_view",
+    "array_writer",
+    "mask_of",
+]
 
 
 @cache
@@ -86,10 +93,11 @@ def array_view(rules: Rules, privileged: bool = False) -> ArrayView | None:
 
 
 def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
-    """The C helper's ``write(obs, masks, row, seat, Game.state(), legal)``, which encodes
-    a seat's view straight into row ``row`` of two preallocated buffers (the vectorised
-    environment's, :class:`durak.envs.vecstep.VecStepper`), or None where
-    :func:`array_view` is None.
+    """The C helper's ``write_fields(obs, masks, row, seat, legal, *Game.state())``,
+    which encodes a seat's view straight into row ``row`` of two preallocated buffers
+    (the vectorised environment's, :class:`durak.envs.vecstep.VecStepper`), or None
+    where :func:`array_view` is None. (The state's fields one by one: the compiled
+    step passes them so without making the tuple.)
 
     >>> from durak import Game
     >>> from durak.envs.episode import learning_rules
@@ -99,11 +107,38 @@ def array_writer(rules: Rules, privileged: bool = False) -> Writer | None:
     >>> g = Game(rules, seed=1)
     >>> obs, masks = np.zeros((2, enc.size), np.float32), np.zeros((2, 1608), np.int8)
     >>> if write is not None:
-    ...     write(obs, masks, 1, g.to_act, g.state(), legal_indices(g))
+    ...     write(obs, masks, 1, g.to_act, legal_indices(g), *g.state())
     ...     assert (obs[1] == enc.encode(g, g.to_act)).all() and masks[1].sum() == len(g.moves())
     """
     viewer = _viewer(rules, privileged)
-    return None if viewer is None else viewer.write
+    return None if viewer is None else viewer.write_fields
+
+
+def array_numbered_writer(rules: Rules, privileged: bool = False) -> Writer | None:
+    """The C helper's ``write_moves(obs, masks, row, seat, moves, into,
+    *Game.state())``: as :func:`array_writer`'s, for the seat to act, numbering its
+    legal moves (the engine's list, ``Game.moves()``) itself, each action's number
+    (:mod:`durak.actions` encoding) remembered by identity; it returns their numbers,
+    refilling the list ``into`` (or in a new list if it is None). None where
+    :func:`array_view` is None.
+
+    >>> from durak import Game
+    >>> from durak.envs.episode import learning_rules
+    >>> from durak.envs.bits import legal_indices
+    >>> rules = learning_rules("podkidnoy")
+    >>> write, g = array_numbered_writer(rules), Game(rules, seed=1)
+    >>> obs, masks = np.zeros((2, 315), np.float32), np.zeros((2, 1608), np.int8)
+    >>> if write is not None:
+    ...     into = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]
+    ...     assert write(obs, masks, 1, g.to_act, g.moves(), into, *g.state()) is into
+    ...     assert into == legal_indices(g)
+    """
+    viewer = _viewer(rules, privileged)
+    if viewer is None:
+        return None
+    viewer.numbering(encoding(rules).index_of)
+    write: Writer = viewer.write_moves
+    return write
 
 
 def mask_of(indices: list[int], size: int) -> np.ndarray:

@@ -154,7 +154,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._no_actions.flags.writeable = False
         self.moves = 0
         self.deals_done = 0
-        self._slot = 0
+        self._last_slot = _POOL  # (the pool slot of ``_out``; _POOL: none)
         self._closed = False
 
     def _free(self) -> int:
@@ -162,12 +162,17 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if every one is held: the scratch slot, copied out)."""
         if not self._copy:
             return 0
-        for k in range(_POOL):
+        # The last pair first, counting the env's own reference to it (``_out``): a
+        # caller that lets go of each step's arrays gets the same pair written again
+        # (half the memory a step writes, as the one-process env's pool).
+        last = self._last_slot
+        for k in [last, *range(_POOL)] if last < _POOL else range(_POOL):
             obs, mask = self._pool[k]
-            # (the pool's tuple and getrefcount's argument: two references)
+            own = 1 if k == last else 0
+            # (the pool's tuple, ``obs`` here and getrefcount's argument: three references)
             if (
-                sys.getrefcount(obs) == 3
-                and sys.getrefcount(mask) == 3
+                sys.getrefcount(obs) == 3 + own
+                and sys.getrefcount(mask) == 3 + own
                 and not weakref.getweakrefcount(obs)
                 and not weakref.getweakrefcount(mask)
             ):
@@ -188,6 +193,7 @@ class ShardedVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if slot == _POOL:
             obs, mask = obs.copy(), mask.copy()
         self._out = (obs, mask)
+        self._last_slot = slot
         return answers
 
     def _gather(self, answers: list[Any]) -> dict[str, Any]:

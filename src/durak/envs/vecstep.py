@@ -49,8 +49,16 @@ ILLEGAL_REWARD: Final = -1.0
 # An opponent outside compiled code: (the game, its seat) -> its move, one of the
 # position's legal moves (``bits.legal_moves``; moves, not numbers: nothing to look up).
 Opponent = Callable[[Game, int], Action]
-# durak.envs._arrays.Viewer(...).write: (obs, masks or None, row, seat, Game.state(), legal)
+# durak.envs._arrays.Viewer(...).write_fields: (obs, masks or None, row, seat, legal,
+# *Game.state())
 Writer = Callable[..., Any]
+
+
+def _below(r: float, n: int) -> int:
+    """``int(r * n)``: a number below ``n`` from a draw ``r`` of ``random()``, as Python
+    computes it (``n`` exactly a float), in native doubles: compiled, ``r * n`` with an
+    int would box both and multiply objects."""
+    return int(r * float(n))
 
 
 class Opponents:
@@ -96,7 +104,7 @@ class Opponents:
             # cheats and calls too)
             moves = legal_moves(g) if cheating else g.moves()
             if who is None:
-                a = moves[int(rand() * len(moves))]
+                a = moves[_below(rand(), len(moves))]
             else:
                 a = who(g, to_act)
                 for m in moves:
@@ -157,12 +165,17 @@ class VecStepper:
         # ``array`` s or memoryviews, e.g. a shard's rows of shared memory)
         self.rewards: Any = array("f", bytes(4 * n))
         self.dones: Any = array("b", bytes(n))
+        # (which rows' dones is 1, read natively: an ``array`` or a memoryview is read
+        # through a generic item lookup, every learner step)
+        self._ended = [False] * n
         self.truncated: Any = array("b", bytes(n))
         self.seat_out: Any = array("q", bytes(8 * n))  # ``seats``, for numpy
         self.seats = [0] * n
         self.deal_seeds = [0] * n
         self.games: list[Game] = []
-        self.legal: list[list[int]] = [[] for _ in range(n)]  # the learner's, legal_moves' order
+        # the learner's legal numbers, legal_moves' order (each row's list is refilled in
+        # place by the C helper's write_moves: copy one to keep it)
+        self.legal: list[list[int]] = [[] for _ in range(n)]
         # with history: each deal's seat of every move so far (its game's history's seats)
         self.logs: list[list[int]] | None = [[] for _ in range(n)] if history > 0 else None
         self.history_k = history
@@ -177,8 +190,15 @@ class VecStepper:
         self._cheating = rules.cheating != "off"
         self._slot = deck_slot(rules)
         self._encoding = encoding(rules)
-        self._numbers: dict[Action, int] = {}
+        # (the numbers as the objects the dict holds, never unboxed: a legal list shares
+        # them, so listing one allocates no int, and sampling copies references)
+        self._numbers: dict[Action, Any] = {}
         self._write_fn = write
+        self._write_moves: Writer | None = None
+        # each row's discard pile as last passed to the C writer, and its int object: the
+        # pile changes once a bout, and a mask above 256 is a new object when boxed
+        self._discards = [-1] * n
+        self._discard_objs: list[object] = [None] * n
         self._none: list[int] = []
         self._zeros = bytes(self.num_actions)
 
@@ -186,6 +206,13 @@ class VecStepper:
     def moves(self) -> int:
         """Engine actions played (learners' and opponents'), all environments together."""
         return self._learner_moves + self.ops.played
+
+    def number_in(self, write_moves: Writer) -> None:
+        """Write the learner's views with ``write_moves``, the C helper's writer that
+        numbers the legal moves too (:func:`durak.envs.encoding.array_numbered_writer`;
+        not in the cheating game, whose moves the engine's list does not hold)."""
+        if not self._cheating:
+            self._write_moves = write_moves
 
     def set_opponents(self, opponents: Sequence[Opponent | None]) -> None:
         """Play against ``opponents`` from the next move on (the deals go on)."""
@@ -200,6 +227,7 @@ class VecStepper:
             self.games.append(self._deal(i))
             self._show(i)
             self.dones[i] = 0
+            self._ended[i] = False
             self.truncated[i] = 0
             self.rewards[i] = 0.0
 
@@ -207,8 +235,10 @@ class VecStepper:
         """A uniformly random legal action number for each environment (random masked
         play without building the mask's index list on the Python side), drawn from
         ``rng`` (default: the deals' own generator)."""
-        out = [0] * self.n
-        self.sample_into(out, rng)
+        rand = self._rand if rng is None else rng.random
+        out: list[Any] = []
+        for legal in self._any_legal():
+            out.append(legal[_below(rand(), len(legal))])
         return out
 
     def sample_into(self, out: Any, rng: random.Random | None = None) -> None:
@@ -216,10 +246,15 @@ class VecStepper:
         integers: an ``array``, a numpy array's memoryview), drawn alike."""
         # (random() is C; randrange is Python and costs more than the engine's move)
         rand = self._rand if rng is None else rng.random
-        legals = self.legal
+        legals = self._any_legal()
         for i in range(self.n):
             legal = legals[i]
-            out[i] = legal[int(rand() * len(legal))]
+            out[i] = legal[_below(rand(), len(legal))]
+
+    def _any_legal(self) -> list[list[Any]]:
+        """:attr:`legal` as lists of objects (read without unboxing)."""
+        legals: list[list[Any]] = self.legal
+        return legals
 
     def step(self, actions: list[int]) -> None:
         """Play ``actions[i]`` for the learner of environment ``i``, then its opponents;
@@ -235,6 +270,7 @@ class VecStepper:
         legals = self.legal
         rewards = self.rewards
         dones = self.dones
+        ended = self._ended
         truncated = self.truncated
         logs = self.logs
         ops = self.ops
@@ -267,7 +303,8 @@ class VecStepper:
                 assert outcome is not None
                 self._end(i, returns(self.rules, outcome)[seat], 1 if outcome.truncated else 0)
                 continue
-            if dones[i]:
+            if ended[i]:
+                ended[i] = False
                 rewards[i] = 0.0
                 dones[i] = 0
                 truncated[i] = 0
@@ -299,6 +336,7 @@ class VecStepper:
             self.final_history[i] = rows
         self.rewards[i] = reward
         self.dones[i] = 1
+        self._ended[i] = True
         self.truncated[i] = cut
         self.deals += 1
         self.games[i] = self._deal(i)
@@ -311,7 +349,7 @@ class VecStepper:
         rand = self._rand
         logs = self.logs
         while True:
-            seat = int(rand() * players)
+            seat = _below(rand(), players)
             seed = rng.getrandbits(63)
             g = Game(self.rules, seed=seed)
             self.seats[i] = seat
@@ -330,14 +368,29 @@ class VecStepper:
         """Environment ``i``'s observation and mask (the learner is to act) into the
         shared buffers."""
         g = self.games[i]
+        legal: list[Any]
+        write_moves = self._write_moves
+        if write_moves is not None:
+            # (the state's fields one by one: compiled, ``s`` is no tuple object, so none
+            # is made and freed a view; the row's list of numbers refilled in place)
+            s = g.state()
+            discard: object = self._discard_objs[i]
+            if s[6] != self._discards[i]:
+                self._discards[i] = s[6]
+                discard = self._discard_objs[i] = s[6]
+            self.legal[i] = write_moves(self.obs, self.masks, i, self.seats[i], g.moves(),
+                self.legal[i], s[0], s[1], s[2], s[3], s[4], s[5], discard, s[7], s[8], s[9],
+                s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18], s[19])  # fmt: skip
+            return
         if self._cheating:
             legal = legal_indices(g, self._slot)
         else:
             # (legal_indices inline: the engine's own list, numbers remembered by action)
             numbers = self._numbers
             moves = g.moves()
-            legal = [0] * len(moves)
-            for j in range(len(moves)):
+            m = len(moves)
+            legal = [None] * m
+            for j in range(m):
                 a = moves[j]
                 n = numbers.get(a)
                 if n is None:
@@ -351,7 +404,10 @@ class VecStepper:
         seat = self.seats[i]
         write = self._write_fn
         if write is not None:
-            write(obs, masks, i, seat, g.state(), legal)
+            s = g.state()  # (as in _show)
+            write(obs, masks, i, seat, legal, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
+                  s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17], s[18],
+                  s[19])  # fmt: skip
             return
         size = self.obs_size * 4
         obs[i * size : (i + 1) * size] = self.planes.encode(g, seat)

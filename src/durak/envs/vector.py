@@ -64,7 +64,7 @@ from ..bots import Bot, make
 from ..errors import ArgumentError, ArgumentTypeError
 from ..game import Game
 from ..rules import Rules
-from .encoding import Encoder, array_writer
+from .encoding import Encoder, array_numbered_writer, array_writer
 from .episode import learning_rules
 from .gymnasium import OpponentSpec, Policy, bot_opponent, policy_opponent
 from .history import History
@@ -99,12 +99,11 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if not self._specs:
             raise ArgumentError("opponents: name at least one")
         self._write = array_writer(self.rules, privileged)
+        self._write_moves = array_numbered_writer(self.rules, privileged)
         self._copy = copy
         self._history = History(self.rules, history) if history else None
         self._k = history
-        self._core = VecStepper(
-            self.rules, num_envs, self._opponents(0), 0, privileged, self._write, history
-        )
+        self._core = self._stepper(self._opponents(0), 0)
         size, n_act = self._core.obs_size, self._core.num_actions
         parts: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
@@ -117,6 +116,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._wrap()
+
+    def _stepper(self, ops: list[Opponent | None], seed: int) -> VecStepper:
+        core = VecStepper(
+            self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
+        )
+        if self._write_moves is not None:
+            core.number_in(self._write_moves)
+        return core
 
     def _opponents(self, seed: int) -> list[Opponent | None]:
         out: list[Opponent | None] = []
@@ -159,8 +166,13 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         cost more than the step's own work)."""
         core, n = self._core, self.num_envs
         pool = self._pool
-        for entry in pool:
-            if not self._copy or (_unseen(entry, 0) and _unseen(entry, 1)):
+        # The newest first, counting the env's own reference to the pair it handed out
+        # last: a caller that lets go of each step's arrays gets the same pair written
+        # again, half the memory the step writes (it stays in the caches).
+        last = id(getattr(self, "_obs", None))  # (an id: no reference held here)
+        for entry in reversed(pool):
+            own = 1 if id(entry[0]) == last else 0
+            if not self._copy or (_unseen(entry, 0, own) and _unseen(entry, 1, own)):
                 core.obs, core.masks = entry[2], entry[3]
                 return entry[0], entry[1]
         obs = np.zeros((n, core.obs_size), np.float32)
@@ -196,9 +208,7 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
             seed = int(seed[0]) if seed else None
         if seed is not None:
             ops = self._opponents(seed)
-            self._core = VecStepper(
-                self.rules, self.num_envs, ops, seed, self._privileged, self._write, self._k
-            )
+            self._core = self._stepper(ops, seed)
             self._wrap()
         self._obs, self._mask = self._outputs()
         self._core.reset()
@@ -208,9 +218,14 @@ class DurakVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         self._obs, self._mask = self._outputs()
-        if type(actions) is not list or not all(type(a) is int for a in actions):
-            actions = np.asarray(actions).reshape(-1).tolist()
-        self._core.step(actions)
+        acts: list[int]
+        if type(actions) is np.ndarray and actions.ndim == 1:
+            acts = actions.tolist()  # (the usual case: an array of the actions)
+        elif type(actions) is list and all(type(a) is int for a in actions):
+            acts = actions
+        else:
+            acts = np.asarray(actions).reshape(-1).tolist()
+        self._core.step(acts)
         done, cut = self._dones, self._cut
         info: dict[str, Any] = {"seat": np.array(self._core.seat_out, np.int64)}
         if done.any():
@@ -292,10 +307,13 @@ def final_observations(
     info["final_obs"], info["_final_obs"] = out, done.copy()
 
 
-def _unseen(entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int) -> bool:
-    """Whether nobody but the pool holds array ``entry[k]``: its references are the pool's
-    tuple, the memoryview's export and getrefcount's argument; a caller's variable, dict,
-    view or tensor over it adds one, a weak reference is counted apart."""
+def _unseen(
+    entry: tuple[np.ndarray, np.ndarray, memoryview, memoryview], k: int, own: int = 0
+) -> bool:
+    """Whether nobody but the pool (and ``own`` references of the env's) holds array
+    ``entry[k]``: its references are the pool's tuple, the memoryview's export and
+    getrefcount's argument; a caller's variable, dict, view or tensor over it adds one,
+    a weak reference is counted apart."""
     a = entry[k]
     # (a's own reference here: one more)
-    return sys.getrefcount(a) == 4 and not weakref.getweakrefcount(a)
+    return sys.getrefcount(a) == 4 + own and not weakref.getweakrefcount(a)
