@@ -143,17 +143,18 @@ def _by_seat(row: dict[str, Any]) -> dict[int, list[MoveReview]]:
 
 def accuracy(out: str, per_pair: int, rated: tuple[str, ...] = ()) -> None:
     """Each bot's mean accuracy over its reviewed games beside its Bradley-Terry rating
-    from every game of the round robin (and of the runs in ``rated``, if any), and their
-    rank correlation."""
+    from the round robin's games (each pair's first ``per_pair`` deals if given, and every
+    game of the runs in ``rated``), and their rank correlation."""
     wins: dict[tuple[str, str], float] = {}
-    for _, rec in [r for o in (out, *rated) for r in records(o)]:
+    own = records(out, per_pair)
+    for _, rec in own + [r for o in rated for r in records(o)]:
         seats, durak = rec["seats"], rec["durak"]
         for s in (0, 1):
             me, other = seats[s], seats[1 - s]
             wins[(me, other)] = wins.get((me, other), 0.0) + (
                 0.5 if durak is None else float(durak != s)
             )
-    keys = {k for k, _ in records(out, per_pair)}
+    keys = {k for k, _ in own}
     rows = [r for r in _reviewed(out) if r["key"] in keys]
     acc: dict[str, list[float]] = {b: [] for b in LADDER}
     for row in rows:
