@@ -12,9 +12,10 @@
    (``durak.arena.run_match``, run files in ``--out``: a stopped run continues).
 2. **review**: every game is reviewed (``durak.review``, the default judge, seeded by the
    game's key) from both seats; rows in ``--out``/reviewed-I.jsonl (a stopped run goes on).
-   **accuracy** (in ``summary``): each bot's mean accuracy over its games beside its
-   Bradley-Terry rating from every game of the round robin; the Spearman rank correlation
-   of the two (the goal: ≥ 0.9).
+   **accuracy** (in ``summary``): each bot's mean accuracy over its games (recomputed
+   from the stored judged moves with today's ``seat_accuracy``) beside its Bradley-Terry
+   rating from the round robin's games (``--rated-with``: and other runs'); the Spearman
+   rank correlation of the two (the goal: ≥ 0.9).
 3. **blunders**: for ``--limit`` of the moves the review tags ``blunder`` (evenly spread
    over them in the order of their keys), the game is
    replayed to that ply and played out ``--playouts`` times by level 6 in both seats after
