@@ -5,6 +5,7 @@ documented schema."""
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,16 @@ import pytest
 from durak import Game, Rules
 from durak.bots import make
 from durak.bots.solver import Solver, Unsolved, perfect_information
-from durak.review import TAGS, Judge, move_accuracy, review_game, seat_accuracy, tag_of
+from durak.review import (
+    TAGS,
+    Judge,
+    MoveReview,
+    move_accuracy,
+    review_game,
+    seat_accuracy,
+    tag_of,
+    volatility_weights,
+)
 from durak.review_report import review_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,11 +137,34 @@ def test_tags_and_accuracy_follow_the_documented_formulas() -> None:
         "blunder",
     ]  # fmt: skip
     assert seat_accuracy([]) == 100.0
-    assert seat_accuracy([0.0, 0.0]) == pytest.approx(100.0, abs=0.01)
+    assert seat_accuracy([_move(0.0), _move(0.0)]) == pytest.approx(100.0, abs=0.01)
     # the harmonic half weighs the worst move more than a plain mean would
     plain = (move_accuracy(0.0) + move_accuracy(40.0)) / 2
-    assert seat_accuracy([0.0, 40.0]) < plain - 10
-    assert seat_accuracy([5.0, 5.0]) == pytest.approx(move_accuracy(5.0))
+    assert seat_accuracy([_move(0.0), _move(40.0)]) < plain - 10
+    assert seat_accuracy([_move(5.0), _move(5.0)]) == pytest.approx(move_accuracy(5.0))
+    # a loss within the judge's error is not held against the move
+    assert seat_accuracy([_move(5.0, error=2.0)]) == pytest.approx(move_accuracy(3.0))
+    # a move where much is at stake (the chance swings) counts more than a quiet one
+    quiet, swing = _move(20.0, before=50.0, after=50.0), _move(0.0, before=50.0, after=80.0)
+    calm, sharp = _move(0.0, before=50.0, after=50.0), _move(20.0, before=50.0, after=80.0)
+    assert seat_accuracy([sharp, calm]) < seat_accuracy([quiet, swing]) - 10
+
+
+def _move(loss: float, error: float = 0.0, before: float = 50.0, after: float = 50.0,
+          deal: int = 1) -> MoveReview:  # fmt: skip
+    return MoveReview(deal=deal, ply=0, seat=0, action="take", best="take", loss=loss,
+                      tag=tag_of(loss), before=before, after=after, after_best=before,
+                      error=error, how="network", legal=2)  # fmt: skip
+
+
+def test_lichess_volatility_weights_follow_the_chance_s_swings() -> None:
+    assert volatility_weights([50.0]) == []
+    # 2-19 moves: windows of 2, each move's weight half its chance's swing, in [0.5, 12]
+    assert volatility_weights([50.0, 50.0, 60.0, 100.0]) == [0.5, 5.0, 12.0]
+    # 30 moves: windows of 3, the first repeated for the first move
+    w = volatility_weights([0.0, 10.0] + [0.0] * 29)
+    swing = statistics.pstdev([0.0, 10.0, 0.0])
+    assert len(w) == 30 and w[:3] == pytest.approx([swing] * 3) and w[3:] == [0.5] * 27
 
 
 def test_the_json_review_keeps_its_schema_and_the_text_speaks_both_languages() -> None:

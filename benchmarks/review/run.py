@@ -12,9 +12,10 @@
    (``durak.arena.run_match``, run files in ``--out``: a stopped run continues).
 2. **review**: every game is reviewed (``durak.review``, the default judge, seeded by the
    game's key) from both seats; rows in ``--out``/reviewed-I.jsonl (a stopped run goes on).
-   **accuracy** (in ``summary``): each bot's mean accuracy over its games beside its
-   Bradley-Terry rating from every game of the round robin; the Spearman rank correlation
-   of the two (the goal: ≥ 0.9).
+   **accuracy** (in ``summary``): each bot's mean accuracy over its games (recomputed
+   from the stored judged moves with today's ``seat_accuracy``) beside its Bradley-Terry
+   rating from the round robin's games (``--rated-with``: and other runs'); the Spearman
+   rank correlation of the two (the goal: ≥ 0.9).
 3. **blunders**: for ``--limit`` of the moves the review tags ``blunder`` (evenly spread
    over them in the order of their keys), the game is
    replayed to that ply and played out ``--playouts`` times by level 6 in both seats after
@@ -42,7 +43,7 @@ from durak.actions import Action
 from durak.arena import bradley_terry, replay_game, run_match
 from durak.bots import make
 from durak.dist import runlog
-from durak.review import Judge, review_game
+from durak.review import Judge, MoveReview, review_game, seat_accuracy
 
 LADDER = ("random", "greedy", "heuristic", "level4", "expert", "level5", "level6")
 RULES = Rules.preset("podkidnoy")
@@ -52,9 +53,11 @@ def _path(out: str, a: str, b: str) -> str:
     return os.path.join(out, f"{a}-{b}.jsonl")
 
 
-def games(out: str, deals: int, seed: int) -> None:
+def games(out: str, deals: int, seed: int, shard: str = "1/1") -> None:
+    """Play this shard's pairs (``I/N``: every N-th pair from the I-th) of the round robin."""
+    i, n = (int(x) for x in shard.split("/"))
     os.makedirs(out, exist_ok=True)
-    for a, b in itertools.combinations(LADDER, 2):
+    for a, b in list(itertools.combinations(LADDER, 2))[i - 1 :: n]:
         t0 = time.process_time()
         run_match(RULES, [a, b], games=2 * deals, seed=seed, jobs=1, out=_path(out, a, b))
         print(f"{a} vs {b}: {time.process_time() - t0:.0f} s of CPU", file=sys.stderr)
@@ -130,23 +133,34 @@ def _rows(out: str, prefix: str) -> list[dict[str, Any]]:
     return rows
 
 
-def accuracy(out: str, per_pair: int) -> None:
+def _by_seat(row: dict[str, Any]) -> dict[int, list[MoveReview]]:
+    """A reviewed game's judged moves by seat, so that the accuracy is recomputed from
+    them with today's formula (``seat_accuracy``), whatever the row was reviewed with."""
+    seats: dict[int, list[MoveReview]] = {}
+    for m in row["moves"]:
+        seats.setdefault(m["seat"], []).append(MoveReview(**m))
+    return seats
+
+
+def accuracy(out: str, per_pair: int, rated: tuple[str, ...] = ()) -> None:
     """Each bot's mean accuracy over its reviewed games beside its Bradley-Terry rating
-    from every game of the round robin, and their rank correlation."""
+    from the round robin's games (each pair's first ``per_pair`` deals if given, and every
+    game of the runs in ``rated``), and their rank correlation."""
     wins: dict[tuple[str, str], float] = {}
-    for _, rec in records(out):
+    own = records(out, per_pair)
+    for _, rec in own + [r for o in rated for r in records(o)]:
         seats, durak = rec["seats"], rec["durak"]
         for s in (0, 1):
             me, other = seats[s], seats[1 - s]
             wins[(me, other)] = wins.get((me, other), 0.0) + (
                 0.5 if durak is None else float(durak != s)
             )
-    keys = {k for k, _ in records(out, per_pair)}
+    keys = {k for k, _ in own}
     rows = [r for r in _reviewed(out) if r["key"] in keys]
     acc: dict[str, list[float]] = {b: [] for b in LADDER}
     for row in rows:
-        for seat, a in row["accuracy"].items():
-            acc[row["seats"][int(seat)]].append(a)
+        for seat, moves in _by_seat(row).items():
+            acc[row["seats"][seat]].append(seat_accuracy(moves))
     ratings = bradley_terry(list(LADDER), wins, anchor="random")
     print(f"{len(rows)} of {len(keys)} games reviewed")
     print(f"{'bot':<10} {'rating':>7} {'accuracy':>9} {'[95%]':>13} {'games':>6}")
@@ -188,9 +202,9 @@ def blunders(out: str, playouts: int, limit: int, per_pair: int, shard: str) -> 
                         bots[s].observe(h.observation(s))
                     h.apply(a)
                 while not h.is_over:
-                    s = h.to_act
-                    assert s is not None
-                    h.apply(bots[s].choose(h.observation(s)))
+                    who = h.to_act
+                    assert who is not None
+                    h.apply(bots[who].choose(h.observation(who)))
                 o = h.outcome
                 assert o is not None
                 lost += 0.5 if o.durak is None else float(o.durak == m["seat"])
@@ -250,18 +264,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=40, help="blunders played out at most")
     ap.add_argument("--per-pair", type=int, default=0,
                     help="review each pair's first N deals (0: all)")  # fmt: skip
-    ap.add_argument("--shard", default="1/1", help="I/N: this process's share (review, blunders)")
+    ap.add_argument("--rated-with", nargs="*", default=[],
+                    help="other runs' --out whose games also count in the ratings")  # fmt: skip
+    ap.add_argument(
+        "--shard", default="1/1", help="I/N: this process's share (games, review, blunders)"
+    )
     args = ap.parse_args(argv)
     if args.command == "games":
-        games(args.out, args.deals, args.seed)
+        games(args.out, args.deals, args.seed, args.shard)
     elif args.command == "review":
         review_share(args.out, args.worlds, args.depth, args.per_pair, args.shard)
     elif args.command == "accuracy":
-        accuracy(args.out, args.per_pair)
+        accuracy(args.out, args.per_pair, tuple(args.rated_with))
     elif args.command == "blunders":
         blunders(args.out, args.playouts, args.limit, args.per_pair, args.shard)
     else:
-        accuracy(args.out, args.per_pair)
+        accuracy(args.out, args.per_pair, tuple(args.rated_with))
         played_out(args.out, args.limit, args.per_pair)
     return 0
 

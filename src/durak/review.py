@@ -20,10 +20,17 @@ on well. The strongest evaluator that reads the table does it:
 
 A move's **loss** is how many points (of 100) of durak chance it adds over the best
 action's; its **tag** follows the loss (:data:`TAGS`, thresholds :data:`THRESHOLDS`); a
-seat's **accuracy** adapts lichess's: each judged move scores
-``103.1668 exp(-0.04354 loss) - 3.1669`` (100 for no loss, about 50 at 15 points, 0 by
-80), clipped to [0, 100], and the seat's accuracy is the mean of the moves' arithmetic
-and harmonic means (the harmonic one weighs the worst moves more, as lichess does).
+seat's **accuracy** adapts lichess's game accuracy: each judged move scores
+``103.1668 exp(-0.04354 counted) - 3.1669`` (100 for no loss, about 50 at 15 points, 0 by
+80), clipped to [0, 100], where ``counted`` is the loss beyond the judge's own standard
+error (``max(0, loss - error)``: a difference the judge cannot tell from its noise, the
+best being a minimum over noisy estimates, is not held against the move); the seat's
+accuracy is the mean of the moves' **volatility-weighted** arithmetic mean and their
+harmonic mean (the harmonic one weighs the worst moves more). A move's weight is, as in
+lichess, the standard deviation of the seat's durak chance over a window of its
+decisions (its chance before each judged move of the deal and after its last; window
+``clamp(moves / 10, 2, 8)``), clipped to [0.5, 12]: a move where little is at stake
+counts less (:func:`volatility_weights`).
 **Luck** is what the result owes to the cards rather than the moves: ``dealt`` is the
 seat's chance of not being the durak at its first decision against the fair share
 (1 - 1/players; 1/2 by sides in team play), ``drawn`` is the result (100 not the durak,
@@ -47,6 +54,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -89,12 +97,37 @@ def move_accuracy(loss: float) -> float:
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
 
 
-def seat_accuracy(losses: Sequence[float]) -> float:
-    """The mean of the moves' arithmetic and harmonic accuracy (100 with no judged move)."""
-    if not losses:
+def volatility_weights(chances: Sequence[float]) -> list[float]:
+    """lichess's weights for the moves between ``chances`` (a seat's durak chance before
+    each of its judged moves of a deal and after the last): move ``i``'s weight is the
+    standard deviation of the chances over a window of ``clamp(moves / 10, 2, 8)`` of
+    them (the first windows repeated for the first moves), clipped to [0.5, 12].
+
+    >>> volatility_weights([50.0, 50.0, 70.0, 70.0])
+    [0.5, 10.0, 0.5]
+    """
+    moves = len(chances) - 1
+    if moves < 1:
+        return []
+    size = max(2, min(8, moves // 10))
+    windows = [chances[:size]] * (size - 2)
+    windows += [chances[i : i + size] for i in range(len(chances) - size + 1)]
+    return [min(12.0, max(0.5, statistics.pstdev(w))) for w in windows]
+
+
+def seat_accuracy(moves: Sequence[MoveReview]) -> float:
+    """A seat's accuracy over its judged ``moves`` (in the order played, one deal or
+    several): the mean of their volatility-weighted arithmetic and plain harmonic
+    accuracy, each move's loss counted beyond the judge's error (100 with no judged move).
+    """
+    if not moves:
         return 100.0
-    acc = [move_accuracy(x) for x in losses]
-    mean = sum(acc) / len(acc)
+    acc = [move_accuracy(max(0.0, m.loss - m.error)) for m in moves]
+    weights: list[float] = []
+    for deal in dict.fromkeys(m.deal for m in moves):
+        mine = [m for m in moves if m.deal == deal]
+        weights += volatility_weights([m.before for m in mine] + [mine[-1].after])
+    mean = sum(a * w for a, w in zip(acc, weights, strict=True)) / sum(weights)
     harmonic = len(acc) / sum(1.0 / max(a, 1.0) for a in acc)
     return (mean + harmonic) / 2
 
@@ -365,6 +398,6 @@ def _add_seats(review: Review, game: Game, seats: Sequence[int], deal: int) -> N
         old.luck = round(old.dealt + old.drawn, 2)
         old.result = round(old.result + result, 2)
         old.expected = round(old.expected + expected, 2)
-        every = [m.loss for m in review.moves if m.seat == s]
+        every = [m for m in review.moves if m.seat == s]
         old.accuracy = round(seat_accuracy(every), 1)
     review.seats.sort(key=lambda x: x.seat)
