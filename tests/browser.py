@@ -139,6 +139,20 @@ def turn_or_end(page: Any, seconds: float = 30) -> None:
     )
 
 
+def new_page(
+    browser: Any, lang: str = "en", width: int = 1100, height: int = 820
+) -> tuple[Any, Any, list[str]]:
+    """A new context at ``width`` x ``height`` in ``lang``'s locale and its page: (context,
+    page, the page's uncaught errors, collected as they come)."""
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, locale="ru-RU" if lang == "ru" else "en-US"
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
 def picture(page: Any, path: Path, full: bool = False) -> None:
     """A screenshot of ``page`` with its animations run to their end (not waited for)."""
     page.screenshot(path=str(path), full_page=full, animations="disabled")

@@ -16,6 +16,7 @@ from .browser import (
     REMAKE_SHOTS,
     browser,
     move,
+    new_page,
     open_custom,
     server,
     state_of,
@@ -75,10 +76,7 @@ def log_text(page: Any) -> str:
 
 
 def test_a_person_cheats_and_the_catcher_catches_it(server: str, browser: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-US")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = new_page(browser, height=860)
     new_table(page, server, "catcher")
     cheated = False
     while not cheated and wait_turn_or_end(page):
@@ -141,10 +139,7 @@ def _false_beat_on_table(page: Any, trump: int) -> str | None:
 
 
 def test_a_person_catches_the_cheater(server: str, browser: Any, tmp_path: Path) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 860}, locale="ru-RU")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = new_page(browser, "ru", height=860)
     page.goto(server + "/")
     page.evaluate("() => localStorage.setItem('durak.lang', 'ru')")
     new_table(page, server, "cheater", deals=5)

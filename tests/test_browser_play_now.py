@@ -23,6 +23,7 @@ from .browser import (
     REMAKE_SHOTS,
     browser,
     foreign_words,
+    new_page,
     picture,
     play_to_the_end,
     server,
@@ -41,12 +42,7 @@ def shot(page: Any, name: str, full: bool = False) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_play_now_to_the_end_of_a_deal_and_its_replay(server: str, browser: Any, lang: str) -> None:
-    ctx = browser.new_context(
-        viewport={"width": 1100, "height": 820}, locale="ru-RU" if lang == "ru" else "en-US"
-    )
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = new_page(browser, lang)
     page.goto(server + "/")
     page.wait_for_selector("#play-now")
     # The full form waits, folded, under "Custom table".

@@ -17,7 +17,16 @@ import pytest
 
 from durak import i18n
 
-from .browser import DOCS, REMAKE_SHOTS, browser, foreign_words, picture, play_to_the_end, server
+from .browser import (
+    DOCS,
+    REMAKE_SHOTS,
+    browser,
+    foreign_words,
+    new_page,
+    picture,
+    play_to_the_end,
+    server,
+)
 
 __all__ = ["browser", "server"]  # fixtures
 
@@ -35,12 +44,7 @@ def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -
 
 def person(browser: Any, server: str, lang: str, name: str) -> tuple[Any, Any, list[str]]:
     """A new browser at phone width, signed up as ``name``: its context, page, errors."""
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="ru-RU" if lang == "ru" else "en-US"
-    )
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = new_page(browser, lang, 390, 844)
     page.goto(server + "/")
     page.fill("#acct-name", name)
     page.fill("#acct-pass", "password-strong")

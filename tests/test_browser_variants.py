@@ -10,7 +10,7 @@ import pytest
 
 from durak import i18n
 
-from .browser import browser, play_to_the_end, server
+from .browser import browser, new_page, play_to_the_end, server
 
 __all__ = ["browser", "server"]  # (pytest fixtures)
 
@@ -19,10 +19,7 @@ __all__ = ["browser", "server"]  # (pytest fixtures)
 def test_a_new_preset_plays_to_the_end_in_the_browser(
     server: str, browser: Any, preset: str
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-US")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = new_page(browser)
     page.goto(server + "/")
     page.evaluate(f"() => localStorage.setItem('durak.preset', {preset!r})")
     page.goto(server + "/")
